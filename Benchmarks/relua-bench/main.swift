@@ -1,0 +1,3 @@
+import Lua
+import Composable
+print("bench")

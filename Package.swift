@@ -1,0 +1,45 @@
+// swift-tools-version: 6.0
+import PackageDescription
+
+let package = Package(
+  name: "relua",
+  platforms: [.macOS(.v14)],
+  products: [
+    .executable(name: "relua", targets: ["relua"]),
+    .library(name: "Composable", targets: ["Composable"]),
+    .library(name: "Lua", targets: ["Lua"]),
+  ],
+  dependencies: [
+    .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
+    .package(url: "https://github.com/apple/swift-collections", from: "1.1.0"),
+    .package(url: "https://github.com/pointfreeco/swift-clocks", from: "1.0.0"),
+    .package(url: "https://github.com/pointfreeco/swift-custom-dump", from: "1.3.0"),
+  ],
+  targets: [
+    // liblua5.4 from Debian (pkg-config lua5.4); headers only, no code.
+    .systemLibrary(name: "CLua", pkgConfig: "lua5.4", providers: [.apt(["liblua5.4-dev"])]),
+    // The C shim: macros as functions, the protected trampoline for Swift functions.
+    .target(name: "CLuaShim", dependencies: ["CLua"]),
+    .target(name: "Lua", dependencies: ["CLua", "CLuaShim"]),
+    .target(
+      name: "Composable",
+      dependencies: [
+        .product(name: "OrderedCollections", package: "swift-collections"),
+        .product(name: "Clocks", package: "swift-clocks"),
+        .product(name: "CustomDump", package: "swift-custom-dump"),
+      ]
+    ),
+    .executableTarget(
+      name: "relua",
+      dependencies: ["Lua", .product(name: "ArgumentParser", package: "swift-argument-parser")]
+    ),
+    .executableTarget(
+      name: "relua-bench",
+      dependencies: ["Lua", "Composable", "CLua", "CLuaShim"],
+      path: "Benchmarks/relua-bench"
+    ),
+    .testTarget(name: "LuaTests", dependencies: ["Lua", "CLua", "CLuaShim"]),
+    .testTarget(name: "ComposableTests", dependencies: ["Composable"]),
+    .testTarget(name: "CLITests", dependencies: []),
+  ]
+)

@@ -1,0 +1,4 @@
+import OrderedCollections
+import Clocks
+import CustomDump
+public enum ComposableVersion { public static let name = "Composable" }

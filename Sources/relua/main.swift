@@ -1,0 +1,2 @@
+import Lua
+print("lua", LuaVersion.number)

@@ -1,0 +1,2 @@
+import XCTest
+final class CLITestsPlaceholder: XCTestCase { func testBuilds() {} }

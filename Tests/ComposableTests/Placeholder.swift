@@ -1,0 +1,2 @@
+import XCTest
+final class ComposableTestsPlaceholder: XCTestCase { func testBuilds() {} }
