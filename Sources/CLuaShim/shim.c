@@ -1,2 +1,685 @@
 #include "CLuaShim.h"
-int relua_shim_version(void) { return LUA_VERSION_NUM; }
+
+#include <ctype.h>
+#include <stdatomic.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#pragma mark - Interrupt flag
+
+struct relua_flag {
+  atomic_int value;
+};
+
+relua_flag *relua_flag_new(void) {
+  relua_flag *flag = malloc(sizeof *flag);
+  if (flag) atomic_init(&flag->value, 0);
+  return flag;
+}
+void relua_flag_free(relua_flag *flag) { free(flag); }
+void relua_flag_set(relua_flag *flag, int value) { atomic_store(&flag->value, value); }
+int relua_flag_get(relua_flag *flag) { return atomic_load_explicit(&flag->value, memory_order_relaxed); }
+
+#pragma mark - Allocator with a memory limit
+
+// The limit is only enforced in strict mode (Lua running under a protected call): a refused
+// allocation there becomes a Lua memory error that Lua unwinds to that protected call. While Swift
+// code runs, refusing would longjmp through Swift, so allocations pass and the trampoline checks
+// the limit once the Swift callback has returned.
+static void *relua_alloc(void *ud, void *ptr, size_t osize, size_t nsize) {
+  relua_control *c = ud;
+  size_t old = ptr ? osize : 0;  // with ptr == NULL, osize encodes the object kind
+  if (nsize == 0) {
+    free(ptr);
+    c->memory_used -= old;
+    return NULL;
+  }
+  if (nsize > old && c->strict && c->memory_limit &&
+      c->memory_used + (nsize - old) > c->memory_limit) {
+    c->memory_limit_hit = 1;
+    return NULL;
+  }
+  void *block = realloc(ptr, nsize);
+  if (block == NULL) return NULL;
+  c->memory_used = c->memory_used - old + nsize;
+  return block;
+}
+
+#pragma mark - Instruction budget and interrupt (count hook)
+
+enum { RELUA_HOOK_STEP = 1000 };
+
+static void relua_hook(lua_State *L, lua_Debug *ar);
+
+static int relua_wants_hook(relua_control *c) { return c->instruction_limit > 0 || c->interruptible; }
+
+static void relua_install_hook(lua_State *L, relua_control *c) {
+  if (relua_wants_hook(c)) {
+    int step = RELUA_HOOK_STEP;
+    if (c->instruction_limit > 0 && c->instruction_limit < step) step = (int)c->instruction_limit;
+    c->hook_step = step;
+    lua_sethook(L, relua_hook, LUA_MASKCOUNT, (c->budget_exhausted || c->interrupted) ? 1 : step);
+  } else if (lua_gethook(L) != NULL) {
+    lua_sethook(L, NULL, 0, 0);
+  }
+}
+
+// Once the budget is spent (or an interrupt arrived) the hook fires on every instruction and raises
+// again, so `pcall` cannot swallow it: the script unwinds to the protected call Swift made.
+static void relua_hook(lua_State *L, lua_Debug *ar) {
+  (void)ar;
+  relua_control *c = relua_getcontrol(L);
+  if (!c->interrupted && c->interrupt_flag && relua_flag_get(c->interrupt_flag)) c->interrupted = 1;
+  if (c->interrupted) {
+    lua_sethook(L, relua_hook, LUA_MASKCOUNT, 1);
+    luaL_error(L, "interrupted!");
+    return;
+  }
+  if (c->instruction_limit > 0) {
+    if (!c->budget_exhausted) {
+      c->instructions_remaining -= lua_gethookcount(L);
+      if (c->instructions_remaining <= 0) c->budget_exhausted = 1;
+    }
+    if (c->budget_exhausted) {
+      lua_sethook(L, relua_hook, LUA_MASKCOUNT, 1);
+      luaL_error(L, "instruction budget exhausted");
+      return;
+    }
+  } else if (!c->interruptible) {
+    lua_sethook(L, NULL, 0, 0);
+    return;
+  }
+  if (lua_gethookcount(L) != c->hook_step) lua_sethook(L, relua_hook, LUA_MASKCOUNT, c->hook_step);
+}
+
+// Every protected entry from Swift goes through enter/leave. The outermost one starts a fresh
+// budget; every one turns on strict memory accounting for the Lua code it runs.
+static int relua_enter(lua_State *L, relua_control *c) {
+  int saved_strict = c->strict;
+  if (c->entries++ == 0) {
+    c->budget_exhausted = 0;
+    c->interrupted = 0;
+    c->memory_limit_hit = 0;
+    c->instructions_remaining = c->instruction_limit;
+    if (c->interrupt_flag) relua_flag_set(c->interrupt_flag, 0);
+    relua_install_hook(L, c);
+  } else if (relua_wants_hook(c) && lua_gethook(L) != relua_hook) {
+    relua_install_hook(L, c);  // a thread that never ran under this budget
+  }
+  c->strict = 1;
+  return saved_strict;
+}
+
+static void relua_leave(relua_control *c, int saved_strict) {
+  c->entries--;
+  c->strict = saved_strict;
+}
+
+#pragma mark - Warnings
+
+static void relua_warnf(void *ud, const char *message, int tocont) {
+  relua_control *c = ud;
+  if (!tocont && c->warn_length == 0 && message[0] == '@') {  // control message
+    if (strcmp(message, "@on") == 0) c->warn_on = 1;
+    else if (strcmp(message, "@off") == 0) c->warn_on = 0;
+    return;
+  }
+  size_t length = strlen(message);
+  if (c->warn_length + length + 1 > c->warn_capacity) {
+    size_t capacity = (c->warn_length + length + 1) * 2;
+    char *buffer = realloc(c->warn_buffer, capacity);
+    if (buffer == NULL) return;
+    c->warn_buffer = buffer;
+    c->warn_capacity = capacity;
+  }
+  memcpy(c->warn_buffer + c->warn_length, message, length);
+  c->warn_length += length;
+  c->warn_buffer[c->warn_length] = '\0';
+  if (tocont) return;
+  if (c->warn_on) {
+    if (c->warn) c->warn(c->warn_context, c->warn_buffer);
+    else fprintf(stderr, "Lua warning: %s\n", c->warn_buffer);
+  }
+  c->warn_length = 0;
+}
+
+#pragma mark - State
+
+static int relua_panic(lua_State *L) {
+  // Unreachable by design (every raising call is protected); if it happens it is a relua bug.
+  const char *message = lua_type(L, -1) == LUA_TSTRING ? lua_tostring(L, -1) : "(no message)";
+  fprintf(stderr, "relua: unprotected error in call to Lua API (%s)\n", message);
+  fflush(stderr);
+  return 0;  // Lua aborts
+}
+
+lua_State *relua_newstate(relua_flag *interrupt_flag) {
+  relua_control *c = calloc(1, sizeof *c);
+  if (c == NULL) return NULL;
+  c->interrupt_flag = interrupt_flag;
+  c->warn_on = 1;
+  c->hook_step = RELUA_HOOK_STEP;
+  lua_State *L = lua_newstate(relua_alloc, c);
+  if (L == NULL) {
+    free(c);
+    return NULL;
+  }
+  *(relua_control **)lua_getextraspace(L) = c;  // threads copy the main thread's extra space
+  c->current = L;
+  lua_atpanic(L, relua_panic);
+  lua_setwarnf(L, relua_warnf, c);
+  return L;
+}
+
+void relua_close(lua_State *L) {
+  relua_control *c = relua_getcontrol(L);
+  c->instruction_limit = 0;  // finalizers run during close must not be stopped by a spent budget
+  c->interruptible = 0;
+  c->budget_exhausted = 0;
+  c->interrupted = 0;
+  lua_close(L);
+  free(c->warn_buffer);
+  free(c);
+}
+
+#pragma mark - Boxes: Swift objects owned by Lua values
+
+static int relua_box_gc(lua_State *L) {
+  relua_box *box = lua_touserdata(L, 1);
+  if (box && box->context && box->release) {
+    relua_control *c = relua_getcontrol(L);
+    void *context = box->context;
+    box->context = NULL;  // exactly once, even if the userdata is resurrected
+    lua_State *saved_current = c->current;
+    int saved_strict = c->strict;
+    c->current = L;
+    c->strict = 0;
+    box->release(context);
+    c->current = saved_current;
+    c->strict = saved_strict;
+    c->live_boxes--;
+  }
+  return 0;
+}
+
+static int relua_error_tostring(lua_State *L) {
+  lua_getiuservalue(L, 1, 1);
+  return 1;
+}
+
+static void relua_setbox(lua_State *L, relua_box *box, void *context, relua_release_fn release) {
+  box->context = context;
+  box->release = release;
+  if (release) relua_getcontrol(L)->live_boxes++;
+}
+
+int relua_newobjectmetatable(lua_State *L, const char *name) {
+  lua_createtable(L, 0, 4);
+  lua_pushstring(L, name);
+  lua_setfield(L, -2, "__name");
+  lua_pushstring(L, name);
+  lua_setfield(L, -2, "__metatable");
+  lua_pushcfunction(L, relua_box_gc);
+  lua_setfield(L, -2, "__gc");
+  lua_pushvalue(L, -1);
+  return luaL_ref(L, LUA_REGISTRYINDEX);
+}
+
+void relua_pushobject(lua_State *L, void *context, relua_release_fn release, int metatable_ref) {
+  relua_box *box = lua_newuserdatauv(L, sizeof(relua_box), 0);
+  relua_setbox(L, box, context, release);
+  lua_rawgeti(L, LUA_REGISTRYINDEX, metatable_ref);
+  lua_setmetatable(L, -2);
+}
+
+relua_box *relua_toobject(lua_State *L, int idx, const void *metatable) {
+  if (lua_type(L, idx) != LUA_TUSERDATA || !lua_getmetatable(L, idx)) return NULL;
+  const void *actual = lua_topointer(L, -1);
+  lua_settop(L, -2);
+  return actual == metatable ? lua_touserdata(L, idx) : NULL;
+}
+
+void relua_pusherror(lua_State *L, void *context, relua_release_fn release) {
+  relua_box *box = lua_newuserdatauv(L, sizeof(relua_box), 1);
+  relua_setbox(L, box, context, release);
+  lua_getfield(L, LUA_REGISTRYINDEX, RELUA_ERROR_METATABLE);
+  lua_setmetatable(L, -2);
+  lua_rotate(L, -2, 1);          // error, description
+  lua_setiuservalue(L, -2, 1);   // error.uservalue[1] = description
+}
+
+relua_box *relua_toerror(lua_State *L, int idx) {
+  idx = lua_absindex(L, idx);
+  lua_getfield(L, LUA_REGISTRYINDEX, RELUA_ERROR_METATABLE);
+  const void *metatable = lua_topointer(L, -1);
+  lua_settop(L, -2);
+  return relua_toobject(L, idx, metatable);
+}
+
+#pragma mark - The trampoline
+
+// Every Swift function is this C function with two upvalues: the Swift @convention(c) callback
+// (light userdata) and a box with its context. Only here, after Swift has returned, do we raise
+// or yield, so no longjmp ever crosses a Swift frame.
+static int relua_trampoline(lua_State *L) {
+  relua_control *c = relua_getcontrol(L);
+  relua_callback callback = (relua_callback)lua_touserdata(L, lua_upvalueindex(1));
+  relua_box *box = lua_touserdata(L, lua_upvalueindex(2));
+  if (box->context == NULL) return luaL_error(L, "attempt to call a released Swift function");
+  lua_State *saved_current = c->current;
+  int saved_strict = c->strict;
+  c->current = L;
+  c->strict = 0;
+  int status = callback(L, box->context);
+  c->current = saved_current;
+  c->strict = saved_strict;
+  if (saved_strict && c->memory_limit && c->memory_used > c->memory_limit && lua_checkstack(L, 1)) {
+    // Swift allocated past the limit: a strict allocation now collects and raises if still over.
+    lua_newuserdatauv(L, 1, 0);
+    lua_settop(L, -2);
+  }
+  if (status >= 0) return status;
+  if (status == RELUA_STATUS_ERROR) return lua_error(L);
+  if (status == RELUA_STATUS_ARGERROR) {
+    int position = (int)lua_tointeger(L, -2);
+    return luaL_argerror(L, position, lua_tostring(L, -1));
+  }
+  return lua_yield(L, -3 - status);
+}
+
+void relua_pushfunction(lua_State *L, relua_callback callback, void *context, relua_release_fn release) {
+  lua_pushlightuserdata(L, (void *)callback);
+  relua_box *box = lua_newuserdatauv(L, sizeof(relua_box), 0);
+  relua_setbox(L, box, context, release);
+  lua_getfield(L, LUA_REGISTRYINDEX, RELUA_BOX_METATABLE);
+  lua_setmetatable(L, -2);
+  lua_pushcclosure(L, relua_trampoline, 2);
+}
+
+#pragma mark - Protected entries
+
+static int relua_msgh(lua_State *L) {
+  luaL_traceback(L, L, NULL, 1);
+  lua_setfield(L, LUA_REGISTRYINDEX, RELUA_TRACEBACK_KEY);
+  lua_settop(L, 1);
+  return 1;
+}
+
+int relua_pcall(lua_State *L, int nargs, int nresults) {
+  relua_control *c = relua_getcontrol(L);
+  int handler = lua_gettop(L) - nargs;  // where the function is; the handler goes below it
+  lua_pushcfunction(L, relua_msgh);
+  lua_rotate(L, handler, 1);
+  int saved = relua_enter(L, c);
+  int status = lua_pcall(L, nargs, nresults, handler);
+  relua_leave(c, saved);
+  lua_rotate(L, handler, -1);
+  lua_settop(L, -2);
+  return status;
+}
+
+static int relua_protected(lua_State *L, int nargs, int nresults) {
+  relua_control *c = relua_getcontrol(L);
+  int saved = relua_enter(L, c);
+  int status = lua_pcall(L, nargs, nresults, 0);
+  relua_leave(c, saved);
+  return status;
+}
+
+int relua_load(lua_State *L, const char *buffer, size_t length, const char *chunkname, const char *mode) {
+  relua_control *c = relua_getcontrol(L);
+  int saved = relua_enter(L, c);
+  int status = luaL_loadbufferx(L, buffer, length, chunkname, mode);
+  relua_leave(c, saved);
+  return status;
+}
+
+int relua_loadfile(lua_State *L, const char *path, const char *mode) {
+  FILE *file = fopen(path, "rb");
+  if (file == NULL) {
+    lua_pushfstring(L, "cannot open %s", path);
+    return LUA_ERRFILE;
+  }
+  size_t capacity = 4096, length = 0;
+  char *buffer = malloc(capacity);
+  size_t got;
+  while (buffer && (got = fread(buffer + length, 1, capacity - length, file)) > 0) {
+    length += got;
+    if (length == capacity) {
+      char *bigger = realloc(buffer, capacity * 2);
+      if (bigger == NULL) { free(buffer); buffer = NULL; break; }
+      buffer = bigger;
+      capacity *= 2;
+    }
+  }
+  int failed = ferror(file);
+  fclose(file);
+  if (buffer == NULL || failed) {
+    free(buffer);
+    lua_pushfstring(L, "cannot read %s", path);
+    return LUA_ERRFILE;
+  }
+  size_t skip = 0;
+  if (length > 0 && buffer[0] == '#') {  // a first line starting with '#' (shebang) is skipped
+    while (skip < length && buffer[skip] != '\n') skip++;
+  }
+  size_t name_length = strlen(path) + 2;
+  char *chunkname = malloc(name_length);
+  if (chunkname == NULL) {
+    free(buffer);
+    lua_pushliteral(L, "not enough memory");
+    return LUA_ERRMEM;
+  }
+  snprintf(chunkname, name_length, "@%s", path);
+  int status = relua_load(L, buffer + skip, length - skip, chunkname, mode);
+  free(chunkname);
+  free(buffer);
+  return status;
+}
+
+int relua_resume(lua_State *co, lua_State *from, int nargs, int *nresults) {
+  relua_control *c = relua_getcontrol(co);
+  int saved = relua_enter(co, c);
+  int status = lua_resume(co, from, nargs, nresults);
+  relua_leave(c, saved);
+  return status;
+}
+
+int relua_closethread(lua_State *co) {
+  relua_control *c = relua_getcontrol(co);
+  int saved = relua_enter(co, c);
+  int status = lua_resetthread(co);
+  relua_leave(c, saved);
+  return status;
+}
+
+static int relua_gettable_body(lua_State *L) {
+  lua_gettable(L, 1);
+  return 1;
+}
+
+int relua_pgettable(lua_State *L, int idx) {
+  idx = lua_absindex(L, idx);
+  lua_pushcfunction(L, relua_gettable_body);  // k f
+  lua_pushvalue(L, idx);                      // k f t
+  lua_rotate(L, -3, 2);                       // f t k
+  return relua_protected(L, 2, 1);
+}
+
+static int relua_settable_body(lua_State *L) {
+  lua_settable(L, 1);
+  return 0;
+}
+
+int relua_psettable(lua_State *L, int idx) {
+  idx = lua_absindex(L, idx);
+  lua_pushcfunction(L, relua_settable_body);  // k v f
+  lua_pushvalue(L, idx);                      // k v f t
+  lua_rotate(L, -4, 2);                       // f t k v
+  return relua_protected(L, 3, 0);
+}
+
+static int relua_len_body(lua_State *L) {
+  lua_len(L, 1);
+  return 1;
+}
+
+int relua_plen(lua_State *L, int idx) {
+  idx = lua_absindex(L, idx);
+  lua_pushcfunction(L, relua_len_body);
+  lua_pushvalue(L, idx);
+  return relua_protected(L, 1, 1);
+}
+
+static int relua_tostring_body(lua_State *L) {
+  luaL_tolstring(L, 1, NULL);
+  return 1;
+}
+
+int relua_ptostring(lua_State *L, int idx) {
+  idx = lua_absindex(L, idx);
+  lua_pushcfunction(L, relua_tostring_body);
+  lua_pushvalue(L, idx);
+  return relua_protected(L, 1, 1);
+}
+
+void relua_gc_collect(lua_State *L) {
+  relua_control *c = relua_getcontrol(L);
+  int saved = c->strict;
+  c->strict = 1;  // finalizers are Lua code: they run under the limit (their errors become warnings)
+  lua_gc(L, LUA_GCCOLLECT);
+  c->strict = saved;
+}
+
+int relua_gc_count_bytes(lua_State *L) {
+  return lua_gc(L, LUA_GCCOUNT) * 1024 + lua_gc(L, LUA_GCCOUNTB);
+}
+
+#pragma mark - Standard library and sandbox
+
+static int relua_print(lua_State *L) {
+  int n = lua_gettop(L);
+  luaL_Buffer buffer;
+  luaL_buffinit(L, &buffer);
+  for (int i = 1; i <= n; i++) {
+    if (i > 1) luaL_addchar(&buffer, '\t');
+    luaL_tolstring(L, i, NULL);
+    luaL_addvalue(&buffer);
+  }
+  luaL_pushresult(&buffer);
+  size_t length;
+  const char *text = lua_tolstring(L, -1, &length);
+  relua_control *c = relua_getcontrol(L);
+  if (c->print) {
+    int saved = c->strict;
+    c->strict = 0;
+    c->print(c->print_context, text, length);
+    c->strict = saved;
+  } else {
+    fwrite(text, 1, length, stdout);
+    fputc('\n', stdout);
+    fflush(stdout);
+  }
+  return 0;
+}
+
+// load(chunk [, name [, mode [, env]]]) with the mode forced to text.
+static int relua_safe_load(lua_State *L) {
+  if (lua_gettop(L) < 3) lua_settop(L, 3);  // an absent env stays absent
+  lua_pushliteral(L, "t");
+  lua_replace(L, 3);
+  lua_pushvalue(L, lua_upvalueindex(1));
+  lua_rotate(L, 1, 1);
+  lua_call(L, lua_gettop(L) - 1, LUA_MULTRET);
+  return lua_gettop(L);
+}
+
+static int relua_safe_collectgarbage(lua_State *L) {
+  const char *option = luaL_optstring(L, 1, "collect");
+  if (strcmp(option, "collect") != 0 && strcmp(option, "count") != 0 &&
+      strcmp(option, "step") != 0 && strcmp(option, "isrunning") != 0)
+    return luaL_error(L, "collectgarbage('%s') is not allowed in the sandbox", option);
+  lua_pushvalue(L, lua_upvalueindex(1));
+  lua_rotate(L, 1, 1);
+  lua_call(L, lua_gettop(L) - 1, LUA_MULTRET);
+  return lua_gettop(L);
+}
+
+static int relua_valid_module_name(const char *name) {
+  int segment = 0;
+  for (const char *p = name; *p; p++) {
+    if (*p == '.') {
+      if (segment == 0) return 0;
+      segment = 0;
+    } else if (isalnum((unsigned char)*p) || *p == '_' || *p == '-') {
+      segment++;
+    } else {
+      return 0;
+    }
+  }
+  return segment > 0;
+}
+
+// package.searchers entry: "a.b" -> <root>/a/b.lua or <root>/a/b/init.lua, only inside the roots.
+static int relua_root_searcher(lua_State *L) {
+  const char *name = luaL_checkstring(L, 1);
+  if (!relua_valid_module_name(name))
+    return luaL_error(L, "module '%s' refused: modules are dotted names (like 'a.b') found inside the script roots", name);
+  const char *relative = luaL_gsub(L, name, ".", "/");
+  lua_pushliteral(L, "");
+  int message = lua_gettop(L);
+  static const char *const suffixes[] = {".lua", "/init.lua"};
+  lua_Integer roots = (lua_Integer)lua_rawlen(L, lua_upvalueindex(1));
+  for (lua_Integer i = 1; i <= roots; i++) {
+    lua_rawgeti(L, lua_upvalueindex(1), i);
+    const char *root = lua_tostring(L, -1);
+    for (int s = 0; s < 2; s++) {
+      const char *path = lua_pushfstring(L, "%s/%s%s", root, relative, suffixes[s]);
+      FILE *file = fopen(path, "r");
+      if (file) {
+        fclose(file);
+        if (luaL_loadfilex(L, path, "t") != LUA_OK)
+          return luaL_error(L, "error loading module '%s' from file '%s':\n\t%s", name, path, lua_tostring(L, -1));
+        lua_pushvalue(L, -2);  // the path, passed to the chunk as its second argument
+        return 2;
+      }
+      lua_pushfstring(L, "%s\n\tno file '%s'", lua_tostring(L, message), path);
+      lua_replace(L, message);
+      lua_settop(L, -2);
+    }
+    lua_settop(L, -2);
+  }
+  return 1;
+}
+
+typedef struct relua_open_arguments {
+  int trusted;
+  const char *const *roots;
+  int root_count;
+} relua_open_arguments;
+
+static void relua_keep_fields(lua_State *L, int source, const char *const *names) {
+  lua_newtable(L);
+  for (; *names; names++) {
+    lua_getfield(L, source, *names);
+    lua_setfield(L, -2, *names);
+  }
+}
+
+static void relua_sandbox(lua_State *L, int roots) {
+  lua_pushglobaltable(L);
+  int globals = lua_gettop(L);
+  luaL_getsubtable(L, LUA_REGISTRYINDEX, LUA_LOADED_TABLE);
+  int loaded = lua_gettop(L);
+
+  lua_pushnil(L); lua_setfield(L, globals, "dofile");
+  lua_pushnil(L); lua_setfield(L, globals, "loadfile");
+  lua_getfield(L, globals, "load");
+  lua_pushcclosure(L, relua_safe_load, 1);
+  lua_setfield(L, globals, "load");
+  lua_getfield(L, globals, "collectgarbage");
+  lua_pushcclosure(L, relua_safe_collectgarbage, 1);
+  lua_setfield(L, globals, "collectgarbage");
+
+  lua_getfield(L, globals, "string");
+  lua_pushnil(L);
+  lua_setfield(L, -2, "dump");
+  lua_settop(L, -2);
+
+  lua_pushnil(L); lua_setfield(L, globals, "io");
+  lua_pushnil(L); lua_setfield(L, loaded, "io");
+
+  static const char *const os_kept[] = {"clock", "date", "difftime", "time", NULL};
+  lua_getfield(L, globals, "os");
+  relua_keep_fields(L, lua_gettop(L), os_kept);
+  lua_pushvalue(L, -1);
+  lua_setfield(L, globals, "os");
+  lua_setfield(L, loaded, "os");
+  lua_settop(L, -2);
+
+  static const char *const debug_kept[] = {"traceback", NULL};
+  lua_getfield(L, globals, "debug");
+  relua_keep_fields(L, lua_gettop(L), debug_kept);
+  lua_pushvalue(L, -1);
+  lua_setfield(L, globals, "debug");
+  lua_setfield(L, loaded, "debug");
+  lua_settop(L, -2);
+
+  lua_getfield(L, globals, "package");
+  int package = lua_gettop(L);
+  lua_pushnil(L); lua_setfield(L, package, "loadlib");
+  lua_pushnil(L); lua_setfield(L, package, "searchpath");
+  lua_pushliteral(L, ""); lua_setfield(L, package, "cpath");
+  lua_pushliteral(L, ""); lua_setfield(L, package, "path");
+  lua_createtable(L, 2, 0);
+  lua_getfield(L, package, "searchers");
+  lua_rawgeti(L, -1, 1);  // the preload searcher
+  lua_rawseti(L, -3, 1);
+  lua_settop(L, -2);
+  lua_pushvalue(L, roots);
+  lua_pushcclosure(L, relua_root_searcher, 1);
+  lua_rawseti(L, -2, 2);
+  lua_setfield(L, package, "searchers");
+  lua_settop(L, globals - 1);
+}
+
+static void relua_add_root_searcher(lua_State *L, int roots) {
+  lua_getglobal(L, "package");
+  lua_getfield(L, -1, "searchers");
+  lua_Integer n = (lua_Integer)lua_rawlen(L, -1);
+  for (lua_Integer i = n; i >= 2; i--) {
+    lua_rawgeti(L, -1, i);
+    lua_rawseti(L, -2, i + 1);
+  }
+  lua_pushvalue(L, roots);
+  lua_pushcclosure(L, relua_root_searcher, 1);
+  lua_rawseti(L, -2, 2);
+  lua_settop(L, -3);
+}
+
+static int relua_openlibs_body(lua_State *L) {
+  relua_open_arguments *arguments = lua_touserdata(L, 1);
+  luaL_openlibs(L);
+
+  lua_createtable(L, 0, 2);
+  lua_pushcfunction(L, relua_box_gc);
+  lua_setfield(L, -2, "__gc");
+  lua_pushliteral(L, "SwiftFunction");
+  lua_setfield(L, -2, "__metatable");
+  lua_setfield(L, LUA_REGISTRYINDEX, RELUA_BOX_METATABLE);
+
+  lua_createtable(L, 0, 4);
+  lua_pushcfunction(L, relua_box_gc);
+  lua_setfield(L, -2, "__gc");
+  lua_pushcfunction(L, relua_error_tostring);
+  lua_setfield(L, -2, "__tostring");
+  lua_pushliteral(L, "SwiftError");
+  lua_setfield(L, -2, "__name");
+  lua_pushliteral(L, "SwiftError");
+  lua_setfield(L, -2, "__metatable");
+  lua_setfield(L, LUA_REGISTRYINDEX, RELUA_ERROR_METATABLE);
+
+  lua_pushcfunction(L, relua_print);
+  lua_setglobal(L, "print");
+
+  lua_createtable(L, arguments->root_count, 0);
+  for (int i = 0; i < arguments->root_count; i++) {
+    lua_pushstring(L, arguments->roots[i]);
+    lua_rawseti(L, -2, i + 1);
+  }
+  int roots = lua_gettop(L);
+  if (arguments->trusted) {
+    if (arguments->root_count > 0) relua_add_root_searcher(L, roots);
+  } else {
+    relua_sandbox(L, roots);
+  }
+  return 0;
+}
+
+int relua_openlibs(lua_State *L, int trusted, const char *const *roots, int root_count) {
+  relua_open_arguments arguments = {trusted, roots, root_count};
+  lua_pushcfunction(L, relua_openlibs_body);
+  lua_pushlightuserdata(L, &arguments);
+  return relua_protected(L, 1, 0);
+}

@@ -1,5 +1,158 @@
 #ifndef RELUA_CLUASHIM_H
 #define RELUA_CLUASHIM_H
+
+// The C side of relua's Lua layer: what Swift cannot (or must not) do itself.
+//
+// The one rule: no longjmp may ever cross a Swift frame. Lua raises errors (and yields) with
+// longjmp, so every Lua API that can raise is either called here in C inside a protected call,
+// or is made non-raising:
+//   * allocations: while Swift code runs ("soft" mode) the allocator never refuses because of the
+//     memory limit; it only refuses while Lua code runs under a protected call ("strict" mode).
+//     The trampoline re-checks the limit after a Swift callback returns and raises from C.
+//   * metamethods (gettable/settable/len/tostring): only through the relua_p* helpers below.
+//   * raising and yielding on behalf of Swift functions: only the C trampoline does it, after the
+//     Swift callback has returned a status.
+
 #include <lua.h>
-int relua_shim_version(void);
+#include <lauxlib.h>
+#include <lualib.h>
+#include <stddef.h>
+
+#pragma mark - Swift callbacks
+
+/// A Swift function called from Lua through the trampoline. Returns a status:
+/// n >= 0: n results are on top of the stack; RELUA_STATUS_ERROR: the error object is on top;
+/// RELUA_STATUS_ARGERROR: [argument position (integer), message (string)] are on top;
+/// relua_status_yield(n): yield the n values on top.
+typedef int (*relua_callback)(lua_State *L, void *context);
+typedef void (*relua_release_fn)(void *context);
+typedef void (*relua_warn_fn)(void *context, const char *message);
+typedef void (*relua_print_fn)(void *context, const char *text, size_t length);
+
+#define RELUA_STATUS_ERROR (-1)
+#define RELUA_STATUS_ARGERROR (-2)
+static inline int relua_status_yield(int n) { return -3 - n; }
+
+#pragma mark - Interrupt flag (atomic, shared with other threads)
+
+typedef struct relua_flag relua_flag;
+relua_flag *relua_flag_new(void);
+void relua_flag_free(relua_flag *flag);
+void relua_flag_set(relua_flag *flag, int value);
+int relua_flag_get(relua_flag *flag);
+
+#pragma mark - Per-state control block (reached from any thread of the state via its extra space)
+
+typedef struct relua_control {
+  // memory
+  size_t memory_used;
+  size_t memory_limit;        // 0: unlimited
+  int memory_limit_hit;       // an allocation was refused because of the limit (since outer entry)
+  int strict;                 // 1 while Lua runs under a protected call: the limit is enforced
+  // instruction budget and interrupt (count hook)
+  long long instruction_limit;      // 0: unlimited
+  long long instructions_remaining;
+  int budget_exhausted;
+  int interrupted;
+  int interruptible;          // install the count hook even without a limit, for interrupts
+  int hook_step;
+  relua_flag *interrupt_flag; // owned by Swift
+  // bookkeeping
+  int entries;                // nesting depth of protected entries from Swift
+  lua_State *current;         // the thread Swift code should use (the running C frame's thread)
+  long live_boxes;            // Swift objects retained by Lua (closures, userdata, error objects)
+  // warnings and print
+  relua_warn_fn warn;
+  void *warn_context;
+  char *warn_buffer;
+  size_t warn_length, warn_capacity;
+  int warn_on;
+  relua_print_fn print;
+  void *print_context;
+} relua_control;
+
+/// Creates a state with the limiting allocator. Returns NULL when out of memory.
+lua_State *relua_newstate(relua_flag *interrupt_flag);
+void relua_close(lua_State *L);
+static inline relua_control *relua_getcontrol(lua_State *L) {
+  return *(relua_control **)lua_getextraspace(L);
+}
+
+/// Opens the standard library, sandboxed unless trusted. Roots: directories `require` may load
+/// from. Protected; on error returns a status with the message on top.
+int relua_openlibs(lua_State *L, int trusted, const char *const *roots, int root_count);
+
+#pragma mark - Protected entries from Swift
+
+/// lua_pcall of the function below the nargs arguments, with a traceback message handler.
+/// On error the traceback (if any) is in the registry under RELUA_TRACEBACK_KEY.
+int relua_pcall(lua_State *L, int nargs, int nresults);
+int relua_load(lua_State *L, const char *buffer, size_t length, const char *chunkname, const char *mode);
+/// Reads a file and loads it (chunk name "@path"); LUA_ERRFILE with a message if unreadable.
+int relua_loadfile(lua_State *L, const char *path, const char *mode);
+int relua_resume(lua_State *co, lua_State *from, int nargs, int *nresults);
+/// Closes a coroutine's pending to-be-closed variables (lua_resetthread in 5.4.4).
+int relua_closethread(lua_State *co);
+/// t[k] with metamethods, t at idx, k on top (replaced by the value, or the error object).
+int relua_pgettable(lua_State *L, int idx);
+/// t[k] = v with metamethods, t at idx, k and v on top (both popped; error object on failure).
+int relua_psettable(lua_State *L, int idx);
+/// #v with metamethods; pushes the length (or the error object).
+int relua_plen(lua_State *L, int idx);
+/// tostring(v) with metamethods; pushes the string (or the error object).
+int relua_ptostring(lua_State *L, int idx);
+/// Full garbage collection (finalizers run protected, in strict mode).
+void relua_gc_collect(lua_State *L);
+int relua_gc_count_bytes(lua_State *L);
+
+#define RELUA_TRACEBACK_KEY "relua.traceback"
+#define RELUA_ERROR_METATABLE "relua.SwiftError"
+#define RELUA_BOX_METATABLE "relua.box"
+
+#pragma mark - Swift functions and objects
+
+/// A box holding a Swift object (unmanaged, +1) in a full userdata; __gc calls release once.
+typedef struct relua_box {
+  void *context;
+  relua_release_fn release;
+} relua_box;
+
+/// Pushes a Lua function calling `callback(L, context)`; `release(context)` runs when collected.
+void relua_pushfunction(lua_State *L, relua_callback callback, void *context, relua_release_fn release);
+/// Pushes a userdata box with the metatable referenced by `metatable_ref` in the registry.
+void relua_pushobject(lua_State *L, void *context, relua_release_fn release, int metatable_ref);
+/// Creates a metatable for boxed Swift objects (locked __metatable, __name, __gc) and returns its
+/// registry reference; the table is left on the stack too.
+int relua_newobjectmetatable(lua_State *L, const char *name);
+/// The box at idx if it is a userdata with exactly that metatable, else NULL. Non-raising.
+relua_box *relua_toobject(lua_State *L, int idx, const void *metatable);
+/// Replaces the description string on top by a Swift error object (userdata; tostring gives the
+/// description).
+void relua_pusherror(lua_State *L, void *context, relua_release_fn release);
+/// The Swift error box at idx, or NULL.
+relua_box *relua_toerror(lua_State *L, int idx);
+
+#pragma mark - Macros as functions
+
+static inline void relua_pop(lua_State *L, int n) { lua_settop(L, -(n)-1); }
+static inline int relua_upvalueindex(int i) { return lua_upvalueindex(i); }
+static inline int relua_registryindex(void) { return LUA_REGISTRYINDEX; }
+static inline void relua_newtable(lua_State *L) { lua_createtable(L, 0, 0); }
+static inline int relua_isnil(lua_State *L, int idx) { return lua_type(L, idx) == LUA_TNIL; }
+static inline int relua_isnoneornil(lua_State *L, int idx) { return lua_type(L, idx) <= 0; }
+static inline const char *relua_tolstring(lua_State *L, int idx, size_t *len) {
+  return lua_type(L, idx) == LUA_TSTRING ? lua_tolstring(L, idx, len) : NULL;
+}
+static inline void relua_pushglobaltable(lua_State *L) {
+  lua_rawgeti(L, LUA_REGISTRYINDEX, LUA_RIDX_GLOBALS);
+}
+static inline void relua_insert(lua_State *L, int idx) { lua_rotate(L, idx, 1); }
+static inline void relua_remove(lua_State *L, int idx) { lua_rotate(L, idx, -1); lua_settop(L, -2); }
+static inline int relua_getmetatable_registry(lua_State *L, const char *name) {
+  return lua_getfield(L, LUA_REGISTRYINDEX, name);  // the registry has no metatable: raw
+}
+static inline void *relua_functionpointer(relua_callback callback) { return (void *)callback; }
+static inline int relua_noref(void) { return LUA_NOREF; }
+static inline int relua_refnil(void) { return LUA_REFNIL; }
+
 #endif

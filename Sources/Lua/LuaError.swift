@@ -1,0 +1,53 @@
+/// Everything that can go wrong in the Lua layer, typed so callers can react to each kind.
+public enum LuaError: Error, CustomStringConvertible {
+  /// The chunk does not compile. `incompleteInput` is true when the parser stopped at the end of
+  /// the input (`... near <eof>`), so a REPL can ask for another line.
+  case syntax(message: String, incompleteInput: Bool)
+  /// A Lua error. The message keeps Lua's `chunk:line:` prefix; the traceback is Lua's
+  /// "stack traceback:" text when one was captured.
+  case runtime(message: String, traceback: String?)
+  /// An allocation failed: the state's memory limit (the message says so) or the system.
+  case memory(message: String)
+  /// The per-call instruction budget was spent.
+  case instructionLimit
+  /// `LuaState.interrupt()` (or the interrupt handle) stopped the running code.
+  case interrupted
+  /// A Swift function called from Lua threw this error; it travelled through Lua unchanged.
+  case callback(any Error)
+  /// A Lua value could not be converted to the requested Swift type (or vice versa).
+  case conversion(String)
+  /// A bad argument to a Swift function called from Lua. Raised in Lua as
+  /// `bad argument #position to 'name' (message)`.
+  case argument(position: Int, message: String)
+  /// A file could not be read.
+  case file(String)
+  /// The state was closed; the value or reference belongs to a state that no longer exists.
+  case closed
+
+  public var description: String {
+    switch self {
+    case .syntax(let message, _): return "syntax error: \(message)"
+    case .runtime(let message, let traceback):
+      guard let traceback, !traceback.isEmpty else { return message }
+      return "\(message)\n\(traceback)"
+    case .memory(let message): return message
+    case .instructionLimit: return LuaError.instructionLimitMessage
+    case .interrupted: return "interrupted!"
+    case .callback(let error): return String(describing: error)
+    case .conversion(let message): return "conversion error: \(message)"
+    case .argument(let position, let message): return "bad argument #\(position) (\(message))"
+    case .file(let message): return message
+    case .closed: return "the Lua state is closed"
+    }
+  }
+
+  /// The message alone, without traceback.
+  public var message: String {
+    switch self {
+    case .syntax(let message, _), .runtime(let message, _), .memory(let message): return message
+    default: return description
+    }
+  }
+
+  static let instructionLimitMessage = "instruction budget exhausted"
+}

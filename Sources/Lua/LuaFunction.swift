@@ -1,0 +1,31 @@
+import CLua
+
+/// A Lua function (written in Lua, or a Swift function made callable from Lua).
+public final class LuaFunction: LuaRef {
+  /// Calls it (protected); returns all results.
+  @discardableResult
+  public func call(_ arguments: LuaValue...) throws -> [LuaValue] {
+    try state().call(self, arguments: arguments)
+  }
+
+  @discardableResult
+  public func call(arguments: [LuaValue]) throws -> [LuaValue] {
+    try state().call(self, arguments: arguments)
+  }
+
+  @discardableResult
+  public func callAsFunction(_ arguments: LuaValue...) throws -> [LuaValue] {
+    try state().call(self, arguments: arguments)
+  }
+}
+
+/// A full userdata (for registered Swift types, see `LuaState.register(type:name:methods:)`).
+public final class LuaUserdata: LuaRef {
+  /// The Swift object inside, if this userdata is of the registered type `T`.
+  public func object<T: AnyObject>(as type: T.Type = T.self) throws -> T? {
+    try withPushed { state, L, index in
+      guard let userdataType = state.userdataType(for: T.self) else { return nil }
+      return userdataType.objectIfPresent(at: index, in: L)
+    }
+  }
+}

@@ -1,0 +1,40 @@
+/// How a `LuaState` is set up.
+public struct LuaOptions {
+  /// Opens the full standard library. Off by default: scripts are untrusted and sandboxed (no `io`,
+  /// no `os.execute`/`exit`/`getenv`/`remove`/`rename`/`tmpname`/`setlocale`, `debug` reduced to
+  /// `traceback`, no `package.loadlib`, C searchers, `dofile`, `loadfile`, `string.dump`; `load`
+  /// accepts text chunks only; `collectgarbage` limited to collect/count/step/isrunning).
+  public var trusted: Bool
+  /// Bytes the state may allocate. Past it, an allocation is a Lua memory error; the state stays usable.
+  public var memoryLimit: Int?
+  /// Lua VM instructions allowed per top-level call from Swift (coroutine resumes included).
+  public var instructionLimit: Int?
+  /// Installs the count hook even without an instruction limit so `interrupt()` can stop a script.
+  public var interruptible: Bool
+  /// Directories `require "a.b"` may load `a/b.lua` or `a/b/init.lua` from.
+  public var scriptRoots: [String]
+  /// Receives Lua warnings (`warn(...)`, errors in `__gc` finalizers). Default: standard error.
+  /// Must not call back into the Lua state.
+  public var warningHandler: ((String) -> Void)?
+  /// Receives each line Lua's `print` writes (without the newline). Default: standard output.
+  /// Must not call back into the Lua state.
+  public var print: ((String) -> Void)?
+
+  public init(
+    trusted: Bool = false,
+    memoryLimit: Int? = nil,
+    instructionLimit: Int? = nil,
+    interruptible: Bool = false,
+    scriptRoots: [String] = [],
+    warningHandler: ((String) -> Void)? = nil,
+    print: ((String) -> Void)? = nil
+  ) {
+    self.trusted = trusted
+    self.memoryLimit = memoryLimit
+    self.instructionLimit = instructionLimit
+    self.interruptible = interruptible
+    self.scriptRoots = scriptRoots
+    self.warningHandler = warningHandler
+    self.print = print
+  }
+}

@@ -1,0 +1,95 @@
+import CLua
+import CLuaShim
+
+extension LuaState {
+  // MARK: Loading
+
+  /// Compiles a chunk without running it. `name` is the chunk name used in messages: `"@path"`
+  /// (messages read `path:3:`), `"=text"` (verbatim), or a plain name (treated as `"=name"`).
+  /// Sandboxed states accept text chunks only.
+  public func load(_ source: String, name: String = "chunk") throws -> LuaFunction {
+    var source = source
+    return try source.withUTF8 { bytes in
+      try load(bytes: UnsafeRawBufferPointer(bytes), name: name)
+    }
+  }
+
+  /// Compiles a chunk given as bytes (text, or binary in trusted states).
+  public func load(bytes: UnsafeRawBufferPointer, name: String = "chunk") throws -> LuaFunction {
+    let L = try currentThread()
+    try reserve(L, 2)
+    let top = lua_gettop(L)
+    defer { lua_settop(L, top) }
+    let chunkName = name.hasPrefix("@") || name.hasPrefix("=") ? name : "=" + name
+    let status = relua_load(
+      L, bytes.baseAddress?.assumingMemoryBound(to: CChar.self), bytes.count, chunkName, chunkMode)
+    guard status == LUA_OK else { throw failure(status: status, on: L, traceback: nil) }
+    return LuaFunction(handle: handle, at: -1, in: L)
+  }
+
+  /// Compiles a file; messages read `path:line:`. A first line starting with `#` is skipped.
+  public func load(file path: String) throws -> LuaFunction {
+    let L = try currentThread()
+    try reserve(L, 2)
+    let top = lua_gettop(L)
+    defer { lua_settop(L, top) }
+    let status = relua_loadfile(L, path, chunkMode)
+    guard status == LUA_OK else { throw failure(status: status, on: L, traceback: nil) }
+    return LuaFunction(handle: handle, at: -1, in: L)
+  }
+
+  /// Compiles and runs a chunk; returns what it returns.
+  @discardableResult
+  public func execute(_ source: String, name: String = "chunk") throws -> [LuaValue] {
+    try call(load(source, name: name))
+  }
+
+  /// Compiles and runs a file; returns what it returns.
+  @discardableResult
+  public func execute(file path: String, arguments: [LuaValue] = []) throws -> [LuaValue] {
+    try call(load(file: path), arguments: arguments)
+  }
+
+  private var chunkMode: String { isTrusted ? "bt" : "t" }
+
+  // MARK: Calling
+
+  /// Calls a Lua function (protected, with a traceback on errors) and returns all its results.
+  @discardableResult
+  public func call(_ function: LuaFunction, _ arguments: LuaValue...) throws -> [LuaValue] {
+    try call(function, arguments: arguments)
+  }
+
+  @discardableResult
+  public func call(_ function: LuaFunction, arguments: [LuaValue]) throws -> [LuaValue] {
+    try call(function, argumentCount: arguments.count) { L in
+      for argument in arguments { try push(argument, onto: L) }
+    }
+  }
+
+  /// Calls with any pushable Swift values as arguments (`[1, 2]`, `["a": 1]`, `"text"`, `3`...).
+  @discardableResult
+  public func call(_ function: LuaFunction, pushing arguments: [any LuaPushable]) throws -> [LuaValue] {
+    try call(function, argumentCount: arguments.count) { L in
+      let stack = LuaStack(L, self)
+      for argument in arguments { try argument.push(onto: stack) }
+    }
+  }
+
+  private func call(
+    _ function: LuaFunction, argumentCount: Int, pushArguments: (OpaquePointer) throws -> Void
+  ) throws -> [LuaValue] {
+    let L = try currentThread()
+    try reserve(L, argumentCount + 4)
+    let top = lua_gettop(L)
+    defer { lua_settop(L, top) }
+    try function.push(onto: L, from: handle)
+    try pushArguments(L)
+    let status = relua_pcall(L, Int32(argumentCount), LUA_MULTRET)
+    guard status == LUA_OK else {
+      let traceback = status == LUA_ERRRUN || status == LUA_ERRERR ? takeTraceback(L) : nil
+      throw failure(status: status, on: L, traceback: traceback)
+    }
+    return values(from: top + 1, to: lua_gettop(L), in: L)
+  }
+}

@@ -1,0 +1,63 @@
+import CLua
+import CLuaShim
+
+/// The body of a raw Swift function: reads its arguments and pushes its results on the stack
+/// itself, and says how many it returns (or yields). No allocation per call beyond its own.
+public typealias LuaRawFunctionBody = (LuaStack) throws -> LuaReturn
+
+extension LuaState {
+  /// A Lua function calling a Swift closure with its arguments; returns the closure's values.
+  /// A thrown error becomes a Lua error (the same Swift error comes back out of the outer call
+  /// as `LuaError.callback`); `LuaError.argument` becomes Lua's `bad argument #n to 'name' (...)`.
+  public func function(_ body: @escaping (LuaStack) throws -> [LuaValue]) throws -> LuaFunction {
+    try rawFunction { stack in
+      let results = try body(stack)
+      let L = stack.L
+      try stack.state.reserve(L, results.count)
+      for result in results { try stack.state.push(result, onto: L) }
+      return .values(results.count)
+    }
+  }
+
+  /// The fast form: the closure works on the stack directly and returns `.values(n)` or `.yield(n)`.
+  public func rawFunction(_ body: @escaping LuaRawFunctionBody) throws -> LuaFunction {
+    let L = try currentThread()
+    try reserve(L, 3)
+    let box = LuaFunctionBox(state: self, body: body)
+    relua_pushfunction(L, luaFunctionThunk, Unmanaged.passRetained(box).toOpaque(), luaReleaseBox)
+    defer { lua_settop(L, -2) }
+    return LuaFunction(handle: handle, at: -1, in: L)
+  }
+
+  /// Defines a global Swift function.
+  public func register(_ name: String, _ body: @escaping (LuaStack) throws -> [LuaValue]) throws {
+    try setGlobal(name, .function(function(body)))
+  }
+
+  /// Defines a global raw Swift function.
+  public func registerRaw(_ name: String, _ body: @escaping LuaRawFunctionBody) throws {
+    try setGlobal(name, .function(rawFunction(body)))
+  }
+}
+
+/// A Swift closure owned by a Lua function: released when Lua collects the function.
+final class LuaFunctionBox {
+  unowned(unsafe) let state: LuaState  // Lua only calls it while the state is alive
+  let body: LuaRawFunctionBody
+
+  init(state: LuaState, body: @escaping LuaRawFunctionBody) {
+    self.state = state
+    self.body = body
+  }
+}
+
+/// The Swift side of the trampoline: runs the closure and returns a status; never raises.
+func luaFunctionThunk(_ L: OpaquePointer?, _ context: UnsafeMutableRawPointer?) -> Int32 {
+  let box = Unmanaged<LuaFunctionBox>.fromOpaque(context!).takeUnretainedValue()
+  let L = L!
+  do {
+    return try box.body(LuaStack(L, box.state)).code
+  } catch {
+    return box.state.raise(error, on: L)
+  }
+}

@@ -1,0 +1,85 @@
+import Foundation
+import XCTest
+
+@testable import Lua
+
+final class LimitTests: XCTestCase {
+  func testInstructionBudgetCannotBeSwallowedByPcall() throws {
+    let state = try LuaState(options: LuaOptions(instructionLimit: 1_000_000))
+    try assertBalanced(state) {
+      let error = assertLuaError { try state.execute("while true do pcall(function() while true do end end) end") }
+      guard case .instructionLimit? = error else { return XCTFail("\(String(describing: error))") }
+      XCTAssertEqual(error?.description, "instruction budget exhausted")
+      // Also through error handlers and coroutines.
+      guard case .instructionLimit? = assertLuaError({
+        try state.execute("while true do xpcall(function() while true do end end, function(m) return m end) end")
+      }) else { return XCTFail() }
+      guard case .instructionLimit? = assertLuaError({
+        try state.execute("while true do coroutine.resume(coroutine.create(function() while true do end end)) end")
+      }) else { return XCTFail() }
+      // The state runs a normal chunk afterwards, with a fresh budget.
+      XCTAssertEqual(try state.execute("local s = 0 for i = 1, 1000 do s = s + i end return s"), [500500])
+    }
+  }
+
+  func testInstructionLimitIsAdjustableAndPerCall() throws {
+    let state = try LuaState()
+    XCTAssertNil(state.instructionLimit)
+    let work = try state.load("local s = 0 for i = 1, 10000 do s = s + i end return s")
+    XCTAssertEqual(try work.call(), [50005000])
+    state.instructionLimit = 1000
+    guard case .instructionLimit? = assertLuaError({ try work.call() }) else { return XCTFail() }
+    state.instructionLimit = 1_000_000
+    for _ in 0..<5 { XCTAssertEqual(try work.call(), [50005000]) }  // the budget is per call
+    state.instructionLimit = nil
+    XCTAssertEqual(try work.call(), [50005000])
+  }
+
+  func testBudgetAppliesToCoroutineResumes() throws {
+    let state = try LuaState(options: LuaOptions(instructionLimit: 100_000))
+    let spin = try state.load("return function() while true do end end").call()[0].functionValue!
+    let thread = try state.thread(spin)
+    guard case .instructionLimit? = assertLuaError({ try thread.resume() }) else { return XCTFail() }
+  }
+
+  func testMemoryBombIsStoppedAndStateStaysUsable() throws {
+    let limit = 8 * 1024 * 1024
+    let state = try LuaState(options: LuaOptions(memoryLimit: limit))
+    try assertBalanced(state) {
+      let error = assertLuaError { try state.execute("local t = {} for i = 1, 1e9 do t[i] = {i} end") }
+      guard case .memory(let message)? = error else { return XCTFail("\(String(describing: error))") }
+      XCTAssertEqual(message, "memory limit of \(limit) bytes exceeded")
+      guard case .memory? = assertLuaError({ try state.execute("local s = 'x' while true do s = s .. s end") }) else {
+        return XCTFail()
+      }
+      // pcall inside Lua can see it, but the state survives either way.
+      XCTAssertEqual(try state.execute("return (pcall(string.rep, 'x', 1e9))"), [false])
+      XCTAssertEqual(try state.execute("local t = {} for i = 1, 100 do t[i] = i end return #t"), [100])
+      XCTAssertLessThanOrEqual(state.memoryUsed, limit)
+    }
+  }
+
+  func testSwiftAllocationsPastTheLimitRaiseAfterTheCallback() throws {
+    let state = try LuaState(options: LuaOptions(memoryLimit: 4 * 1024 * 1024))
+    let huge = String(repeating: "x", count: 8 * 1024 * 1024)
+    try state.register("huge") { _ in [.text(huge)] }
+    guard case .memory? = assertLuaError({ try state.execute("local keep = huge() return #keep") }) else { return XCTFail() }
+    XCTAssertEqual(try state.execute("return 1"), [1])
+  }
+
+  func testInterruptFromAnotherThread() throws {
+    let state = try LuaState(options: LuaOptions(interruptible: true))
+    let handle = state.interruptHandle
+    let started = DispatchSemaphore(value: 0)
+    try state.register("started") { _ in started.signal(); return [] }
+    DispatchQueue.global().async {
+      started.wait()
+      usleep(20_000)
+      handle.interrupt()
+    }
+    let error = assertLuaError { try state.execute("started() while true do pcall(function() while true do end end) end") }
+    guard case .interrupted? = error else { return XCTFail("\(String(describing: error))") }
+    XCTAssertEqual(error?.description, "interrupted!")
+    XCTAssertEqual(try state.execute("return 'ok'"), ["ok"])
+  }
+}
