@@ -14,6 +14,8 @@ let package = Package(
     .package(url: "https://github.com/apple/swift-collections", from: "1.1.0"),
     .package(url: "https://github.com/pointfreeco/swift-clocks", from: "1.0.0"),
     .package(url: "https://github.com/pointfreeco/swift-custom-dump", from: "1.3.0"),
+    .package(url: "https://github.com/pointfreeco/xctest-dynamic-overlay", from: "1.0.0"),
+    .package(url: "https://github.com/pointfreeco/swift-concurrency-extras", from: "1.0.0"),
   ],
   targets: [
     // liblua5.4 from Debian (pkg-config lua5.4); headers only, no code.
@@ -27,6 +29,8 @@ let package = Package(
         .product(name: "OrderedCollections", package: "swift-collections"),
         .product(name: "Clocks", package: "swift-clocks"),
         .product(name: "CustomDump", package: "swift-custom-dump"),
+        .product(name: "IssueReporting", package: "xctest-dynamic-overlay"),
+        .product(name: "ConcurrencyExtras", package: "swift-concurrency-extras"),
       ]
     ),
     .executableTarget(
@@ -39,7 +43,14 @@ let package = Package(
       path: "Benchmarks/relua-bench"
     ),
     .testTarget(name: "LuaTests", dependencies: ["Lua", "CLua", "CLuaShim"]),
-    .testTarget(name: "ComposableTests", dependencies: ["Composable"]),
-    .testTarget(name: "CLITests", dependencies: []),
+    .testTarget(
+      name: "ComposableTests",
+      dependencies: [
+        "Composable",
+        .product(name: "Clocks", package: "swift-clocks"),
+        .product(name: "CustomDump", package: "swift-custom-dump"),
+      ]
+    ),
+    .testTarget(name: "CLITests", dependencies: ["relua"]),
   ]
 )

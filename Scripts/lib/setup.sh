@@ -1,0 +1,39 @@
+# Shared by Scripts/relua and Scripts/test: make sure the system has what relua
+# builds against, then build. Sourced, not run.
+
+RELUA_ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
+
+# Debian packages relua needs, and the file that shows each one is installed.
+relua_required_packages=(
+  "liblua5.4-dev:/usr/include/lua5.4/lua.h"
+  "libedit-dev:/usr/include/editline/readline.h"
+  "pkg-config:/usr/bin/pkg-config"
+)
+
+relua_ensure_system_packages() {
+  local missing=() entry
+  for entry in "${relua_required_packages[@]}"; do
+    [[ -e "${entry#*:}" ]] || missing+=("${entry%%:*}")
+  done
+  ((${#missing[@]} == 0)) && return 0
+  if [[ $(id -u) -eq 0 ]] && command -v apt-get >/dev/null; then
+    echo "relua: installing ${missing[*]} …" >&2
+    DEBIAN_FRONTEND=noninteractive apt-get update -qq >&2
+    DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "${missing[@]}" >&2
+  else
+    echo "relua: missing system packages: ${missing[*]}" >&2
+    echo "Install them with:" >&2
+    echo "  sudo apt-get install -y ${missing[*]}" >&2
+    exit 1
+  fi
+}
+
+relua_ensure_swift() {
+  if ! command -v swift >/dev/null; then
+    [[ -x /opt/swift/usr/bin/swift ]] && export PATH="/opt/swift/usr/bin:$PATH"
+  fi
+  if ! command -v swift >/dev/null; then
+    echo "relua: Swift 6 is required (https://www.swift.org/install/linux/)" >&2
+    exit 1
+  fi
+}

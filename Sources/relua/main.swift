@@ -1,2 +1,0 @@
-import Lua
-print("lua", LuaVersion.number)

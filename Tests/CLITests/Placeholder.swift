@@ -1,2 +1,0 @@
-import XCTest
-final class CLITestsPlaceholder: XCTestCase { func testBuilds() {} }

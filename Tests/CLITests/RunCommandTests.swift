@@ -1,0 +1,107 @@
+import XCTest
+
+/// `relua run FILE [ARGS…]`, driven as a user would from a shell.
+final class RunCommandTests: XCTestCase {
+  func testRunsAScriptWithPrint() throws {
+    let dir = try ScriptDirectory()
+    let file = try dir.write("hello.lua", #"print("hello", 1, 2.5, nil, true)"#)
+    let result = try ReluaProcess.run(["run", file])
+    XCTAssertEqual(result.exitCode, 0, result.stderr)
+    XCTAssertEqual(result.stdout, "hello\t1\t2.5\tnil\ttrue\n")
+    XCTAssertEqual(result.stderr, "")
+  }
+
+  func testPassesArgumentsAsVarargsAndArgTable() throws {
+    let dir = try ScriptDirectory()
+    let file = try dir.write("args.lua", """
+      local a, b = ...
+      print(a, b, select("#", ...), arg[0] ~= nil, arg[1], arg[2], #arg)
+      """)
+    let result = try ReluaProcess.run(["run", file, "one", "two"])
+    XCTAssertEqual(result.exitCode, 0, result.stderr)
+    XCTAssertEqual(result.stdout, "one\ttwo\t2\ttrue\tone\ttwo\t2\n")
+  }
+
+  func testRuntimeErrorPrintsFileLineAndTracebackAndExitsOne() throws {
+    let dir = try ScriptDirectory()
+    let file = try dir.write("boom.lua", """
+      local function explode()
+        error("kaboom")
+      end
+      explode()
+      """)
+    let result = try ReluaProcess.run(["run", file])
+    XCTAssertEqual(result.exitCode, 1)
+    XCTAssertTrue(result.stderr.contains("boom.lua:2: kaboom"), result.stderr)
+    XCTAssertTrue(result.stderr.contains("stack traceback:"), result.stderr)
+    XCTAssertTrue(result.stderr.contains("boom.lua:4:"), "traceback names the caller line: \(result.stderr)")
+  }
+
+  func testSyntaxErrorNamesFileAndLine() throws {
+    let dir = try ScriptDirectory()
+    let file = try dir.write("bad.lua", "local x = 1\nx = = 2\n")
+    let result = try ReluaProcess.run(["run", file])
+    XCTAssertEqual(result.exitCode, 1)
+    XCTAssertTrue(result.stderr.contains("bad.lua:2:"), result.stderr)
+  }
+
+  func testMissingFileIsAClearError() throws {
+    let result = try ReluaProcess.run(["run", "/nonexistent/nope.lua"])
+    XCTAssertEqual(result.exitCode, 1)
+    XCTAssertTrue(result.stderr.contains("nope.lua"), result.stderr)
+  }
+
+  func testInstructionLimitStopsARunawayLoopThatPcallCannotSwallow() throws {
+    let dir = try ScriptDirectory()
+    let file = try dir.write("spin.lua", "while true do pcall(function() while true do end end) end")
+    let result = try ReluaProcess.run(["run", "--instruction-limit", "100000", file])
+    XCTAssertNotEqual(result.exitCode, 0)
+    XCTAssertTrue(result.stderr.contains("instruction budget exhausted"), result.stderr)
+  }
+
+  func testMemoryLimitStopsAMemoryBomb() throws {
+    let dir = try ScriptDirectory()
+    let file = try dir.write("bomb.lua", """
+      local t = {}
+      for i = 1, math.huge do t[i] = ("x"):rep(1024) .. i end
+      """)
+    let result = try ReluaProcess.run(["run", "--memory-limit", "2000000", file])
+    XCTAssertNotEqual(result.exitCode, 0)
+    XCTAssertTrue(result.stderr.contains("memory limit"), result.stderr)
+    XCTAssertTrue(result.stderr.contains("exceeded"), result.stderr)
+  }
+
+  func testSandboxByDefaultAndTrustedOnRequest() throws {
+    let dir = try ScriptDirectory()
+    let file = try dir.write("probe.lua", "print(type(io), type(os.execute), type(os.time), type(dofile))")
+    let sandboxed = try ReluaProcess.run(["run", file])
+    XCTAssertEqual(sandboxed.exitCode, 0, sandboxed.stderr)
+    XCTAssertEqual(sandboxed.stdout, "nil\tnil\tfunction\tnil\n")
+    let trusted = try ReluaProcess.run(["run", "--trusted", file])
+    XCTAssertEqual(trusted.exitCode, 0, trusted.stderr)
+    XCTAssertEqual(trusted.stdout, "table\tfunction\tfunction\tfunction\n")
+  }
+
+  func testRequireFindsModulesBesideTheScriptOnly() throws {
+    let dir = try ScriptDirectory()
+    try dir.write("lib/greeting.lua", "return { text = 'hi from lib' }")
+    let file = try dir.write("main.lua", """
+      print(require("lib.greeting").text)
+      print(pcall(require, "os_secret_module"))
+      """)
+    let result = try ReluaProcess.run(["run", file])
+    XCTAssertEqual(result.exitCode, 0, result.stderr)
+    let lines = result.stdout.split(separator: "\n")
+    XCTAssertEqual(lines.first, "hi from lib")
+    XCTAssertTrue(lines.last?.hasPrefix("false") ?? false, result.stdout)
+  }
+
+  func testHelloScriptOfTheQuickStart() throws {
+    let hello = URL(fileURLWithPath: #filePath)
+      .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+      .appendingPathComponent("Scripts/hello.lua")
+    let result = try ReluaProcess.run(["run", hello.path, "relua"])
+    XCTAssertEqual(result.exitCode, 0, result.stderr)
+    XCTAssertTrue(result.stdout.hasPrefix("Hello, relua!"), result.stdout)
+  }
+}
