@@ -65,6 +65,15 @@ static void relua_install_hook(lua_State *L, relua_control *c) {
   }
 }
 
+// Raises `chunk:line: message` naming the line the running Lua function is at. luaL_error would
+// name level 1, which inside a hook is the caller (often a C function, giving no position).
+static void relua_raise_where(lua_State *L, const char *message) {
+  luaL_where(L, 0);
+  lua_pushstring(L, message);
+  lua_concat(L, 2);
+  lua_error(L);
+}
+
 // Once the budget is spent (or an interrupt arrived) the hook fires on every instruction and raises
 // again, so `pcall` cannot swallow it: the script unwinds to the protected call Swift made.
 static void relua_hook(lua_State *L, lua_Debug *ar) {
@@ -73,7 +82,7 @@ static void relua_hook(lua_State *L, lua_Debug *ar) {
   if (!c->interrupted && c->interrupt_flag && relua_flag_get(c->interrupt_flag)) c->interrupted = 1;
   if (c->interrupted) {
     lua_sethook(L, relua_hook, LUA_MASKCOUNT, 1);
-    luaL_error(L, "interrupted!");
+    relua_raise_where(L, "interrupted!");
     return;
   }
   if (c->instruction_limit > 0) {
@@ -83,7 +92,7 @@ static void relua_hook(lua_State *L, lua_Debug *ar) {
     }
     if (c->budget_exhausted) {
       lua_sethook(L, relua_hook, LUA_MASKCOUNT, 1);
-      luaL_error(L, "instruction budget exhausted");
+      relua_raise_where(L, "instruction budget exhausted");
       return;
     }
   } else if (!c->interruptible) {

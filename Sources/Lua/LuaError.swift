@@ -8,10 +8,11 @@ public enum LuaError: Error, CustomStringConvertible {
   case runtime(message: String, traceback: String?)
   /// An allocation failed: the state's memory limit (the message says so) or the system.
   case memory(message: String)
-  /// The per-call instruction budget was spent.
-  case instructionLimit
-  /// `LuaState.interrupt()` (or the interrupt handle) stopped the running code.
-  case interrupted
+  /// The per-call instruction budget was spent. `location` is the `chunk:line` the script was
+  /// stopped at, when it was in Lua code.
+  case instructionLimit(location: String?)
+  /// `LuaState.interrupt()` (or the interrupt handle) stopped the running code at `location`.
+  case interrupted(location: String?)
   /// A Swift function called from Lua threw this error; it travelled through Lua unchanged.
   case callback(any Error)
   /// A Lua value could not be converted to the requested Swift type (or vice versa).
@@ -31,8 +32,8 @@ public enum LuaError: Error, CustomStringConvertible {
       guard let traceback, !traceback.isEmpty else { return message }
       return "\(message)\n\(traceback)"
     case .memory(let message): return message
-    case .instructionLimit: return LuaError.instructionLimitMessage
-    case .interrupted: return "interrupted!"
+    case .instructionLimit(let location): return LuaError.located(LuaError.instructionLimitMessage, at: location)
+    case .interrupted(let location): return LuaError.located(LuaError.interruptedMessage, at: location)
     case .callback(let error): return String(describing: error)
     case .conversion(let message): return "conversion error: \(message)"
     case .argument(let position, let message): return "bad argument #\(position) (\(message))"
@@ -50,4 +51,18 @@ public enum LuaError: Error, CustomStringConvertible {
   }
 
   static let instructionLimitMessage = "instruction budget exhausted"
+  static let interruptedMessage = "interrupted!"
+
+  private static func located(_ message: String, at location: String?) -> String {
+    guard let location else { return message }
+    return "\(location): \(message)"
+  }
+
+  /// Splits the `chunk:line: ` prefix the shim puts before `message` (nil when there is none).
+  static func location(in raised: String, before message: String) -> String? {
+    guard raised.hasSuffix(message) else { return nil }
+    let prefix = raised.dropLast(message.count)
+    guard prefix.hasSuffix(": ") else { return nil }
+    return String(prefix.dropLast(2))
+  }
 }

@@ -12,8 +12,14 @@ extension LuaState {
       return .memory(message: "not enough memory")
     }
     if let control {
-      if control.pointee.budget_exhausted != 0 { return .instructionLimit }
-      if control.pointee.interrupted != 0 { return .interrupted }
+      if control.pointee.budget_exhausted != 0 {
+        let raised = errorMessage(at: -1, in: L)
+        return .instructionLimit(location: LuaError.location(in: raised, before: LuaError.instructionLimitMessage))
+      }
+      if control.pointee.interrupted != 0 {
+        let raised = errorMessage(at: -1, in: L)
+        return .interrupted(location: LuaError.location(in: raised, before: LuaError.interruptedMessage))
+      }
     }
     if let box = relua_toerror(L, -1), let context = box.pointee.context {
       let error = Unmanaged<LuaErrorBox>.fromOpaque(context).takeUnretainedValue().error

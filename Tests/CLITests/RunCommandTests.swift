@@ -56,7 +56,7 @@ final class RunCommandTests: XCTestCase {
     let file = try dir.write("spin.lua", "while true do pcall(function() while true do end end) end")
     let result = try ReluaProcess.run(["run", "--instruction-limit", "100000", file])
     XCTAssertNotEqual(result.exitCode, 0)
-    XCTAssertTrue(result.stderr.contains("instruction budget exhausted"), result.stderr)
+    XCTAssertTrue(result.stderr.contains("spin.lua:1: instruction budget exhausted"), result.stderr)
   }
 
   func testMemoryLimitStopsAMemoryBomb() throws {
@@ -85,15 +85,23 @@ final class RunCommandTests: XCTestCase {
   func testRequireFindsModulesBesideTheScriptOnly() throws {
     let dir = try ScriptDirectory()
     try dir.write("lib/greeting.lua", "return { text = 'hi from lib' }")
-    let file = try dir.write("main.lua", """
+    try dir.write("outside.lua", "return 'escaped'")
+    let file = try dir.write("scripts/main.lua", """
       print(require("lib.greeting").text)
-      print(pcall(require, "os_secret_module"))
       """)
-    let result = try ReluaProcess.run(["run", file])
+    // The script root is the script's own directory: `lib/` sits beside `scripts/`, so it is not found.
+    let refused = try ReluaProcess.run(["run", file])
+    XCTAssertEqual(refused.exitCode, 1)
+    XCTAssertTrue(refused.stderr.contains("module 'lib.greeting' not found"), refused.stderr)
+
+    let inside = try dir.write("main.lua", """
+      print(require("lib.greeting").text)
+      print(pcall(require, "../outside"))
+      """)
+    let result = try ReluaProcess.run(["run", inside])
     XCTAssertEqual(result.exitCode, 0, result.stderr)
-    let lines = result.stdout.split(separator: "\n")
-    XCTAssertEqual(lines.first, "hi from lib")
-    XCTAssertTrue(lines.last?.hasPrefix("false") ?? false, result.stdout)
+    XCTAssertTrue(result.stdout.hasPrefix("hi from lib\nfalse\t"), result.stdout)
+    XCTAssertFalse(result.stdout.contains("escaped"), result.stdout)
   }
 
   func testHelloScriptOfTheQuickStart() throws {

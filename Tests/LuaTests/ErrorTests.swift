@@ -106,8 +106,10 @@ final class ErrorTests: XCTestCase {
   }
 
   func testErrorDescriptionsAreReadable() {
-    XCTAssertEqual(LuaError.instructionLimit.description, "instruction budget exhausted")
-    XCTAssertEqual(LuaError.interrupted.description, "interrupted!")
+    XCTAssertEqual(LuaError.instructionLimit(location: nil).description, "instruction budget exhausted")
+    XCTAssertEqual(
+      LuaError.instructionLimit(location: "spin.lua:3").description, "spin.lua:3: instruction budget exhausted")
+    XCTAssertEqual(LuaError.interrupted(location: nil).description, "interrupted!")
     XCTAssertEqual(LuaError.callback(TestError(code: 1)).description, "test error 1")
     XCTAssertEqual(LuaError.syntax(message: "x:1: oops", incompleteInput: false).description, "syntax error: x:1: oops")
   }

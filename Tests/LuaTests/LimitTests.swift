@@ -7,9 +7,12 @@ final class LimitTests: XCTestCase {
   func testInstructionBudgetCannotBeSwallowedByPcall() throws {
     let state = try LuaState(options: LuaOptions(instructionLimit: 1_000_000))
     try assertBalanced(state) {
-      let error = assertLuaError { try state.execute("while true do pcall(function() while true do end end) end") }
-      guard case .instructionLimit? = error else { return XCTFail("\(String(describing: error))") }
-      XCTAssertEqual(error?.description, "instruction budget exhausted")
+      let error = assertLuaError {
+        try state.execute("local n = 0\nwhile true do pcall(function() while true do end end) end", name: "@spin.lua")
+      }
+      guard case .instructionLimit(let location)? = error else { return XCTFail("\(String(describing: error))") }
+      XCTAssertEqual(location, "spin.lua:2", "names the line the script was stopped at")
+      XCTAssertEqual(error?.description, "spin.lua:2: instruction budget exhausted")
       // Also through error handlers and coroutines.
       guard case .instructionLimit? = assertLuaError({
         try state.execute("while true do xpcall(function() while true do end end, function(m) return m end) end")
@@ -77,9 +80,11 @@ final class LimitTests: XCTestCase {
       usleep(20_000)
       handle.interrupt()
     }
-    let error = assertLuaError { try state.execute("started() while true do pcall(function() while true do end end) end") }
+    let error = assertLuaError {
+      try state.execute("started() while true do pcall(function() while true do end end) end", name: "=stdin")
+    }
     guard case .interrupted? = error else { return XCTFail("\(String(describing: error))") }
-    XCTAssertEqual(error?.description, "interrupted!")
+    XCTAssertEqual(error?.description, "stdin:1: interrupted!")
     XCTAssertEqual(try state.execute("return 'ok'"), ["ok"])
   }
 }
