@@ -33,6 +33,8 @@ let package = Package(
         .product(name: "ConcurrencyExtras", package: "swift-concurrency-extras"),
       ]
     ),
+    // The scripting host: Lua values and state views, later the feature DSL over Composable.
+    .target(name: "Relua", dependencies: ["Lua", "CLua", "CLuaShim"]),
     .executableTarget(
       name: "relua",
       dependencies: ["Lua", .product(name: "ArgumentParser", package: "swift-argument-parser")]
@@ -51,6 +53,7 @@ let package = Package(
         .product(name: "CustomDump", package: "swift-custom-dump"),
       ]
     ),
+    .testTarget(name: "ReluaTests", dependencies: ["Relua", "Lua"]),
     .testTarget(name: "CLITests", dependencies: ["relua"]),
   ]
 )

@@ -1,0 +1,2 @@
+/// The scripting host module. See Values/ for the state value and its Lua views.
+enum ReluaModule {}
