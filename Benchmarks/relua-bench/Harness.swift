@@ -1,0 +1,100 @@
+import Foundation
+
+/// A tiny benchmark harness: each benchmark runs `operation` `iterations` times per sample; after a
+/// warm-up, the median (and p10/p90) of ns per operation over `samples` samples is reported.
+/// Add benchmarks with `suite.add(name) { iterations in … }`; the closure must do the work
+/// `iterations` times (setup outside the loop is not timed if done in `setUp`).
+@MainActor
+final class BenchmarkSuite {
+  struct Benchmark {
+    var name: String
+    var iterations: Int
+    /// Prepares a run; returns the timed body.
+    var prepare: () -> (Int) -> Void
+  }
+
+  struct Result {
+    var name: String
+    var median: Double
+    var p10: Double
+    var p90: Double
+  }
+
+  var benchmarks: [Benchmark] = []
+  var samples = 15
+  var warmUps = 2
+
+  /// `iterations`: operations per sample. `prepare` runs before each sample (untimed) and returns the
+  /// body to time, which receives the iteration count.
+  func add(_ name: String, iterations: Int = 100_000, prepare: @escaping () -> (Int) -> Void) {
+    benchmarks.append(Benchmark(name: name, iterations: iterations, prepare: prepare))
+  }
+
+  func run(filter: String?) -> [Result] {
+    benchmarks.filter { filter == nil || $0.name.hasPrefix(filter!) }.map(measure)
+  }
+
+  func measure(_ benchmark: Benchmark) -> Result {
+    for _ in 0..<warmUps { benchmark.prepare()(benchmark.iterations) }
+    var perOp: [Double] = []
+    for _ in 0..<samples {
+      let body = benchmark.prepare()
+      let start = DispatchTime.now().uptimeNanoseconds
+      body(benchmark.iterations)
+      let end = DispatchTime.now().uptimeNanoseconds
+      perOp.append(Double(end - start) / Double(benchmark.iterations))
+    }
+    perOp.sort()
+    func percentile(_ p: Double) -> Double { perOp[min(perOp.count - 1, Int(Double(perOp.count - 1) * p + 0.5))] }
+    return Result(name: benchmark.name, median: percentile(0.5), p10: percentile(0.1), p90: percentile(0.9))
+  }
+
+  /// Runs the suite per the command line: `--json` prints one JSON object, `--filter PREFIX` a subset.
+  /// `ratios`: (name, numerator, denominator, goal) printed under the table when both ran.
+  func main(arguments: [String] = CommandLine.arguments, ratios: [(String, String, String, Double)] = []) {
+    let json = arguments.contains("--json")
+    let filter = arguments.firstIndex(of: "--filter").flatMap { $0 + 1 < arguments.count ? arguments[$0 + 1] : nil }
+    if let samplesIndex = arguments.firstIndex(of: "--samples"), samplesIndex + 1 < arguments.count,
+      let value = Int(arguments[samplesIndex + 1])
+    {
+      samples = value
+    }
+    let results = run(filter: filter)
+    if json {
+      var object: [String: [String: Any]] = [:]
+      for result in results {
+        object[result.name] = [
+          "value": round2(result.median), "unit": "ns", "median": round2(result.median),
+          "p10": round2(result.p10), "p90": round2(result.p90),
+        ]
+      }
+      let data = try! JSONSerialization.data(withJSONObject: object, options: [.sortedKeys])
+      print(String(decoding: data, as: UTF8.self))
+      return
+    }
+    let width = max(28, (results.map(\.name.count).max() ?? 0) + 2)
+    print("name".padding(toLength: width, withPad: " ", startingAt: 0) + "median ns      p10      p90")
+    for result in results {
+      print(
+        result.name.padding(toLength: width, withPad: " ", startingAt: 0)
+          + format(result.median, 9) + format(result.p10, 9) + format(result.p90, 9))
+    }
+    let byName = Dictionary(uniqueKeysWithValues: results.map { ($0.name, $0.median) })
+    for (label, numerator, denominator, goal) in ratios {
+      guard let a = byName[numerator], let b = byName[denominator] else { continue }
+      let ratio = a / b
+      print("\(label): \(format(ratio, 0, digits: 2)) (goal ≤ \(goal)) \(ratio <= goal ? "ok" : "MISSED")")
+    }
+  }
+
+  private func round2(_ value: Double) -> Double { (value * 100).rounded() / 100 }
+
+  private func format(_ value: Double, _ width: Int, digits: Int = 1) -> String {
+    let text = String(format: "%.\(digits)f", value)
+    return String(repeating: " ", count: max(0, width - text.count)) + text
+  }
+}
+
+/// Keeps a value alive and opaque to the optimizer.
+@inline(never)
+func blackHole<T>(_ value: T) {}

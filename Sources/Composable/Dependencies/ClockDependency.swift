@@ -1,0 +1,14 @@
+import Clocks
+
+private enum ClockKey: DependencyKey {
+  static let liveValue: any Clock<Duration> = ContinuousClock()
+  static var name: String { "clock" }
+}
+
+extension DependencyValues {
+  /// The clock effects sleep on: `ContinuousClock` live, a `TestClock`/`ImmediateClock` in tests.
+  public var clock: any Clock<Duration> {
+    get { self[ClockKey.self] }
+    set { self[ClockKey.self] = newValue }
+  }
+}

@@ -1,0 +1,42 @@
+/// Lets a presented feature (a destination or a stack element) dismiss itself from an effect:
+/// `await dismiss()` makes the store receive the parent's `.dismiss` (or `.popFrom(id:)`).
+/// The presenting operator installs the handler around the child's effects.
+public struct DismissEffect: Sendable {
+  @TaskLocal static var handler: (@MainActor @Sendable () -> Void)?
+
+  let fileID: StaticString
+  let line: UInt
+
+  public init(fileID: StaticString = #fileID, line: UInt = #line) {
+    self.fileID = fileID
+    self.line = line
+  }
+
+  /// Whether the running effect belongs to a presented feature.
+  public static var isPresented: Bool { handler != nil }
+
+  @MainActor
+  public func callAsFunction() {
+    guard let handler = Self.handler else {
+      RuntimeWarnings.report(
+        "A \"dismiss\" was called from an effect of a feature that is not presented (\(fileID):\(line)); nothing was dismissed."
+      )
+      return
+    }
+    guard !Task.isCancelled else { return }
+    handler()
+  }
+}
+
+private enum DismissKey: DependencyKey {
+  static let liveValue = DismissEffect()
+  static let testValue: DismissEffect? = DismissEffect()
+  static var name: String { "dismiss" }
+}
+
+extension DependencyValues {
+  public var dismiss: DismissEffect {
+    get { self[DismissKey.self] }
+    set { self[DismissKey.self] = newValue }
+  }
+}

@@ -1,0 +1,42 @@
+import Foundation
+
+/// Makes UUIDs: random ones live, `00000000-0000-0000-0000-000000000000`, `…01`, … in tests.
+public struct UUIDGenerator: Sendable {
+  private let generate: @Sendable () -> UUID
+  public init(_ generate: @escaping @Sendable () -> UUID) { self.generate = generate }
+  public func callAsFunction() -> UUID { generate() }
+
+  public static let live = UUIDGenerator { UUID() }
+
+  /// 0, 1, 2, … as UUIDs (`UUID(0)`), each generator counting on its own.
+  public static var incrementing: UUIDGenerator {
+    let counter = LockIsolated(0)
+    return UUIDGenerator {
+      counter.withValue { value in
+        defer { value += 1 }
+        return UUID(value)
+      }
+    }
+  }
+
+  public static func constant(_ uuid: UUID) -> UUIDGenerator { UUIDGenerator { uuid } }
+}
+
+extension UUID {
+  /// `UUID(1)` is `00000000-0000-0000-0000-000000000001`: readable ids for tests.
+  public init(_ intValue: Int) {
+    self.init(uuidString: "00000000-0000-0000-0000-\(String(format: "%012llx", UInt64(intValue)))")!
+  }
+}
+
+private enum UUIDGeneratorKey: DependencyKey {
+  static let liveValue = UUIDGenerator.live
+  static var name: String { "uuid" }
+}
+
+extension DependencyValues {
+  public var uuid: UUIDGenerator {
+    get { self[UUIDGeneratorKey.self] }
+    set { self[UUIDGeneratorKey.self] = newValue }
+  }
+}

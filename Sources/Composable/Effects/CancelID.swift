@@ -1,0 +1,32 @@
+/// One step of a feature's place in the reducer tree: which child operator (`scope`) and which child
+/// (`id`: an element id, a destination identity, a stack element id).
+public struct NavigationID: Hashable, Sendable, CustomStringConvertible {
+  public var scope: AnyHashableSendable
+  public var id: AnyHashableSendable
+
+  public init(scope: some Hashable & Sendable, id: some Hashable & Sendable) {
+    self.scope = AnyHashableSendable(scope)
+    self.id = AnyHashableSendable(id)
+  }
+
+  public var description: String { "\(scope.base)#\(id.base)" }
+}
+
+/// A feature's place in the tree, from the root down.
+public typealias NavigationPath = [NavigationID]
+
+/// A cancellation id as the store sees it: the user's id qualified by the place of the feature that
+/// returned the effect, so a child's ids never reach a sibling's or its parent's effects.
+public struct CancelID: Hashable, Sendable, CustomStringConvertible {
+  public var path: NavigationPath
+  public var id: AnyHashableSendable
+
+  public init(path: NavigationPath = [], id: some Hashable & Sendable) {
+    self.path = path
+    self.id = AnyHashableSendable(id)
+  }
+
+  public var description: String {
+    path.isEmpty ? "\(id.base)" : "\(path.map(\.description).joined(separator: "/"))/\(id.base)"
+  }
+}

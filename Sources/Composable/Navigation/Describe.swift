@@ -1,0 +1,21 @@
+import CustomDump
+import Foundation
+
+/// A short one-line description of a value for warnings.
+func describe(_ value: Any) -> String {
+  var output = ""
+  customDump(value, to: &output, maxDepth: 2)
+  let lines = output.split(separator: "\n").map { $0.trimmingCharacters(in: .whitespaces) }
+  let joined = lines.joined(separator: " ")
+  return joined.count > 300 ? String(joined.prefix(300)) + "…" : joined
+}
+
+/// The case name of an enum value (or the type name for a non-enum): a default "kind" identity.
+func caseName(of value: Any) -> String {
+  let mirror = Mirror(reflecting: value)
+  if mirror.displayStyle == .enum {
+    if let label = mirror.children.first?.label { return "\(type(of: value)).\(label)" }
+    return "\(type(of: value)).\(value)"
+  }
+  return String(reflecting: type(of: value))
+}

@@ -1,0 +1,22 @@
+extension Effect {
+  /// Lets the `dismiss` dependency, called from this effect's runs, send `dismiss` through their Send.
+  func withDismissHandler(sending dismissAction: Action) -> Effect {
+    switch operation {
+    case .none, .send, .cancel, .cancelSubtree, .failure: return self
+    case let .run(run):
+      let body = run.body
+      // Actions are created and delivered on the main actor.
+      nonisolated(unsafe) let dismissAction = dismissAction
+      return Effect(
+        operation: .run(
+          RunOperation(priority: run.priority) { send in
+            await DismissEffect.$handler.withValue({ @MainActor in send(dismissAction) }) { await body(send) }
+          }))
+    case let .merge(effects): return Effect(operation: .merge(effects.map { $0.withDismissHandler(sending: dismissAction) }))
+    case let .concatenate(effects):
+      return Effect(operation: .concatenate(effects.map { $0.withDismissHandler(sending: dismissAction) }))
+    case let .cancellable(effect, id, cancelInFlight):
+      return Effect(operation: .cancellable(effect.withDismissHandler(sending: dismissAction), id: id, cancelInFlight: cancelInFlight))
+    }
+  }
+}

@@ -1,0 +1,97 @@
+/// Runs element reducers on a navigation stack (the stack counterpart of `forEach`).
+/// - `.element(id:action:)`: the element runs, then the parent; a missing id is a runtime warning.
+/// - `.popFrom(id:)`: the parent runs first (it still sees the elements), then the element and all
+///   after it are removed.
+/// - `.push(id:state:)`: the parent runs, then the element is pushed with that id.
+/// Removed elements get their effects cancelled; an element's `dismiss` dependency sends `.popFrom`.
+public struct StackReducer<Parent: Reducer, Element: Reducer>: Reducer {
+  let parent: Parent
+  let element: Element
+  let toStack: StateLens<Parent.State, StackState<Element.State>>
+  let toStackAction: CaseLens<Parent.Action, StackAction<Element.State, Element.Action>>
+  let fileID: StaticString
+  let line: UInt
+
+  func navigationID(_ id: StackElementID) -> NavigationID {
+    NavigationID(scope: toStack.identity, id: id)
+  }
+
+  public func reduce(into state: inout Parent.State, action: Parent.Action) -> Effect<Parent.Action> {
+    let stackAction = toStackAction.extract(action)
+    var elementEffects = Effect<Parent.Action>.none
+    if case let .element(id, elementAction)? = stackAction {
+      let effect = toStack.modify(&state) { stack -> Effect<Element.Action>? in
+        guard stack[id: id] != nil else { return nil }
+        return element.reduce(into: &stack[id: id]!, action: elementAction)
+      }
+      if let effect {
+        let embed = toStackAction.embed
+        elementEffects = effect.map { embed(.element(id: id, action: $0)) }
+          .withDismissHandler(sending: embed(.popFrom(id: id)))
+          .scoped(to: navigationID(id))
+      } else {
+        warn("received an action for a missing element (id: \(id))", action)
+      }
+    }
+    let idsBefore = toStack.get(state).ids
+    let parentEffects = parent.reduce(into: &state, action: action)
+
+    switch stackAction {
+    case let .popFrom(id)?:
+      if toStack.get(state).ids.contains(id) {
+        toStack.modify(&state) { $0.pop(from: id) }
+      } else if !idsBefore.contains(id) {
+        warn("received \"popFrom\" for a missing element (id: \(id))", action)
+      }
+    case let .push(id, elementState)?:
+      if toStack.get(state).ids.contains(id) || id.rawValue < toStack.get(state).nextID {
+        warn("received \"push\" with an id that is already used (id: \(id)); use the next id", action)
+      } else {
+        toStack.modify(&state) { $0.insert(elementState, id: id) }
+      }
+    default:
+      break
+    }
+
+    let idsAfter = toStack.get(state).ids
+    let removed = idsBefore == idsAfter ? [] : idsBefore.filter { !idsAfter.contains($0) }
+    return .merge([elementEffects, parentEffects] + removed.map { .cancel(child: navigationID($0)) })
+  }
+
+  func warn(_ what: String, _ action: Parent.Action) {
+    RuntimeWarnings.report(
+      "A \"forEach\" (stack) at \"\(fileID):\(line)\" \(what). Action: \(describe(action)). The action was ignored.")
+  }
+
+  public func navigationNodes(in state: Parent.State) -> [NavigationNode] {
+    let stack = toStack.get(state)
+    return parent.navigationNodes(in: state)
+      + zip(stack.ids, stack.elements).map { id, elementState in
+        NavigationNode(
+          kind: .stackElement, id: navigationID(id), state: elementState,
+          children: element.navigationNodes(in: elementState))
+      }
+  }
+}
+
+extension Reducer {
+  /// Embeds a navigation stack of element features (see `StackReducer`).
+  public func forEach<ElementState, ElementAction, Element: Reducer>(
+    _ stack: WritableKeyPath<State, StackState<ElementState>> & Sendable,
+    action: CaseLens<Action, StackAction<ElementState, ElementAction>>,
+    fileID: StaticString = #fileID, line: UInt = #line,
+    @ReducerBuilder<ElementState, ElementAction> element: () -> Element
+  ) -> StackReducer<Self, Element> where Element.State == ElementState, Element.Action == ElementAction {
+    self.stack(StateLens(stack), action: action, fileID: fileID, line: line, element: element)
+  }
+
+  /// Embeds a navigation stack reached through a lens.
+  public func stack<ElementState, ElementAction, Element: Reducer>(
+    _ stack: StateLens<State, StackState<ElementState>>,
+    action: CaseLens<Action, StackAction<ElementState, ElementAction>>,
+    fileID: StaticString = #fileID, line: UInt = #line,
+    @ReducerBuilder<ElementState, ElementAction> element: () -> Element
+  ) -> StackReducer<Self, Element> where Element.State == ElementState, Element.Action == ElementAction {
+    StackReducer(parent: self, element: element(), toStack: stack, toStackAction: action, fileID: fileID, line: line)
+  }
+}

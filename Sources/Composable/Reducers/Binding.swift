@@ -1,0 +1,63 @@
+/// An action that sets one field of the state by path, so a feature needs no hand-written setter
+/// actions: `.set(\.query, "tca")`. Equal when path and value are equal.
+public struct BindingAction<Root>: CustomStringConvertible {
+  public let keyPath: PartialKeyPath<Root>
+  let applyValue: (inout Root) -> Void
+  let value: Any
+  let isEqual: (Any) -> Bool
+  let valueDescription: String
+
+  public static func set<Value: Equatable>(_ keyPath: WritableKeyPath<Root, Value>, _ value: Value) -> Self {
+    BindingAction(
+      keyPath: keyPath, applyValue: { $0[keyPath: keyPath] = value }, value: value,
+      isEqual: { ($0 as? Value) == value }, valueDescription: String(reflecting: value))
+  }
+
+  /// A binding action for a path and setter that are not a key path (dynamic host state).
+  public static func set(
+    path: PartialKeyPath<Root>, value: Any, description: String, isEqual: @escaping (Any) -> Bool,
+    apply: @escaping (inout Root) -> Void
+  ) -> Self {
+    BindingAction(keyPath: path, applyValue: apply, value: value, isEqual: isEqual, valueDescription: description)
+  }
+
+  /// Whether this action sets `keyPath` (for reacting after the binding reducer: `if action.is(\.query)`).
+  public func `is`(_ keyPath: PartialKeyPath<Root>) -> Bool { self.keyPath == keyPath }
+
+  /// The value set, when it is of type `Value`.
+  public func value<Value>(as _: Value.Type = Value.self) -> Value? { value as? Value }
+
+  public func apply(to state: inout Root) { applyValue(&state) }
+
+  public var description: String { ".set(\(keyPath), \(valueDescription))" }
+}
+
+extension BindingAction: Equatable {
+  public static func == (lhs: Self, rhs: Self) -> Bool { lhs.keyPath == rhs.keyPath && lhs.isEqual(rhs.value) }
+}
+
+/// Applies binding actions to the state; put it before the feature's own reducer so that reducer sees
+/// the new value.
+public struct BindingReducer<State, Action>: Reducer {
+  let toBindingAction: (Action) -> BindingAction<State>?
+
+  public init(action toBindingAction: @escaping (Action) -> BindingAction<State>?) {
+    self.toBindingAction = toBindingAction
+  }
+
+  public func reduce(into state: inout State, action: Action) -> Effect<Action> {
+    toBindingAction(action)?.apply(to: &state)
+    return .none
+  }
+}
+
+/// An action type with a binding case.
+public protocol BindableAction {
+  associatedtype State
+  static func binding(_ action: BindingAction<State>) -> Self
+  var binding: BindingAction<State>? { get }
+}
+
+extension BindingReducer where Action: BindableAction, Action.State == State {
+  public init() { self.init(action: { $0.binding }) }
+}

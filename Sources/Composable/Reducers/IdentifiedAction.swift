@@ -1,0 +1,11 @@
+/// An action for one element of a collection of child features.
+public enum IdentifiedAction<ID: Hashable & Sendable, Action> {
+  case element(id: ID, action: Action)
+
+  public var id: ID { switch self { case let .element(id, _): id } }
+  public var action: Action { switch self { case let .element(_, action): action } }
+}
+
+extension IdentifiedAction: Equatable where Action: Equatable {}
+extension IdentifiedAction: Hashable where Action: Hashable {}
+extension IdentifiedAction: Sendable where Action: Sendable {}

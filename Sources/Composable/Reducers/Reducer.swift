@@ -1,0 +1,45 @@
+/// A feature's logic: evolves `State` for an `Action` and returns the `Effect` to run next.
+///
+/// Implement either `reduce(into:action:)` or a `body` built from other reducers (like TCA's `body`).
+public protocol Reducer<State, Action> {
+  associatedtype State
+  associatedtype Action
+  associatedtype Body
+
+  func reduce(into state: inout State, action: Action) -> Effect<Action>
+
+  @ReducerBuilder<State, Action>
+  var body: Body { get }
+
+  /// The destinations and stack elements this reducer presents in `state` (UI = F(state)).
+  func navigationNodes(in state: State) -> [NavigationNode]
+}
+
+extension Reducer where Body == Never {
+  public var body: Body {
+    fatalError("'\(Self.self)' has no body: it implements reduce(into:action:).")
+  }
+}
+
+extension Reducer {
+  public func navigationNodes(in state: State) -> [NavigationNode] { [] }
+
+  /// The navigation tree of `state`: a root node holding what is presented right now.
+  public func navigationTree(_ state: State, name: String = "root") -> NavigationNode {
+    NavigationNode(kind: .root, id: NavigationID(scope: "root", id: name), state: state, children: navigationNodes(in: state))
+  }
+}
+
+extension Reducer where Body: Reducer, Body.State == State, Body.Action == Action {
+  @inlinable
+  public func reduce(into state: inout State, action: Action) -> Effect<Action> {
+    body.reduce(into: &state, action: action)
+  }
+
+  public func navigationNodes(in state: State) -> [NavigationNode] {
+    body.navigationNodes(in: state)
+  }
+}
+
+/// A reducer whose actions always run on a feature's own state (`Reduce`, `Scope`, …).
+public typealias ReducerOf<R: Reducer> = Reducer<R.State, R.Action>

@@ -1,0 +1,50 @@
+import Foundation
+
+/// A problem that is not a crash: an action for an absent child, an unhandled effect error, a send
+/// from inside a reducer. Stores collect them (`store.warnings`).
+public struct RuntimeWarning: Hashable, Sendable, CustomStringConvertible {
+  public var message: String
+  public init(_ message: String) { self.message = message }
+  public var description: String { message }
+}
+
+/// Where reducers report warnings: to the store running the current send (its `ReduceContext`).
+public enum RuntimeWarnings {
+  public static func report(_ message: String) {
+    let warning = RuntimeWarning(message)
+    if Thread.isMainThread, let context = ReduceContext.current {
+      context.warn(warning)
+    } else {
+      printWarning(warning)
+    }
+  }
+
+  static let printWarning: @Sendable (RuntimeWarning) -> Void = { warning in
+    FileHandle.standardError.write(Data("[Composable] warning: \(warning.message)\n".utf8))
+  }
+
+  /// Runs `body` with warnings going to `sink` (for reducers called outside a store, e.g. by a host).
+  public static func collecting<R>(into sink: @escaping (RuntimeWarning) -> Void, _ body: () throws -> R) rethrows -> R {
+    let previous = ReduceContext.current
+    ReduceContext.current = ReduceContext(dependencies: previous?.dependencies ?? .current, warn: sink)
+    defer { ReduceContext.current = previous }
+    return try body()
+  }
+}
+
+/// What a reducer can reach while a store runs it: the dependencies and the store's warning sink.
+/// Installed by the store for the duration of a send, on the main thread only; one object so that
+/// installing it costs one reference swap per send.
+@usableFromInline
+final class ReduceContext {
+  var dependencies: DependencyValues
+  let warn: (RuntimeWarning) -> Void
+
+  init(dependencies: DependencyValues, warn: @escaping (RuntimeWarning) -> Void) {
+    self.dependencies = dependencies
+    self.warn = warn
+  }
+
+  // Written only on the main thread by a store around a send; read by the reducers it runs.
+  @usableFromInline nonisolated(unsafe) static var current: ReduceContext?
+}

@@ -1,0 +1,187 @@
+/// Runs a feature: holds its state, sends actions through its reducer, runs effects, and tells
+/// observers about changes. Scoped stores (`scope(state:action:)`) are views on the root store.
+@MainActor
+public final class Store<State, Action> {
+  @usableFromInline let root: StoreRoot<State, Action>?
+  @usableFromInline let view: ScopedView<State, Action>?
+
+  /// Makes a root store. `dependencies` overrides dependency values for every reducer and effect of
+  /// this store. A `transactional` store snapshots the state before each send so that a reducer
+  /// failure (`Effect.failure`) restores it; otherwise only `sendChecked` does.
+  @inlinable
+  public convenience init<R: Reducer>(
+    initialState: State,
+    reducer: R,
+    transactional: Bool = false,
+    withDependencies prepare: (inout DependencyValues) -> Void = { _ in }
+  ) where R.State == State, R.Action == Action {
+    var dependencies = DependencyValues.fallback
+    prepare(&dependencies)
+    self.init(
+      initialState: initialState, reduce: reducer.reduce(into:action:), dependencies: dependencies,
+      transactional: transactional)
+  }
+
+  @inlinable
+  public convenience init<R: Reducer>(
+    initialState: State,
+    transactional: Bool = false,
+    withDependencies prepare: (inout DependencyValues) -> Void = { _ in },
+    @ReducerBuilder<State, Action> reducer: () -> R
+  ) where R.State == State, R.Action == Action {
+    self.init(initialState: initialState, reducer: reducer(), transactional: transactional, withDependencies: prepare)
+  }
+
+  /// Makes a root store from a reduce function (for hosts that build reducers at run time).
+  public init(
+    initialState: State, reduce: @escaping (inout State, Action) -> Effect<Action>,
+    dependencies: DependencyValues, transactional: Bool = false
+  ) {
+    self.root = StoreRoot(
+      initialState: initialState, reducer: reduce, dependencies: dependencies, transactional: transactional)
+    self.view = nil
+  }
+
+  init(view: ScopedView<State, Action>) {
+    self.root = nil
+    self.view = view
+  }
+
+  /// The current state.
+  @inlinable
+  public var state: State {
+    if let root { return root.state }
+    return view!.getState()
+  }
+
+  /// Reads a part of the current state.
+  public func withState<Value>(_ body: (State) -> Value) -> Value { body(state) }
+
+  /// Sends an action. Actions sent by its synchronous effects are handled first-in first-out within this
+  /// call; observers are told once at the end.
+  @inlinable
+  public func send(_ action: Action) {
+    if let root {
+      root.send(action)
+    } else {
+      view!.send(action)
+    }
+  }
+
+  /// Sends an action as a transaction: if a reducer fails (`Effect.failure`), the state is restored to
+  /// what it was before this call, no effect of the send starts, and the error is thrown.
+  public func sendChecked(_ action: Action) throws {
+    try rootSendChecked(action)
+  }
+
+  /// Runtime warnings collected so far (actions for absent children, effect errors, …).
+  public var warnings: [RuntimeWarning] { root?.warnings ?? view!.warnings() }
+
+  /// Forgets collected warnings.
+  public func clearWarnings() {
+    if let root { root.warnings.removeAll() } else { view!.clearWarnings() }
+  }
+
+  /// Called for each new warning (e.g. a REPL printing them as they happen).
+  public func onWarning(_ handler: @escaping (RuntimeWarning) -> Void) {
+    if let root { root.onWarning = handler } else { view!.setOnWarning(handler) }
+  }
+
+  /// The dependencies of this store's reducers (root stores only; scoped stores share the root's).
+  public var dependencies: DependencyValues {
+    get { root?.dependencies ?? view!.dependencies() }
+    set { root?.dependencies = newValue }
+  }
+
+  /// How many effects are running.
+  public var effectsInFlight: Int { root?.inFlightCount ?? view!.inFlightCount() }
+
+  /// Cancels every running effect.
+  public func cancelAllEffects() {
+    if let root { root.cancelAllEffects() } else { view!.cancelAll() }
+  }
+
+  /// Waits until no effect is running (for scripts and hosts; tests use `TestStore.finish`).
+  public func waitForEffects() async {
+    while effectsInFlight > 0 {
+      await Task.yield()
+      if let tasks = root?.inFlightTasks.values.first { await tasks.value }
+    }
+  }
+
+  // MARK: Observation
+
+  /// Calls `onChange` with the projection now and after each send that changes it.
+  /// Keep the token: observation stops when it is cancelled or released.
+  public func observe<Value: Equatable>(
+    _ projection: @escaping (State) -> Value, onChange: @escaping (Value) -> Void
+  ) -> ObservationToken {
+    let getState = stateGetter
+    var last = projection(getState())
+    onChange(last)
+    return addObserver {
+      let value = projection(getState())
+      if value != last {
+        last = value
+        onChange(value)
+      }
+    }
+  }
+
+  public func observe<Value: Equatable>(
+    _ keyPath: KeyPath<State, Value>, onChange: @escaping (Value) -> Void
+  ) -> ObservationToken {
+    observe({ $0[keyPath: keyPath] }, onChange: onChange)
+  }
+
+  /// Calls `onChange` once after every send (whether or not the state changed).
+  public func observeSends(_ onChange: @escaping (State) -> Void) -> ObservationToken {
+    let getState = stateGetter
+    return addObserver { onChange(getState()) }
+  }
+
+  var stateGetter: () -> State {
+    if let root { return { root.state } }
+    return view!.getState
+  }
+
+  func addObserver(_ observer: @escaping () -> Void) -> ObservationToken {
+    if let root {
+      let id = root.addObserver(observer)
+      return ObservationToken { [weak root] in root?.removeObserver(id) }
+    }
+    return view!.addObserver(observer)
+  }
+
+  func rootSendChecked(_ action: Action) throws {
+    if let root {
+      guard !root.isSending else {
+        root.warn("sendChecked was called during a send; the action was queued without a transaction.")
+        root.send(action)
+        return
+      }
+      root.lastFailure = nil
+      root.send(action, transactional: true)
+      if let failure = root.lastFailure {
+        root.lastFailure = nil
+        throw failure
+      }
+    } else {
+      try view!.sendChecked(action)
+    }
+  }
+}
+
+/// Keeps an observation alive; `cancel()` (or releasing it) stops it.
+@MainActor
+public final class ObservationToken {
+  private var onCancel: (() -> Void)?
+  init(_ onCancel: @escaping () -> Void) { self.onCancel = onCancel }
+
+  public func cancel() {
+    onCancel?()
+    onCancel = nil
+  }
+
+  isolated deinit { cancel() }
+}

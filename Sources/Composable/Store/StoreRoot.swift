@@ -1,0 +1,304 @@
+/// The engine behind a root `Store`: holds the state, runs the send loop, interprets effects and tracks
+/// the effects in flight.
+@MainActor
+@usableFromInline
+final class StoreRoot<State, Action> {
+  @usableFromInline var state: State
+  @usableFromInline let reducer: (inout State, Action) -> Effect<Action>
+  @usableFromInline let context: ReduceContext
+
+  // Send loop.
+  @usableFromInline var buffer: [Action] = []
+  @usableFromInline var isSending = false
+  @usableFromInline var isReducing = false
+  @usableFromInline var pending: [Effect<Action>] = []
+  @usableFromInline var failure: ReducerFailure?
+  @usableFromInline var transactional: Bool
+  var lastFailure: ReducerFailure?
+
+  // Observation.
+  @usableFromInline var observers: [Int: () -> Void] = [:]
+  var nextObserverID = 0
+
+  // Effects in flight.
+  struct InFlight {
+    var task: Task<Void, Never>
+    var ids: [CancelID]
+  }
+  var inFlight: [Int: InFlight] = [:]
+  var cancellables: [CancelID: Set<Int>] = [:]
+  var nextTaskID = 0
+
+  var warnings: [RuntimeWarning] = []
+  var onWarning: ((RuntimeWarning) -> Void)?
+
+  /// Called after each action is reduced, with whether it came from an effect (TestStore's hook).
+  @usableFromInline var didReduce: ((Action, _ received: Bool) -> Void)?
+
+  init(
+    initialState: State, reducer: @escaping (inout State, Action) -> Effect<Action>,
+    dependencies: DependencyValues, transactional: Bool
+  ) {
+    self.state = initialState
+    self.reducer = reducer
+    self.transactional = transactional
+    var warn: ((RuntimeWarning) -> Void)!
+    self.context = ReduceContext(dependencies: dependencies, warn: { warn($0) })
+    warn = { [unowned self] in self.warn($0) }
+    buffer.reserveCapacity(16)
+  }
+
+  var dependencies: DependencyValues {
+    get { context.dependencies }
+    set { context.dependencies = newValue }
+  }
+
+  func warn(_ warning: RuntimeWarning) {
+    warnings.append(warning)
+    onWarning?(warning)
+  }
+
+  func warn(_ message: String) { warn(RuntimeWarning(message)) }
+
+  // MARK: Send loop
+
+  @inlinable
+  func send(_ action: Action, received: Bool = false, transactional: Bool = false) {
+    if isSending {
+      enqueueWhileSending(action)
+      return
+    }
+    run(action, received: received, transactional: transactional || self.transactional)
+  }
+
+  @usableFromInline
+  func enqueueWhileSending(_ action: Action) {
+    if isReducing {
+      warn("An action was sent to the store from inside a reducer; it is queued after the current action: \(describe(action)). Return an effect (.send) instead.")
+    }
+    buffer.append(action)
+  }
+
+  /// Processes `action` and everything it leads to synchronously, first-in first-out.
+  @inlinable
+  func run(_ action: Action, received: Bool, transactional: Bool) {
+    isSending = true
+    let previousContext = ReduceContext.current
+    ReduceContext.current = context
+    let snapshot: State? = transactional ? state : nil
+
+    var action = action
+    var received = received
+    var index = 0
+    while true {
+      isReducing = true
+      let effect = reducer(&state, action)
+      isReducing = false
+      if let didReduce { didReduce(action, received) }
+      if !effect.isNone { collect(effect) }
+      if index < buffer.count {
+        action = buffer[index]
+        index += 1
+        received = true
+        continue
+      }
+      if failure == nil && !pending.isEmpty {
+        startPending()
+        if index < buffer.count { continue }
+      }
+      break
+    }
+    if index > 0 { buffer.removeAll(keepingCapacity: true) }
+    if failure != nil { rollBack(to: snapshot) }
+
+    ReduceContext.current = previousContext
+    isSending = false
+    if !observers.isEmpty { notifyObservers() }
+  }
+
+  /// Sorts an effect: synchronous sends join the buffer now; the rest starts after the loop.
+  @usableFromInline
+  func collect(_ effect: Effect<Action>) {
+    switch effect.operation {
+    case .none:
+      return
+    case let .send(action):
+      buffer.append(action)
+    case let .merge(effects):
+      for effect in effects { collect(effect) }
+    case let .concatenate(effects) where effects.allSatisfy(\.isSynchronous):
+      for effect in effects { collect(effect) }
+    case let .cancellable(inner, id, cancelInFlight) where inner.isSynchronous:
+      if cancelInFlight { pending.append(Effect(operation: .cancel(id))) }
+      collect(inner)
+    case let .failure(failure):
+      if self.failure == nil { self.failure = failure }
+    default:
+      pending.append(effect)
+    }
+  }
+
+  @usableFromInline
+  func startPending() {
+    let effects = pending
+    pending.removeAll(keepingCapacity: true)
+    for effect in effects { _ = start(effect, ids: []) }
+  }
+
+  @usableFromInline
+  func rollBack(to snapshot: State?) {
+    let failure = self.failure!
+    self.failure = nil
+    lastFailure = failure
+    pending.removeAll()
+    if let snapshot {
+      state = snapshot
+      warn("A reducer failed: \(failure). The state was restored to what it was before the send.")
+    } else {
+      warn("A reducer failed: \(failure). This store is not transactional, so the state could not be restored.")
+    }
+  }
+
+  // MARK: Observation
+
+  @usableFromInline
+  func notifyObservers() {
+    for observer in observers.values { observer() }
+  }
+
+  func addObserver(_ observer: @escaping () -> Void) -> Int {
+    let id = nextObserverID
+    nextObserverID += 1
+    observers[id] = observer
+    return id
+  }
+
+  func removeObserver(_ id: Int) { observers[id] = nil }
+
+  // MARK: Effects
+
+  /// Delivers an action sent by a running effect.
+  func receive(_ action: Action) {
+    send(action, received: true)
+  }
+
+  /// Starts an effect; returns the tasks it created (for concatenation).
+  @discardableResult
+  func start(_ effect: Effect<Action>, ids: [CancelID]) -> [Task<Void, Never>] {
+    switch effect.operation {
+    case .none:
+      return []
+    case let .send(action):
+      if isSending { buffer.append(action) } else { receive(action) }
+      return []
+    case let .run(run):
+      return [startRun(run, ids: ids)]
+    case let .merge(effects):
+      return effects.flatMap { start($0, ids: ids) }
+    case let .concatenate(effects):
+      return [startConcatenation(effects, ids: ids)]
+    case let .cancellable(inner, id, cancelInFlight):
+      if cancelInFlight { cancel(id) }
+      return start(inner, ids: ids + [id])
+    case let .cancel(id):
+      cancel(id)
+      return []
+    case let .cancelSubtree(path):
+      cancelSubtree(path)
+      return []
+    case let .failure(failure):
+      warn("An effect reported a failure outside of a send: \(failure)")
+      return []
+    }
+  }
+
+  private func register(_ task: Task<Void, Never>, id taskID: Int, ids: [CancelID]) {
+    inFlight[taskID] = InFlight(task: task, ids: ids)
+    for id in ids { cancellables[id, default: []].insert(taskID) }
+  }
+
+  private func makeTaskID() -> Int {
+    defer { nextTaskID += 1 }
+    return nextTaskID
+  }
+
+  func finished(_ taskID: Int) {
+    guard let entry = inFlight.removeValue(forKey: taskID) else { return }
+    for id in entry.ids {
+      cancellables[id]?.remove(taskID)
+      if cancellables[id]?.isEmpty == true { cancellables[id] = nil }
+    }
+  }
+
+  private func startRun(_ run: RunOperation<Action>, ids: [CancelID]) -> Task<Void, Never> {
+    let taskID = makeTaskID()
+    let send = Send<Action>(
+      deliver: { [weak self] in self?.receive($0) },
+      warning: { [weak self] in self?.warn($0) })
+    let body = run.body
+    let task = Task(priority: run.priority) { @MainActor [weak self] in
+      await body(send)
+      self?.finished(taskID)
+    }
+    register(task, id: taskID, ids: ids)
+    return task
+  }
+
+  private func startConcatenation(_ effects: [Effect<Action>], ids: [CancelID]) -> Task<Void, Never> {
+    let taskID = makeTaskID()
+    nonisolated(unsafe) let effects = effects
+    let task = Task { @MainActor [weak self] in
+      for effect in effects {
+        guard let self, !Task.isCancelled else { break }
+        let children = self.start(effect, ids: [])
+        await withTaskCancellationHandler {
+          for child in children { await child.value }
+        } onCancel: {
+          for child in children { child.cancel() }
+        }
+      }
+      self?.finished(taskID)
+    }
+    register(task, id: taskID, ids: ids)
+    return task
+  }
+
+  func cancel(_ id: CancelID) {
+    guard let taskIDs = cancellables.removeValue(forKey: id) else { return }
+    for taskID in taskIDs {
+      inFlight[taskID]?.task.cancel()
+      finished(taskID)
+    }
+  }
+
+  func cancelSubtree(_ path: NavigationPath) {
+    for id in cancellables.keys where id.path.starts(with: path) { cancel(id) }
+  }
+
+  func cancelAllEffects() {
+    for (taskID, entry) in inFlight {
+      entry.task.cancel()
+      finished(taskID)
+    }
+  }
+
+  var inFlightCount: Int { inFlight.count }
+  var inFlightTaskIDs: Set<Int> { Set(inFlight.keys) }
+  var inFlightTasks: [Int: Task<Void, Never>] { inFlight.mapValues(\.task) }
+
+  isolated deinit {
+    cancelAllEffects()
+  }
+}
+
+extension Effect {
+  /// Whether the effect only sends actions synchronously (no tasks, no cancellation).
+  @usableFromInline
+  var isSynchronous: Bool {
+    switch operation {
+    case .none, .send: return true
+    case let .merge(effects), let .concatenate(effects): return effects.allSatisfy(\.isSynchronous)
+    default: return false
+    }
+  }
+}

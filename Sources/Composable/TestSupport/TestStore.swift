@@ -1,0 +1,381 @@
+import CustomDump
+import Foundation
+
+/// Drives a feature in a test and checks it exhaustively, like TCA's TestStore:
+/// each `send`/`receive` states the expected state change, actions received from effects must be
+/// asserted before the next send, and effects still running at the end fail the test.
+@MainActor
+public final class TestStore<State, Action> {
+  /// The state as asserted so far.
+  public private(set) var state: State
+  public var exhaustivity: Exhaustivity = .on
+  public var reporter: any TestFailureReporter
+  /// Describes the difference of two states (expected, actual); nil when it cannot tell.
+  public var diff: (_ expected: State, _ actual: State) -> String?
+  /// Describes an action in messages.
+  public var describeAction: (Action) -> String
+  /// Compares states (Equatable by default; hosts with dynamic state can plug their own).
+  public let isEqual: (State, State) -> Bool
+  /// How long `finish` waits by default.
+  public var timeout: Duration = .seconds(1)
+
+  public let store: Store<State, Action>
+  let root: StoreRoot<State, Action>
+  let location: SourceLocation
+
+  struct Received {
+    var action: Action
+    var state: State
+  }
+  var received: [Received] = []
+  /// State right after the externally sent action of the current send.
+  var sentState: State?
+  /// Where each effect in flight was started (the send/receive that returned it).
+  var effectOrigins: [Int: SourceLocation] = [:]
+  var currentLocation: SourceLocation
+
+  /// - Parameters:
+  ///   - withDependencies: set the dependencies the feature uses. Any other one it reads fails the test
+  ///     ("Unimplemented dependency: uuid").
+  public init<R: Reducer>(
+    initialState: State,
+    reducer: R,
+    isEqual: @escaping (State, State) -> Bool,
+    reporter: any TestFailureReporter = IssueTestFailureReporter(),
+    withDependencies prepare: (inout DependencyValues) -> Void = { _ in },
+    location: SourceLocation
+  ) where R.State == State, R.Action == Action {
+    self.state = initialState
+    self.isEqual = isEqual
+    self.reporter = reporter
+    self.location = location
+    self.currentLocation = location
+    self.diff = { CustomDump.diff($0, $1, format: .proportional) }
+    self.describeAction = { action in
+      var output = ""
+      customDump(action, to: &output)
+      return output
+    }
+    let failures = UnimplementedSink()
+    var dependencies = DependencyValues.test { name in failures.record(name) }
+    prepare(&dependencies)
+    self.store = Store(initialState: initialState, reducer: reducer, withDependencies: { $0 = dependencies })
+    self.root = store.root!
+    failures.report = { [weak self] name in
+      guard let self else { return }
+      self.fail("Unimplemented dependency: \(name)", at: self.currentLocation)
+    }
+    root.didReduce = { [weak self] action, wasReceived in
+      guard let self else { return }
+      if wasReceived {
+        self.received.append(Received(action: action, state: self.root.state))
+      } else {
+        self.sentState = self.root.state
+      }
+    }
+  }
+
+  public convenience init<R: Reducer>(
+    initialState: State,
+    reducer: R,
+    reporter: any TestFailureReporter = IssueTestFailureReporter(),
+    withDependencies prepare: (inout DependencyValues) -> Void = { _ in },
+    file: StaticString = #filePath, line: UInt = #line
+  ) where R.State == State, R.Action == Action, State: Equatable {
+    self.init(
+      initialState: initialState, reducer: reducer, isEqual: ==, reporter: reporter,
+      withDependencies: prepare, location: SourceLocation(file: file, line: line))
+  }
+
+  public convenience init<R: Reducer>(
+    initialState: State,
+    reporter: any TestFailureReporter = IssueTestFailureReporter(),
+    withDependencies prepare: (inout DependencyValues) -> Void = { _ in },
+    file: StaticString = #filePath, line: UInt = #line,
+    @ReducerBuilder<State, Action> reducer: () -> R
+  ) where R.State == State, R.Action == Action, State: Equatable {
+    self.init(
+      initialState: initialState, reducer: reducer(), reporter: reporter, withDependencies: prepare,
+      file: file, line: line)
+  }
+
+  /// Warnings the store collected (absent children, effect errors…).
+  public var warnings: [RuntimeWarning] { store.warnings }
+
+  /// The dependencies the feature runs with (e.g. to change one mid-test).
+  public var dependencies: DependencyValues {
+    get { store.dependencies }
+    set { store.dependencies = newValue }
+  }
+
+  func fail(_ message: String, at location: SourceLocation) {
+    reporter.reportFailure(message, at: location)
+  }
+
+  // MARK: Send
+
+  /// Sends an action and asserts the state change it makes (`assert` mutates the previous state into
+  /// the expected one; omit it when nothing should change).
+  public func send(
+    _ action: Action, assert: ((inout State) throws -> Void)? = nil,
+    file: StaticString = #filePath, line: UInt = #line
+  ) async {
+    await send(action, assert: assert, at: SourceLocation(file: file, line: line))
+  }
+
+  public func send(_ action: Action, assert: ((inout State) throws -> Void)?, at location: SourceLocation) async {
+    currentLocation = location
+    if !received.isEmpty {
+      if exhaustivity == .on {
+        fail(
+          "Must handle \(received.count) received action\(received.count == 1 ? "" : "s") before sending an action: …\n\n"
+            + "Unhandled actions:\n" + received.map { "  " + describeAction($0.action) }.joined(separator: "\n"),
+          at: location)
+      }
+      if let last = received.last { state = last.state }
+      received.removeAll()
+    }
+    let tasksBefore = root.inFlightTaskIDs
+    sentState = nil
+    store.send(action)
+    if let failure = root.lastFailure {
+      root.lastFailure = nil
+      fail("The reducer failed for this action: \(failure)", at: location)
+    }
+    for taskID in root.inFlightTaskIDs.subtracting(tasksBefore) { effectOrigins[taskID] = location }
+    let actual = sentState ?? store.state
+    let expected = state
+    expect(expected: expected, actual: actual, assert: assert, at: location)
+    state = actual
+    await Task.megaYield()
+  }
+
+  func expect(
+    expected: State, actual: State, assert: ((inout State) throws -> Void)?, at location: SourceLocation
+  ) {
+    var expectedState = exhaustivity == .on ? expected : actual
+    do {
+      try assert?(&expectedState)
+    } catch {
+      fail("Threw error: \(error)", at: location)
+      return
+    }
+    if exhaustivity == .on, assert != nil, isEqual(expectedState, expected),
+      isEqual(expected, actual)
+    {
+      fail(
+        """
+        Expected state to change, but no change occurred.
+
+        The trailing closure made no observable modifications to state. If no change to state is \
+        expected, omit the trailing closure.
+        """, at: location)
+      return
+    }
+    guard !isEqual(expectedState, actual) else { return }
+    let difference = diff(expectedState, actual).map { "\n\n" + $0.indented(by: 2) } ?? ""
+    let message =
+      assert == nil
+      ? "State was not expected to change, but a change occurred: …"
+      : "A state change does not match expectation: …"
+    fail(message + difference + "\n\n(Expected: −, Actual: +)", at: location)
+  }
+
+  // MARK: Receive
+
+  /// Asserts that an effect sent `action` (next in order) and the state change it made.
+  public func receive(
+    _ action: Action, timeout: Duration? = nil, assert: ((inout State) throws -> Void)? = nil,
+    file: StaticString = #filePath, line: UInt = #line
+  ) async where Action: Equatable {
+    await receive(
+      matching: { $0 == action }, expected: action, timeout: timeout, assert: assert,
+      at: SourceLocation(file: file, line: line))
+  }
+
+  /// Asserts that an effect sent an action matching `predicate`.
+  public func receive(
+    _ predicate: @escaping (Action) -> Bool, timeout: Duration? = nil,
+    assert: ((inout State) throws -> Void)? = nil,
+    file: StaticString = #filePath, line: UInt = #line
+  ) async {
+    await receive(
+      matching: predicate, expected: nil, timeout: timeout, assert: assert, at: SourceLocation(file: file, line: line))
+  }
+
+  public func receive(
+    matching predicate: @escaping (Action) -> Bool, expected: Action?, timeout: Duration?,
+    assert: ((inout State) throws -> Void)?, at location: SourceLocation
+  ) async {
+    currentLocation = location
+    let timeout = timeout ?? self.timeout
+    let tasksBefore = root.inFlightTaskIDs
+    if received.isEmpty || (exhaustivity == .off && !received.contains(where: { predicate($0.action) })) {
+      await waitForReceived(timeout: timeout) {
+        self.exhaustivity == .on ? !self.received.isEmpty : self.received.contains { predicate($0.action) }
+      }
+    }
+    for taskID in root.inFlightTaskIDs.subtracting(tasksBefore) { effectOrigins[taskID] = location }
+    guard !received.isEmpty else {
+      fail("Expected to receive \(expected.map { "an action matching " + describeAction($0) } ?? "an action"), but received none after \(seconds(timeout)).", at: location)
+      return
+    }
+    if exhaustivity == .off {
+      guard let index = received.firstIndex(where: { predicate($0.action) }) else {
+        fail("Expected to receive an action matching the predicate, but received none after \(seconds(timeout)).", at: location)
+        return
+      }
+      if index > 0 { state = received[index - 1].state }
+      received.removeFirst(index)
+    }
+    let next = received.removeFirst()
+    if !predicate(next.action) {
+      var message = "Received unexpected action: …"
+      if let expected, let difference = CustomDump.diff(expected, next.action, format: .proportional) {
+        message += "\n\n" + difference.indented(by: 2) + "\n\n(Expected: −, Received: +)"
+      } else {
+        message += "\n\n  " + describeAction(next.action)
+      }
+      fail(message, at: location)
+    } else {
+      expect(expected: state, actual: next.state, assert: assert, at: location)
+    }
+    state = next.state
+    await Task.megaYield()
+  }
+
+  private func waitForReceived(timeout: Duration, until condition: () -> Bool) async {
+    let start = ContinuousClock.now
+    await Task.megaYield()
+    while !condition() && ContinuousClock.now - start < timeout {
+      await Task.megaYield()
+      if condition() { break }
+      try? await Task.sleep(for: .milliseconds(1))
+    }
+  }
+
+  // MARK: Finishing
+
+  /// Waits for every effect to finish; fails for those still running after `timeout`.
+  public func finish(timeout: Duration? = nil, file: StaticString = #filePath, line: UInt = #line) async {
+    let location = SourceLocation(file: file, line: line)
+    currentLocation = location
+    let timeout = timeout ?? self.timeout
+    let start = ContinuousClock.now
+    await Task.megaYield()
+    while root.inFlightCount > 0 && ContinuousClock.now - start < timeout {
+      await Task.megaYield()
+      if root.inFlightCount == 0 { break }
+      try? await Task.sleep(for: .milliseconds(1))
+    }
+    if exhaustivity == .on {
+      assertNoInFlightEffects(at: location, timeout: timeout)
+    }
+    assertNoReceivedActions(at: location)
+  }
+
+  /// Accepts the actions received so far without asserting them.
+  public func skipReceivedActions(file: StaticString = #filePath, line: UInt = #line) async {
+    await Task.megaYield()
+    if let last = received.last { state = last.state }
+    received.removeAll()
+  }
+
+  /// Cancels the effects still running, accepting that they never finish.
+  public func skipInFlightEffects(file: StaticString = #filePath, line: UInt = #line) async {
+    root.cancelAllEffects()
+    effectOrigins.removeAll()
+    await Task.megaYield()
+  }
+
+  /// Checks that nothing is left: no unasserted received action, no running effect (exhaustive mode).
+  /// Also done when the test store is released.
+  public func assertNothingPending(file: StaticString = #filePath, line: UInt = #line) {
+    let location = SourceLocation(file: file, line: line)
+    assertNoReceivedActions(at: location)
+    if exhaustivity == .on { assertNoInFlightEffects(at: location, timeout: nil) }
+  }
+
+  func assertNoReceivedActions(at location: SourceLocation) {
+    guard !received.isEmpty, exhaustivity == .on else {
+      if let last = received.last { state = last.state }
+      received.removeAll()
+      return
+    }
+    fail(
+      "The store received \(received.count) unexpected action\(received.count == 1 ? "" : "s"): …\n\n"
+        + received.map { "  " + describeAction($0.action) }.joined(separator: "\n"),
+      at: location)
+    state = received.last!.state
+    received.removeAll()
+  }
+
+  func assertNoInFlightEffects(at location: SourceLocation, timeout: Duration?) {
+    for taskID in root.inFlightTaskIDs.sorted() {
+      fail(
+        """
+        An effect returned for this action is still running. It must complete before the end of the test. …
+
+        To fix, inspect any effects the reducer returns for this action and ensure that all of them \
+        complete by the end of the test. There are a few reasons why an effect may not have completed:
+
+        • If using async/await in your effect, it may need a little bit of time to properly finish. To fix \
+        you can simply perform "await store.finish()" at the end of your test.
+
+        • If an effect uses a clock (or scheduler, via "receive(on:)", "delay", "debounce", etc.), make \
+        sure that you wait enough time for it to perform the effect. If you are using a test clock, advance \
+        it so that the effects may complete, or consider using an immediate clock to immediately perform \
+        the effect instead.
+
+        • If you are returning a long-living effect (timers, notifications, subjects, etc.), then make sure \
+        those effects are torn down by marking the effect ".cancellable" and returning a corresponding \
+        cancellation effect ("Effect.cancel") from another action, or, if your effect is driven by a \
+        Combine subject, send it a completion.
+        """ + (timeout.map { "\n\n(Waited \(seconds($0)).)" } ?? ""),
+        at: effectOrigins[taskID] ?? location)
+    }
+    root.cancelAllEffects()
+    effectOrigins.removeAll()
+  }
+
+  isolated deinit {
+    assertNoReceivedActions(at: currentLocation)
+    if exhaustivity == .on && root.inFlightCount > 0 {
+      assertNoInFlightEffects(at: currentLocation, timeout: nil)
+    }
+    root.cancelAllEffects()
+  }
+}
+
+/// Collects "unimplemented dependency" reports from effects and reducers and forwards them on the main actor.
+final class UnimplementedSink: @unchecked Sendable {
+  private let lock = NSLock()
+  private var _report: (@MainActor (String) -> Void)?
+
+  var report: (@MainActor (String) -> Void)? {
+    get { lock.withLock { _report } }
+    set { lock.withLock { _report = newValue } }
+  }
+
+  func record(_ name: String) {
+    let report = self.report
+    if Thread.isMainThread {
+      MainActor.assumeIsolated { report?(name) }
+    } else {
+      Task { @MainActor in report?(name) }
+    }
+  }
+}
+
+func seconds(_ duration: Duration) -> String {
+  let (seconds, attoseconds) = duration.components
+  let value = Double(seconds) + Double(attoseconds) / 1e18
+  return "\(value)s"
+}
+
+extension String {
+  func indented(by count: Int) -> String {
+    let indent = String(repeating: " ", count: count)
+    return split(separator: "\n", omittingEmptySubsequences: false).map { indent + $0 }.joined(separator: "\n")
+  }
+}

@@ -1,2 +1,0 @@
-import XCTest
-final class ComposableTestsPlaceholder: XCTestCase { func testBuilds() {} }

@@ -1,0 +1,119 @@
+import Composable
+import XCTest
+
+@MainActor
+final class StoreTests: XCTestCase {
+  /// Actions sent by synchronous effects are handled first-in first-out, breadth-first.
+  func testSendIsFIFOBreadthFirst() async {
+    enum Action { case tap, next1, next2, end }
+    var log: [Int] = []
+    let reducer = Reduce<Int, Action> { state, action in
+      switch action {
+      case .tap: log.append(1); return .merge(.send(.next1), .send(.next2))
+      case .next1: log.append(2); return .send(.end)
+      case .next2: log.append(3); return .none
+      case .end: log.append(4); return .none
+      }
+    }
+    let store = Store(initialState: 0, reducer: reducer)
+    store.send(.tap)
+    XCTAssertEqual(log, [1, 2, 3, 4])
+  }
+
+  /// Observers see the state once per send: synchronous follow-up actions are coalesced.
+  func testObserversSeeStateOncePerSend() async {
+    enum Action { case incrementTwice, increment }
+    let reducer = Reduce<Int, Action> { state, action in
+      switch action {
+      case .incrementTwice: state += 1; return .merge(.send(.increment), .send(.increment))
+      case .increment: state += 1; return .none
+      }
+    }
+    let store = Store(initialState: 0, reducer: reducer)
+    var seen: [Int] = []
+    let token = store.observe({ $0 }) { seen.append($0) }
+    store.send(.incrementTwice)
+    XCTAssertEqual(seen, [0, 3])
+    token.cancel()
+    store.send(.incrementTwice)
+    XCTAssertEqual(seen, [0, 3])
+  }
+
+  func testObserveNotifiesOnlyWhenProjectionChanges() async {
+    struct State { var a = 0; var b = 0 }
+    enum Action { case a, b }
+    let store = Store(initialState: State(), reducer: Reduce<State, Action> { state, action in
+      switch action { case .a: state.a += 1; case .b: state.b += 1 }
+      return .none
+    })
+    var seen: [Int] = []
+    let token = store.observe(\.a) { seen.append($0) }
+    store.send(.b)
+    store.send(.a)
+    store.send(.b)
+    XCTAssertEqual(seen, [0, 1])
+    _ = token
+  }
+
+  func testSendFromInsideReducerIsWarned() async {
+    var store: Store<Int, Bool>!
+    store = Store(initialState: 0, reducer: Reduce<Int, Bool> { state, nested in
+      state += 1
+      if !nested { store.send(true) }
+      return .none
+    })
+    store.send(false)
+    XCTAssertEqual(store.state, 2)
+    XCTAssertEqual(store.warnings.count, 1)
+    XCTAssert(store.warnings[0].message.contains("inside a reducer"))
+  }
+
+  func testScopedStoreIsViewOnRoot() async {
+    let parent = ReducerCompositionTests.Parent()
+    let store = Store(initialState: ReducerCompositionTests.Parent.State(), reducer: parent)
+    let child = store.scope(state: \.counter, action: { .counter($0) })
+    var seen: [Int] = []
+    let token = child.observe(\.count) { seen.append($0) }
+    child.send(.increment)
+    XCTAssertEqual(child.state.count, 1)
+    XCTAssertEqual(store.state.counter.count, 1)
+    XCTAssertEqual(store.state.log, ["parent saw 1"])
+    XCTAssertEqual(seen, [0, 1])
+    _ = token
+  }
+
+  struct Failing: Error {}
+
+  /// A failing reducer leaves the state exactly as it was; none of the send's effects start.
+  func testSendCheckedRestoresStateOnFailure() async {
+    enum Action { case fine, fail }
+    let reducer = Reduce<[Int], Action> { state, action in
+      state.append(state.count)
+      switch action {
+      case .fine: return .none
+      case .fail: return .merge(.run { _ in }, .failure(Failing()))
+      }
+    }
+    let store = Store(initialState: [], reducer: reducer)
+    try? store.sendChecked(.fine)
+    XCTAssertThrowsError(try store.sendChecked(.fail))
+    XCTAssertEqual(store.state, [0])
+    XCTAssertEqual(store.effectsInFlight, 0)
+
+    let transactional = Store(initialState: [], reducer: reducer, transactional: true)
+    transactional.send(.fail)
+    XCTAssertEqual(transactional.state, [])
+    XCTAssertEqual(transactional.warnings.count, 1)
+  }
+
+  func testNavigationTreeFromState() async {
+    let game = Game()
+    var state = Game.State(counter: .init(id: UUID(0), secret: 1))
+    XCTAssertEqual(game.navigationTree(state).children.count, 0)
+    state.destination = PresentationState(.resultList(.init(results: [])))
+    let tree = game.navigationTree(state)
+    XCTAssertEqual(tree.children.count, 1)
+    XCTAssertEqual(tree.children[0].kind, .destination)
+    XCTAssert(tree.children[0].state is Game.Destination.State)
+  }
+}

@@ -1,0 +1,168 @@
+import Clocks
+import Composable
+import XCTest
+
+@MainActor
+final class TestStoreTests: XCTestCase {
+  func testPassingSendAndReceive() async {
+    let store = TestStore(initialState: Counter.State(), reducer: Counter())
+    await store.send(.increment) { $0.count = 1 }
+    await store.send(.set(5)) { $0.count = 5 }
+  }
+
+  func testWrongExpectationProducesDiff() async {
+    let failures = FailureCollector()
+    let store = TestStore(initialState: Counter.State(), reducer: Counter(), reporter: failures.reporter)
+    await store.send(.increment) { $0.count = 2 }
+    XCTAssertEqual(failures.messages.count, 1)
+    let message = failures.messages[0]
+    XCTAssert(message.hasPrefix("A state change does not match expectation: …"), message)
+    XCTAssert(message.contains("− Counter.State(count: 2)"), message)
+    XCTAssert(message.contains("+ Counter.State(count: 1)"), message)
+    XCTAssert(message.hasSuffix("(Expected: −, Actual: +)"), message)
+  }
+
+  func testUnexpectedChange() async {
+    let failures = FailureCollector()
+    let store = TestStore(initialState: Counter.State(), reducer: Counter(), reporter: failures.reporter)
+    await store.send(.increment)
+    XCTAssertEqual(failures.messages.count, 1)
+    XCTAssert(failures.messages[0].hasPrefix("State was not expected to change, but a change occurred: …"))
+    XCTAssert(failures.messages[0].contains("count: 1"), failures.messages[0])
+    XCTAssert(failures.messages[0].hasSuffix("(Expected: −, Actual: +)"))
+  }
+
+  enum Action: Equatable { case start, response(Int), timer, tick }
+  static let clockReducer = Reduce<Int, Action> { state, action in
+    switch action {
+    case .start: return .send(.response(42))
+    case let .response(n): state = n; return .none
+    case .timer:
+      return .run { send in
+        try await Task.sleep(for: .seconds(30))
+        await send(.tick)
+      }
+    case .tick: return .none
+    }
+  }
+
+  func testMustHandleReceivedActionsBeforeSending() async {
+    let failures = FailureCollector()
+    let store = TestStore(initialState: 0, reducer: Self.clockReducer, reporter: failures.reporter)
+    await store.send(.start)
+    await store.send(.tick)
+    XCTAssertEqual(failures.messages.count, 1)
+    XCTAssert(failures.messages[0].hasPrefix("Must handle 1 received action before sending an action: …"), failures.messages[0])
+  }
+
+  func testReceivedUnexpectedAction() async {
+    let failures = FailureCollector()
+    let store = TestStore(initialState: 0, reducer: Self.clockReducer, reporter: failures.reporter)
+    await store.send(.start)
+    await store.receive(.response(7)) { $0 = 42 }
+    XCTAssertEqual(failures.messages.count, 1)
+    XCTAssert(failures.messages[0].hasPrefix("Received unexpected action: …"), failures.messages[0])
+    XCTAssert(failures.messages[0].contains("(Expected: −, Received: +)"), failures.messages[0])
+  }
+
+  func testReceiveTimesOut() async {
+    let failures = FailureCollector()
+    let store = TestStore(initialState: 0, reducer: Self.clockReducer, reporter: failures.reporter)
+    await store.receive(.tick, timeout: .milliseconds(50))
+    XCTAssertEqual(failures.messages.count, 1)
+    XCTAssert(failures.messages[0].hasPrefix("Expected to receive"), failures.messages[0])
+    XCTAssert(failures.messages[0].contains("received none after 0.05s."), failures.messages[0])
+  }
+
+  func testEffectStillRunning() async {
+    let failures = FailureCollector()
+    let store = TestStore(initialState: 0, reducer: Self.clockReducer, reporter: failures.reporter)
+    await store.send(.timer)
+    await store.finish(timeout: .milliseconds(50))
+    XCTAssertEqual(failures.messages.count, 1)
+    XCTAssert(
+      failures.messages[0].hasPrefix(
+        "An effect returned for this action is still running. It must complete before the end of the test. …"),
+      failures.messages[0])
+  }
+
+  func testSkipInFlightEffectsAndReceivedActions() async {
+    let failures = FailureCollector()
+    let store = TestStore(initialState: 0, reducer: Self.clockReducer, reporter: failures.reporter)
+    await store.send(.start)
+    await store.skipReceivedActions()
+    XCTAssertEqual(store.state, 42)
+    await store.send(.timer)
+    await store.skipInFlightEffects()
+    await store.finish()
+    XCTAssertEqual(failures.messages, [])
+  }
+
+  func testNonExhaustiveChecksOnlyWhatIsAsserted() async {
+    struct State: Equatable { var a = 0; var b = 0 }
+    let reducer = Reduce<State, Action> { state, action in
+      switch action {
+      case .start: state.a += 1; state.b += 1; return .send(.tick)
+      default: state.b += 10; return .none
+      }
+    }
+    let failures = FailureCollector()
+    let store = TestStore(initialState: State(), reducer: reducer, reporter: failures.reporter)
+    store.exhaustivity = .off
+    await store.send(.start) { $0.a = 1 }
+    await store.send(.start) { $0.a = 2 }
+    XCTAssertEqual(failures.messages, [])
+    await store.send(.start) { $0.a = 99 }
+    XCTAssertEqual(failures.messages.count, 1)
+    XCTAssert(failures.messages[0].hasPrefix("A state change does not match expectation"))
+  }
+
+  func testUnimplementedDependencyFailsWithItsName() async {
+    struct Feature: Reducer {
+      @Dependency(\.uuid) var uuid
+      func reduce(into state: inout UUID?, action: Void) -> Effect<Void> {
+        state = uuid()
+        return .none
+      }
+    }
+    let failures = FailureCollector()
+    let store = TestStore(initialState: nil, reducer: Feature(), reporter: failures.reporter)
+    store.exhaustivity = .off
+    await store.send(())
+    XCTAssertEqual(failures.messages, ["Unimplemented dependency: uuid"])
+  }
+
+  func testTestClockAsDependency() async {
+    struct Feature: Reducer {
+      enum Action: Equatable { case start, fired }
+      @Dependency(\.clock) var clock
+      func reduce(into state: inout Int, action: Action) -> Effect<Action> {
+        switch action {
+        case .start:
+          let clock = self.clock
+          return .run { send in
+            try await clock.sleep(for: .seconds(1))
+            await send(.fired)
+          }
+        case .fired:
+          state += 1
+          return .none
+        }
+      }
+    }
+    let clock = TestClock()
+    let store = TestStore(initialState: 0, reducer: Feature()) { $0.clock = clock }
+    await store.send(.start)
+    await clock.advance(by: .seconds(1))
+    await store.receive(.fired) { $0 = 1 }
+    await store.finish()
+  }
+
+  func testDependencyValuesDeterministic() async {
+    let uuid = UUIDGenerator.incrementing
+    XCTAssertEqual(uuid(), UUID(0))
+    XCTAssertEqual(uuid(), UUID(uuidString: "00000000-0000-0000-0000-000000000001"))
+    let a = RandomNumber.seeded(42), b = RandomNumber.seeded(42)
+    XCTAssertEqual((0..<5).map { _ in a(in: -100...100) }, (0..<5).map { _ in b(in: -100...100) })
+  }
+}
