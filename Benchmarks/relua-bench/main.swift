@@ -1,10 +1,12 @@
 import Composable
+import Lua
 
 // relua-bench: engine benchmarks (Lua benchmarks register into the same suite later).
 // Usage: relua-bench [--json] [--filter PREFIX] [--samples N]
 
 let suite = BenchmarkSuite()
 registerEngineBenchmarks(suite)
+registerLuaBenchmarks(suite)
 suite.add("swift.effect.roundtrip", iterations: 2_000) {
   return { n in
     // Timed inside: the body is async, so it is driven from a detached main-actor loop below.

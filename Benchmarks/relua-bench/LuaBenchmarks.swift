@@ -1,0 +1,87 @@
+import CLua
+import CLuaShim
+import Foundation
+import Lua
+
+/// The Lua layer's costs, measured in the same run as the engine's so ratios are fair.
+///
+/// - `lua.pcall.raw`: the baseline of DESIGN.md — a Lua counter reducer `function(s) s.count =
+///   s.count + 1 end` called with a bare `lua_pcall` from Swift, no relua in between.
+/// - `lua.call.swift`: a Lua loop calling a Swift function through the C trampoline (the path every
+///   `store:send` will take), per call.
+/// - `lua.method.userdata`: a Lua loop calling a method of a Swift object exposed as userdata
+///   (`store:send("increment")` shape: self check, one string argument), per call.
+@MainActor
+func registerLuaBenchmarks(_ suite: BenchmarkSuite) {
+  suite.add("lua.pcall.raw", iterations: 1_000_000) {
+    let lua = try! LuaState()
+    let L = lua.unsafeState!
+    try! lua.execute("counter = { count = 0 }; function reduce(s) s.count = s.count + 1 end")
+    lua_getglobal(L, "reduce")
+    let reduce = luaL_ref(L, relua_registryindex())
+    lua_getglobal(L, "counter")
+    let counter = luaL_ref(L, relua_registryindex())
+    return { n in
+      for _ in 0..<n {
+        lua_rawgeti(L, relua_registryindex(), lua_Integer(reduce))
+        lua_rawgeti(L, relua_registryindex(), lua_Integer(counter))
+        if lua_pcallk(L, 1, 0, 0, 0, nil) != LUA_OK { fatalError("lua.pcall.raw failed") }
+      }
+      blackHole(lua)
+    }
+  }
+
+  suite.add("lua.call.swift", iterations: 1_000_000) {
+    let lua = try! LuaState()
+    var calls = 0
+    try! lua.registerRaw("tick") { _ in calls += 1; return .none }
+    let loop = try! lua.load("local tick, n = tick, ... for _ = 1, n do tick() end")
+    return { n in
+      try! lua.call(loop, .integer(Int64(n)))
+      blackHole(calls)
+    }
+  }
+
+  suite.add("lua.method.userdata", iterations: 1_000_000) {
+    final class Counter { var count = 0 }
+    let lua = try! LuaState()
+    let counter = Counter()
+    try! lua.register(
+      type: Counter.self, name: "Counter", methods: [:],
+      rawMethods: [
+        "send": { counter, stack in
+          if try stack.string(at: 2) == "increment" { counter.count += 1 }
+          return .none
+        }
+      ])
+    try! lua.setGlobal("counter", .userdata(lua.userdata(counter)))
+    let loop = try! lua.load("local counter, n = counter, ... for _ = 1, n do counter:send('increment') end")
+    return { n in
+      try! lua.call(loop, .integer(Int64(n)))
+      blackHole(counter.count)
+    }
+  }
+}
+
+/// `relua run` of an empty script, in milliseconds (median of `samples` process launches).
+/// Needs the `relua` binary beside this one (`swift build -c release` builds both).
+func measureStartup(samples: Int = 15) -> (median: Double, p10: Double, p90: Double)? {
+  let binary = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
+    .appendingPathComponent("relua")
+  guard FileManager.default.isExecutableFile(atPath: binary.path) else { return nil }
+  let script = FileManager.default.temporaryDirectory.appendingPathComponent("relua-empty-\(getpid()).lua")
+  FileManager.default.createFile(atPath: script.path, contents: Data())
+  defer { try? FileManager.default.removeItem(at: script) }
+  var milliseconds: [Double] = []
+  for _ in 0..<samples {
+    let process = Process()
+    process.executableURL = binary
+    process.arguments = ["run", script.path]
+    let start = DispatchTime.now().uptimeNanoseconds
+    guard (try? process.run()) != nil else { return nil }
+    process.waitUntilExit()
+    milliseconds.append(Double(DispatchTime.now().uptimeNanoseconds - start) / 1e6)
+  }
+  milliseconds.sort()
+  return (milliseconds[samples / 2], milliseconds[samples / 10], milliseconds[samples * 9 / 10])
+}
