@@ -37,7 +37,7 @@ let package = Package(
     .target(name: "Relua", dependencies: ["Lua", "CLua", "CLuaShim"]),
     .executableTarget(
       name: "relua",
-      dependencies: ["Lua", .product(name: "ArgumentParser", package: "swift-argument-parser")]
+      dependencies: ["Lua", "Relua", .product(name: "ArgumentParser", package: "swift-argument-parser")]
     ),
     .executableTarget(
       name: "relua-bench",
@@ -56,7 +56,8 @@ let package = Package(
         .product(name: "CustomDump", package: "swift-custom-dump"),
       ]
     ),
-    .testTarget(name: "ReluaTests", dependencies: ["Relua", "Lua"]),
+    .testTarget(
+      name: "ReluaTests", dependencies: ["Relua", "Lua", .product(name: "Clocks", package: "swift-clocks")]),
     .testTarget(name: "CLITests", dependencies: ["relua"]),
   ]
 )

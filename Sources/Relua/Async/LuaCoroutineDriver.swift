@@ -1,0 +1,187 @@
+import Lua
+
+/// Runs Lua functions as coroutines driven from Swift async code, so Lua can await Swift work.
+///
+/// One driver per `LuaState` (`LuaCoroutineDriver.of(state)`), living on the main actor with the
+/// state. Lua calls an *awaitable* (`state.awaitable(name:_:)`); its Swift half registers the
+/// async operation under a token and yields `(marker, token)` through the C trampoline. `run`
+/// sees the marker, awaits the operation, and resumes the coroutine with `(true, results...)` or
+/// `(false, message)`; the awaitable's Lua wrapper then returns the results, or raises the message
+/// at the script line that awaited.
+///
+/// - Any other yield (a bare `coroutine.yield` in the driven function) is an error, "unexpected
+///   coroutine.yield", naming the line: a driven coroutine belongs to its driver, and a stray
+///   yield is almost always a bug. Lua code that wants generators uses its own nested coroutines,
+///   which work as usual (but cannot await: the awaitable refuses to run inside them).
+/// - Cancelling the Swift task that awaits `run` closes the coroutine (its `<close>` variables
+///   run) and `run` throws `CancellationError` (or the error a `<close>` handler raised). The
+///   operation being awaited is cancelled with the task; one that ignores cancellation is awaited
+///   to its end first.
+/// - Lua errors come out of `run` as `LuaError.runtime` with `file:line` and the coroutine's
+///   traceback; instruction-budget and memory-limit errors name the line too. The state's
+///   instruction budget applies per resume (each step between two awaits).
+@MainActor
+public final class LuaCoroutineDriver {
+  /// The async Swift work behind one await.
+  public typealias Operation = @MainActor () async throws -> [LuaValue]
+
+  private let spawnFunction: LuaFunction
+  private let awaitableFunction: LuaFunction
+  private let whereFunction: LuaFunction
+  private var pendingOperations: [Int64: Operation] = [:]
+  private var nextToken: Int64 = 0
+
+  /// What every awaitable yield starts with: this driver's address, so no Lua value can forge it.
+  var marker: UnsafeMutableRawPointer { Unmanaged.passUnretained(self).toOpaque() }
+
+  private init(state: LuaState) throws {
+    let prelude = try state.load(LuaAsyncPrelude.source, name: LuaAsyncPrelude.chunkName)
+    // Only Swift reads the marker (the C trampoline yields it), so the prelude never sees it.
+    let helpers = try state.call(prelude)
+    guard helpers.count == 3, let spawn = helpers[0].functionValue, let awaitable = helpers[1].functionValue,
+      let locate = helpers[2].functionValue
+    else { throw LuaError.conversion("the async prelude did not return its helpers") }
+    spawnFunction = spawn
+    awaitableFunction = awaitable
+    whereFunction = locate
+  }
+
+  // MARK: One driver per state
+
+  private struct Entry {
+    weak var state: LuaState?
+    let driver: LuaCoroutineDriver
+  }
+
+  private static var drivers: [ObjectIdentifier: Entry] = [:]
+
+  /// The driver of `state`, made (and its Lua helpers loaded) on first use.
+  public static func of(_ state: LuaState) throws -> LuaCoroutineDriver {
+    let key = ObjectIdentifier(state)
+    if let entry = drivers[key], entry.state === state { return entry.driver }
+    drivers = drivers.filter { $0.value.state != nil }  // forget drivers of states that are gone
+    let driver = try LuaCoroutineDriver(state: state)
+    drivers[key] = Entry(state: state, driver: driver)
+    return driver
+  }
+
+  /// Runs `function` with the driver of its state; see `run(_:arguments:)`.
+  public static func run(_ function: LuaFunction, arguments: [LuaValue] = []) async throws -> [LuaValue] {
+    try await of(function.state()).run(function, arguments: arguments)
+  }
+
+  // MARK: Awaitables
+
+  /// A Lua function that, called inside a driven coroutine, suspends it while `body` runs and
+  /// returns `body`'s results (or raises its error at the caller's line). Called anywhere else it
+  /// raises "'name' is asynchronous: call it inside Effect.run (or a test body)".
+  public func awaitable(
+    name: String, in state: LuaState, _ body: @escaping @MainActor ([LuaValue]) async throws -> [LuaValue]
+  ) throws -> LuaFunction {
+    let start = try state.rawFunction { [unowned self] stack in
+      try MainActor.assumeIsolated { try self.suspend(stack) { arguments in try await body(arguments) } }
+    }
+    guard let wrapper = try awaitableFunction.call(.text(name), .function(start)).first?.functionValue else {
+      throw LuaError.conversion("the async prelude did not make an awaitable")
+    }
+    return wrapper
+  }
+
+  /// The Swift half of every awaitable: files the operation under a token and yields
+  /// `(marker, token)` to the driver (the trampoline does the yield, after this returns).
+  private func suspend(
+    _ stack: LuaStack, _ body: @escaping @MainActor ([LuaValue]) async throws -> [LuaValue]
+  ) throws -> LuaReturn {
+    let arguments = stack.values
+    nextToken += 1
+    pendingOperations[nextToken] = { try await body(arguments) }
+    try stack.push(.lightUserdata(marker))
+    stack.push(nextToken)
+    return .yield(2)
+  }
+
+  /// The operation a yield asks for, if the yield came from an awaitable of this driver.
+  private func takeOperation(from yielded: [LuaValue]) -> Operation? {
+    guard yielded.count == 2, case .lightUserdata(let pointer) = yielded[0], pointer == marker,
+      case .integer(let token) = yielded[1]
+    else { return nil }
+    return pendingOperations.removeValue(forKey: token)
+  }
+
+  // MARK: Driving
+
+  /// Runs `function(arguments...)` as a coroutine until it returns; returns its results.
+  public func run(_ function: LuaFunction, arguments: [LuaValue] = []) async throws -> [LuaValue] {
+    try await run(function, arguments: arguments, onFailure: { _, _ in })
+  }
+
+  /// `run`, telling `onFailure` where the coroutine stood when it failed (`file:line` and Lua
+  /// traceback), for errors that do not carry it themselves (a Swift error thrown by a function
+  /// the script called).
+  func run(
+    _ function: LuaFunction, arguments: [LuaValue], onFailure: (_ location: String?, _ traceback: String?) -> Void
+  ) async throws -> [LuaValue] {
+    guard let thread = try spawnFunction.call(.function(function)).first?.threadValue else {
+      throw LuaError.conversion("the async prelude did not make a coroutine")
+    }
+    var resumeArguments = arguments
+    while true {
+      if Task.isCancelled { try stop(thread) }
+      let outcome: LuaResumeResult
+      do {
+        outcome = try thread.resume(arguments: resumeArguments)
+      } catch LuaError.memory(let message) {
+        let (location, traceback) = locate(thread)
+        onFailure(location, traceback)
+        throw LuaError.memory(message: location.map { "\($0): \(message)" } ?? message)
+      } catch {
+        let (location, traceback) = locate(thread)
+        onFailure(location, traceback)
+        throw error
+      }
+      switch outcome {
+      case .finished(let results):
+        return results
+      case .yielded(let yielded):
+        guard let operation = takeOperation(from: yielded) else {
+          let (location, _) = locate(thread)
+          try? thread.close()
+          throw LuaError.runtime(
+            message: (location.map { "\($0): " } ?? "")
+              + "unexpected coroutine.yield: only asynchronous functions may suspend a coroutine run by the driver",
+            traceback: nil)
+        }
+        do {
+          resumeArguments = [true] + (try await operation())
+        } catch {
+          if Task.isCancelled { try stop(thread) }
+          resumeArguments = [false, .text(Self.message(of: error))]
+        }
+      }
+    }
+  }
+
+  /// Closes a cancelled coroutine (running its `<close>` variables) and ends `run`.
+  private func stop(_ thread: LuaThread) throws -> Never {
+    try thread.close()
+    throw CancellationError()
+  }
+
+  /// Where a suspended or failed coroutine stands (Lua leaves a failed coroutine's stack in
+  /// place), lifting the memory limit for the few bytes that costs after a memory error.
+  private func locate(_ thread: LuaThread) -> (location: String?, traceback: String?) {
+    guard let state = try? thread.state() else { return (nil, nil) }
+    let limit = state.memoryLimit
+    state.memoryLimit = nil
+    defer { state.memoryLimit = limit }
+    guard let found = try? whereFunction.call(.thread(thread)) else { return (nil, nil) }
+    return (found.first?.stringValue, found.count > 1 ? found[1].stringValue : nil)
+  }
+
+  static func message(of error: any Error) -> String {
+    switch error {
+    case let error as LuaError: return error.message
+    default: return String(describing: error)
+    }
+  }
+}

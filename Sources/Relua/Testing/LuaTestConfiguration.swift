@@ -1,0 +1,42 @@
+import Lua
+
+/// How `LuaTestRunner` runs tests.
+public struct LuaTestConfiguration {
+  /// Runs only tests whose full name contains this text (plain substring, case-sensitive).
+  public var filter: String?
+  /// Lua VM instructions a test may run between two awaits (and loading its file); nil: no limit.
+  public var instructionLimit: Int?
+  /// Bytes each test's Lua state may allocate; nil: no limit.
+  public var memoryLimit: Int?
+  /// Opens the full standard library in test states (sandboxed by default).
+  public var trusted: Bool
+  /// More directories `require` may load from, after the test file's directory and `Scripts`.
+  public var extraScriptRoots: [String]
+  /// Receives what tests `print`, line by line; nil: standard output.
+  public var print: ((String) -> Void)?
+  /// Called on every fresh test state after the test functions (`test`, `expect`...) are
+  /// installed and before the test file runs: the place to add globals and modules
+  /// (`require "relua"`). Throwing fails the test with the error.
+  public var prepareState: @MainActor (LuaState) throws -> Void
+
+  public static let defaultInstructionLimit = 100_000_000
+  public static let defaultMemoryLimit = 256 * 1024 * 1024
+
+  public init(
+    filter: String? = nil,
+    instructionLimit: Int? = LuaTestConfiguration.defaultInstructionLimit,
+    memoryLimit: Int? = LuaTestConfiguration.defaultMemoryLimit,
+    trusted: Bool = false,
+    extraScriptRoots: [String] = [],
+    print: ((String) -> Void)? = nil,
+    prepareState: @escaping @MainActor (LuaState) throws -> Void = { _ in }
+  ) {
+    self.filter = filter
+    self.instructionLimit = instructionLimit
+    self.memoryLimit = memoryLimit
+    self.trusted = trusted
+    self.extraScriptRoots = extraScriptRoots
+    self.print = print
+    self.prepareState = prepareState
+  }
+}

@@ -1,0 +1,54 @@
+/// Human-readable progress: one line per test, the failures again in detail, then the closing
+/// line `N passed, N failed[, N skipped]`.
+///
+/// `.symbols` (for terminals): `✓ name`, `✗ name`, `- name (skipped)`, coloured.
+/// `.plain` (pipes, `NO_COLOR`): `PASS name`, `FAIL name`, `SKIP name`, ASCII only.
+public final class LuaTestConsoleReporter: LuaTestReporter {
+  public enum Style: Sendable { case symbols, plain }
+
+  private let style: Style
+  private let write: (String) -> Void
+
+  /// `write` receives each line without its newline.
+  public init(style: Style, write: @escaping (String) -> Void) {
+    self.style = style
+    self.write = write
+  }
+
+  public func begin(testCount: Int) {}
+
+  public func report(_ result: LuaTestResult, number: Int) {
+    switch (result.outcome, style) {
+    case (.passed, .symbols): write("\(Self.green)✓\(Self.reset) \(result.name)")
+    case (.failed, .symbols): write("\(Self.red)✗ \(result.name)\(Self.reset)")
+    case (.skipped, .symbols): write("\(Self.yellow)- \(result.name) (skipped)\(Self.reset)")
+    case (.passed, .plain): write("PASS \(result.name)")
+    case (.failed, .plain): write("FAIL \(result.name)")
+    case (.skipped, .plain): write("SKIP \(result.name)")
+    }
+  }
+
+  public func finish(_ summary: LuaTestSummary) {
+    let failures = summary.results.filter { $0.failure != nil }
+    if !failures.isEmpty {
+      write("")
+      write("Failures:")
+      for (offset, result) in failures.enumerated() {
+        guard let failure = result.failure else { continue }
+        write("")
+        write("\(offset + 1)) \(result.name)")
+        for line in failure.description.split(separator: "\n", omittingEmptySubsequences: false) {
+          write("   \(line)")
+        }
+        if !failure.traceback.isEmpty {
+          write("   stack traceback:")
+          for frame in failure.traceback { write("     \(frame)") }
+        }
+      }
+    }
+    write("")
+    write(summary.closingLine)
+  }
+
+  private static let green = "\u{1B}[32m", red = "\u{1B}[31m", yellow = "\u{1B}[33m", reset = "\u{1B}[0m"
+}
