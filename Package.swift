@@ -42,10 +42,7 @@ let package = Package(
     .executableTarget(
       name: "relua-bench",
       dependencies: ["Lua", "Composable", "CLua", "CLuaShim"],
-      path: "Benchmarks/relua-bench",
-      // The store's send loop is inlined here; dynamic exclusivity checks on its class fields cost ~90 ns
-      // per send (measured: 128 → 29 ns), so the benchmark, like a shipping host, builds without them.
-      swiftSettings: [.unsafeFlags(["-enforce-exclusivity=unchecked"])]
+      path: "Benchmarks/relua-bench"
     ),
     .testTarget(name: "LuaTests", dependencies: ["Lua", "CLua", "CLuaShim"]),
     .testTarget(

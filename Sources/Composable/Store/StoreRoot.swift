@@ -3,16 +3,20 @@
 @MainActor
 @usableFromInline
 final class StoreRoot<State, Action> {
-  @usableFromInline var state: State
+  // `@exclusivity(unchecked)` on the send loop's fields: the root is main-actor isolated and the loop
+  // never holds two overlapping accesses to one of them (the reducer gets `state` inout, and nothing
+  // else reaches `state` during that call: a send from inside a reducer only appends to `buffer`).
+  // Dynamic checks on these class fields cost about 90 ns per send (measured: 128 → 29 ns).
+  @exclusivity(unchecked) @usableFromInline var state: State
   @usableFromInline let reducer: (inout State, Action) -> Effect<Action>
   @usableFromInline let context: ReduceContext
 
   // Send loop.
-  @usableFromInline var buffer: [Action] = []
-  @usableFromInline var isSending = false
-  @usableFromInline var isReducing = false
-  @usableFromInline var pending: [Effect<Action>] = []
-  @usableFromInline var failure: ReducerFailure?
+  @exclusivity(unchecked) @usableFromInline var buffer: [Action] = []
+  @exclusivity(unchecked) @usableFromInline var isSending = false
+  @exclusivity(unchecked) @usableFromInline var isReducing = false
+  @exclusivity(unchecked) @usableFromInline var pending: [Effect<Action>] = []
+  @exclusivity(unchecked) @usableFromInline var failure: ReducerFailure?
   @usableFromInline var transactional: Bool
   var lastFailure: ReducerFailure?
 
