@@ -18,6 +18,7 @@ final class BenchmarkSuite {
     var median: Double
     var p10: Double
     var p90: Double
+    var unit = "ns"
   }
 
   var benchmarks: [Benchmark] = []
@@ -51,7 +52,11 @@ final class BenchmarkSuite {
 
   /// Runs the suite per the command line: `--json` prints one JSON object, `--filter PREFIX` a subset.
   /// `ratios`: (name, numerator, denominator, goal) printed under the table when both ran.
-  func main(arguments: [String] = CommandLine.arguments, ratios: [(String, String, String, Double)] = []) {
+  /// `extra`: results measured outside the suite (async loops, process launches), given the filter.
+  func main(
+    arguments: [String] = CommandLine.arguments, ratios: [(String, String, String, Double)] = [],
+    extra: (_ filter: String?) async -> [Result] = { _ in [] }
+  ) async {
     let json = arguments.contains("--json")
     let filter = arguments.firstIndex(of: "--filter").flatMap { $0 + 1 < arguments.count ? arguments[$0 + 1] : nil }
     if let samplesIndex = arguments.firstIndex(of: "--samples"), samplesIndex + 1 < arguments.count,
@@ -59,12 +64,12 @@ final class BenchmarkSuite {
     {
       samples = value
     }
-    let results = run(filter: filter)
+    let results = run(filter: filter) + (await extra(filter))
     if json {
       var object: [String: [String: Any]] = [:]
       for result in results {
         object[result.name] = [
-          "value": round2(result.median), "unit": "ns", "median": round2(result.median),
+          "value": round2(result.median), "unit": result.unit, "median": round2(result.median),
           "p10": round2(result.p10), "p90": round2(result.p90),
         ]
       }
@@ -73,11 +78,11 @@ final class BenchmarkSuite {
       return
     }
     let width = max(28, (results.map(\.name.count).max() ?? 0) + 2)
-    print("name".padding(toLength: width, withPad: " ", startingAt: 0) + "median ns      p10      p90")
+    print("name".padding(toLength: width, withPad: " ", startingAt: 0) + "   median      p10      p90  unit")
     for result in results {
       print(
         result.name.padding(toLength: width, withPad: " ", startingAt: 0)
-          + format(result.median, 9) + format(result.p10, 9) + format(result.p90, 9))
+          + format(result.median, 9) + format(result.p10, 9) + format(result.p90, 9) + "  " + result.unit)
     }
     let byName = Dictionary(uniqueKeysWithValues: results.map { ($0.name, $0.median) })
     for (label, numerator, denominator, goal) in ratios {
