@@ -123,4 +123,87 @@ final class ReducerCompositionTests: XCTestCase {
     rows[id: 3] = nil
     XCTAssertEqual(rows.count, 1)
   }
+
+  /// Scope's stored-offset fast path (nested stored key paths) and its key-path fallbacks (a computed
+  /// property, a property with observers, a hop through a class) must all reach the same state.
+  func testScopeKeyPathKinds() async {
+    final class Box: Equatable {
+      var counter = Counter.State()
+      static func == (a: Box, b: Box) -> Bool { a.counter == b.counter }
+    }
+    struct Inner: Equatable { var pad: (Int8, Int16) = (1, 2); var counter = Counter.State() 
+      static func == (a: Inner, b: Inner) -> Bool { a.counter == b.counter && a.pad == b.pad }
+    }
+    struct State: Equatable {
+      var flag = true
+      var inner = Inner()
+      var stored = Counter.State()
+      var observed = Counter.State() { didSet { observedWrites += 1 } }
+      var observedWrites = 0
+      var computed: Counter.State {
+        get { Counter.State(count: stored.count * 10) }
+        set { stored.count = newValue.count / 10 }
+      }
+      var box = Box()
+    }
+    XCTAssertNotNil(MemoryLayout<State>.offset(of: \State.inner.counter))
+    XCTAssertNil(MemoryLayout<State>.offset(of: \State.computed))
+    XCTAssertNil(MemoryLayout<State>.offset(of: \State.box.counter))
+    enum Action { case nested(Counter.Action), computed(Counter.Action), observed(Counter.Action), boxed(Counter.Action) }
+    func lens(_ embed: @escaping (Counter.Action) -> Action) -> CaseLens<Action, Counter.Action> {
+      CaseLens(embed) { action in
+        switch (action, embed(.increment)) {
+        case let (.nested(a), .nested), let (.computed(a), .computed), let (.observed(a), .observed),
+          let (.boxed(a), .boxed):
+          return a
+        default: return nil
+        }
+      }
+    }
+    let reducer = CombineReducers<State, Action, _> {
+      Scope(state: \State.inner.counter, action: lens(Action.nested)) { Counter() }
+      Scope(state: \State.computed, action: lens(Action.computed)) { Counter() }
+      Scope(state: \State.observed, action: lens(Action.observed)) { Counter() }
+      Scope(state: \State.box.counter, action: lens(Action.boxed)) { Counter() }
+    }
+    let store = Store(initialState: State(), reducer: reducer)
+    store.send(.nested(.increment))
+    store.send(.nested(.increment))
+    XCTAssertEqual(store.state.inner.counter.count, 2)
+    XCTAssertEqual(store.state.inner.pad.0, 1)
+    XCTAssertEqual(store.state.inner.pad.1, 2)
+    XCTAssertTrue(store.state.flag)
+    store.send(.computed(.set(30)))
+    XCTAssertEqual(store.state.stored.count, 3)
+    store.send(.computed(.increment))  // 30 + 1 → 31 / 10 = 3
+    XCTAssertEqual(store.state.stored.count, 3)
+    store.send(.observed(.increment))
+    XCTAssertEqual(store.state.observed.count, 1)
+    XCTAssertEqual(store.state.observedWrites, 1, "the setter (and its observer) must run")
+    store.send(.boxed(.increment))
+    XCTAssertEqual(store.state.box.counter.count, 1)
+  }
+
+  /// The same offset fast path through ifLet and forEach lenses.
+  func testIfLetAndForEachThroughStoredKeyPaths() async {
+    struct Row: Identifiable, Equatable { var id: Int; var counter = Counter.State() }
+    struct State: Equatable {
+      var tag: UInt8 = 7
+      var child: Counter.State? = Counter.State()
+      var rows: IdentifiedArrayOf<Row> = [Row(id: 1), Row(id: 2)]
+    }
+    enum Action { case child(Counter.Action), row(IdentifiedAction<Int, Counter.Action>) }
+    let reducer = EmptyReducer<State, Action>()
+      .ifLet(\.child, action: CaseLens(Action.child) { if case let .child(a) = $0 { a } else { nil } }) { Counter() }
+      .forEach(\.rows, action: CaseLens(Action.row) { if case let .row(a) = $0 { a } else { nil } }) {
+        Scope(state: \Row.counter, action: CaseLens<Counter.Action, Counter.Action>.identity) { Counter() }
+      }
+    let store = Store(initialState: State(), reducer: reducer)
+    store.send(.child(.increment))
+    store.send(.row(.element(id: 2, action: .set(5))))
+    XCTAssertEqual(store.state.child?.count, 1)
+    XCTAssertEqual(store.state.rows[id: 2]?.counter.count, 5)
+    XCTAssertEqual(store.state.rows[id: 1]?.counter.count, 0)
+    XCTAssertEqual(store.state.tag, 7)
+  }
 }

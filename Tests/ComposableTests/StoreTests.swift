@@ -116,4 +116,44 @@ final class StoreTests: XCTestCase {
     XCTAssertEqual(tree.children[0].kind, .destination)
     XCTAssert(tree.children[0].state is Game.Destination.State)
   }
+
+  /// `waitForEffects` is event-driven: it returns once the last effect has finished (after its actions
+  /// were reduced), on the root store and on a scoped store, and a cancelled waiter stops waiting.
+  func testWaitForEffects() async {
+    enum Action { case start(Int), done, forever }
+    let reducer = Reduce<Int, Action> { state, action in
+      switch action {
+      case let .start(n):
+        return .merge((0..<n).map { i in
+          .run { send in
+            try await Task.sleep(for: .milliseconds(2 * i))
+            await send(.done)
+          }
+        })
+      case .done: state += 1; return .none
+      case .forever: return .run { _ in try await Task.sleep(for: .seconds(60)) }
+      }
+    }
+    let store = Store(initialState: 0, reducer: reducer)
+    await store.waitForEffects()  // nothing in flight: returns at once
+    store.send(.start(3))
+    XCTAssertEqual(store.effectsInFlight, 3)
+    await store.waitForEffects()
+    XCTAssertEqual(store.state, 3)
+    XCTAssertEqual(store.effectsInFlight, 0)
+
+    let scoped = store.scope(state: { $0 }, action: { $0 })
+    scoped.send(.start(2))
+    await scoped.waitForEffects()
+    XCTAssertEqual(store.state, 5)
+
+    store.send(.forever)
+    let waiter = Task { await store.waitForEffects() }
+    await Task.megaYield()
+    waiter.cancel()
+    await waiter.value  // returns although the effect still runs
+    XCTAssertEqual(store.effectsInFlight, 1)
+    store.cancelAllEffects()
+    await store.waitForEffects()
+  }
 }

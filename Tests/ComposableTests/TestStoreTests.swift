@@ -165,4 +165,32 @@ final class TestStoreTests: XCTestCase {
     let a = RandomNumber.seeded(42), b = RandomNumber.seeded(42)
     XCTAssertEqual((0..<5).map { _ in a(in: -100...100) }, (0..<5).map { _ in b(in: -100...100) })
   }
+
+  /// `receive` and `finish` wake when an effect delivers or ends (real time here), well within their timeouts.
+  func testReceiveAndFinishWakeOnEffects() async {
+    enum Action: Equatable { case start, response(Int) }
+    let reducer = Reduce<Int, Action> { state, action in
+      switch action {
+      case .start:
+        return .run { send in
+          try await Task.sleep(for: .milliseconds(5))
+          await send(.response(1))
+          try await Task.sleep(for: .milliseconds(5))
+          await send(.response(2))
+          try await Task.sleep(for: .milliseconds(5))
+        }
+      case let .response(n): state = n; return .none
+      }
+    }
+    let failures = FailureCollector()
+    let store = TestStore(initialState: 0, reducer: reducer, reporter: failures.reporter)
+    let clock = ContinuousClock()
+    let start = clock.now
+    await store.send(.start)
+    await store.receive(.response(1), timeout: .seconds(5)) { $0 = 1 }
+    await store.receive(.response(2), timeout: .seconds(5)) { $0 = 2 }
+    await store.finish(timeout: .seconds(5))
+    XCTAssertEqual(failures.messages, [])
+    XCTAssertLessThan(start.duration(to: clock.now), .seconds(4))
+  }
 }

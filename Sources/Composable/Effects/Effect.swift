@@ -25,6 +25,7 @@ public struct Effect<Action> {
   init(operation: Operation) { self.operation = operation }
 
   /// No work. The hot path: checking for it is one enum-tag comparison.
+  @inlinable
   public static var none: Effect { Effect(operation: .none) }
 
   @inlinable
@@ -34,6 +35,7 @@ public struct Effect<Action> {
   }
 
   /// Sends `action` synchronously, within the same `store.send` that produced this effect.
+  @inlinable
   public static func send(_ action: Action) -> Effect { Effect(operation: .send(action)) }
 
   /// Runs `operation` as a task on the store. Actions go back through `send`, a no-op once the effect is

@@ -11,6 +11,9 @@ public struct Scope<ParentState, ParentAction, Child: Reducer>: Reducer {
   }
 
   @usableFromInline let toChildState: ChildState
+  /// The child state's byte offset in the parent state (see `StateLens.offset`), or -1: the hot path
+  /// reads only this integer, the action lens and the child (no enum or key path copied per action).
+  @usableFromInline let childOffset: Int
   @usableFromInline let toChildAction: CaseLens<ParentAction, Child.Action>
   @usableFromInline let child: Child
   let fileID: StaticString
@@ -47,6 +50,7 @@ public struct Scope<ParentState, ParentAction, Child: Reducer>: Reducer {
   @usableFromInline
   init(lens: ChildState, action: CaseLens<ParentAction, Child.Action>, child: Child, fileID: StaticString, line: UInt) {
     self.toChildState = lens
+    if case let .lens(stateLens) = lens { self.childOffset = stateLens.offset } else { self.childOffset = -1 }
     self.toChildAction = action
     self.child = child
     self.fileID = fileID
@@ -56,9 +60,23 @@ public struct Scope<ParentState, ParentAction, Child: Reducer>: Reducer {
   @inlinable
   public func reduce(into state: inout ParentState, action: ParentAction) -> Effect<ParentAction> {
     guard let childAction = toChildAction.extract(action) else { return .none }
+    let effect: Effect<Child.Action>
+    if childOffset >= 0 {
+      effect = _modifyStored(&state, at: childOffset) { child.reduce(into: &$0, action: childAction) }
+    } else {
+      effect = reduceSlow(&state, childAction, action)
+    }
+    // Most actions return no effect: nothing to map (and no closure retained).
+    if effect.isNone { return .none }
+    return effect._map(toChildAction.embed)
+  }
+
+  /// Derived (closure) lenses, key paths without a stored offset, and enum states.
+  @inlinable
+  func reduceSlow(_ state: inout ParentState, _ childAction: Child.Action, _ action: ParentAction) -> Effect<Child.Action> {
     switch toChildState {
     case let .lens(lens):
-      return lens.modify(&state) { child.reduce(into: &$0, action: childAction) }.map(toChildAction.embed)
+      return lens.modify(&state) { child.reduce(into: &$0, action: childAction) }
     case let .enumCase(stateCase):
       return reduceCase(stateCase, &state, childAction, action)
     }
@@ -68,7 +86,7 @@ public struct Scope<ParentState, ParentAction, Child: Reducer>: Reducer {
   func reduceCase(
     _ stateCase: CaseLens<ParentState, Child.State>, _ state: inout ParentState,
     _ childAction: Child.Action, _ action: ParentAction
-  ) -> Effect<ParentAction> {
+  ) -> Effect<Child.Action> {
     guard var childState = stateCase.extract(state) else {
       RuntimeWarnings.report(
         """
@@ -80,7 +98,7 @@ public struct Scope<ParentState, ParentAction, Child: Reducer>: Reducer {
     }
     let effect = child.reduce(into: &childState, action: childAction)
     state = stateCase.embed(childState)
-    return effect.map(toChildAction.embed)
+    return effect
   }
 
   public func navigationNodes(in state: ParentState) -> [NavigationNode] {

@@ -46,5 +46,7 @@ final class ReduceContext {
   }
 
   // Written only on the main thread by a store around a send; read by the reducers it runs.
-  @usableFromInline nonisolated(unsafe) static var current: ReduceContext?
+  // Unchecked exclusivity: every access is an instantaneous read or assignment on the main thread (never
+  // inout), so two accesses can never overlap; the dynamic check cost two runtime calls per send.
+  @exclusivity(unchecked) @usableFromInline nonisolated(unsafe) static var current: ReduceContext?
 }

@@ -12,6 +12,7 @@ struct ScopedView<State, Action> {
   let dependencies: () -> DependencyValues
   let inFlightCount: () -> Int
   let cancelAll: () -> Void
+  let waitForEffects: () async -> Void
   /// Keeps the root alive while a child store exists.
   let owner: AnyObject
 }
@@ -37,6 +38,7 @@ extension Store {
         dependencies: { [self] in self.dependencies },
         inFlightCount: { [self] in self.effectsInFlight },
         cancelAll: { [self] in self.cancelAllEffects() },
+        waitForEffects: { [self] in await self.waitForEffects() },
         owner: self))
   }
 

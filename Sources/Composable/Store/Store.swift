@@ -102,10 +102,12 @@ public final class Store<State, Action> {
   }
 
   /// Waits until no effect is running (for scripts and hosts; tests use `TestStore.finish`).
+  /// Event-driven: resumes when the last effect in flight finishes (or the waiting task is cancelled).
   public func waitForEffects() async {
-    while effectsInFlight > 0 {
-      await Task.yield()
-      if let tasks = root?.inFlightTasks.values.first { await tasks.value }
+    if let root {
+      await root.wait(until: { root.inFlightCount == 0 })
+    } else {
+      await view!.waitForEffects()
     }
   }
 

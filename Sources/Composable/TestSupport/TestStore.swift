@@ -244,14 +244,10 @@ public final class TestStore<State, Action> {
     await Task.megaYield()
   }
 
-  private func waitForReceived(timeout: Duration, until condition: () -> Bool) async {
-    let start = ContinuousClock.now
+  /// Event-driven: re-checks `condition` each time an effect delivers an action or finishes.
+  private func waitForReceived(timeout: Duration, until condition: @escaping () -> Bool) async {
     await Task.megaYield()
-    while !condition() && ContinuousClock.now - start < timeout {
-      await Task.megaYield()
-      if condition() { break }
-      try? await Task.sleep(for: .milliseconds(1))
-    }
+    await root.wait(until: condition, timeout: timeout)
   }
 
   // MARK: Finishing
@@ -261,13 +257,9 @@ public final class TestStore<State, Action> {
     let location = SourceLocation(file: file, line: line)
     currentLocation = location
     let timeout = timeout ?? self.timeout
-    let start = ContinuousClock.now
     await Task.megaYield()
-    while root.inFlightCount > 0 && ContinuousClock.now - start < timeout {
-      await Task.megaYield()
-      if root.inFlightCount == 0 { break }
-      try? await Task.sleep(for: .milliseconds(1))
-    }
+    let root = self.root
+    await root.wait(until: { root.inFlightCount == 0 }, timeout: timeout)
     if exhaustivity == .on {
       assertNoInFlightEffects(at: location, timeout: timeout)
     }
