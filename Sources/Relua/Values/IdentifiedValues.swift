@@ -1,0 +1,156 @@
+/// An identified collection: records in order, unique by their `id` field, found by id in O(1)
+/// (TCA's `IdentifiedArray` for values). In Lua it is a plain sequence.
+///
+/// Lua code rearranges sequences one slot at a time (`table.insert` shifts, `table.sort` swaps),
+/// so an id can briefly appear twice mid-operation. Positional writes therefore tolerate a
+/// duplicate: they mark the id index stale instead of failing, lookups fall back to a scan while
+/// it is stale, and `reindex()` (run when a state session ends) rebuilds it and rejects
+/// duplicates that are still there.
+public struct IdentifiedValues: Sendable {
+  public private(set) var elements: [Value] = []
+  private var positions: [Value: Int] = [:]
+  /// True when `positions` may be wrong (after a positional write that duplicated an id).
+  public private(set) var isIndexStale = false
+
+  public init() {}
+
+  /// Elements must be records with a non-nil `id`, unique.
+  public init(_ elements: [Value]) throws(ValueError) {
+    self.elements = elements
+    try reindex()
+  }
+
+  /// The id of an element (its `id` field), `.null` when it has none.
+  public static func id(of element: Value) -> Value {
+    guard case .record(let record) = element else { return .null }
+    return record["id"]
+  }
+
+  public var count: Int { elements.count }
+  public var isEmpty: Bool { elements.isEmpty }
+  public var ids: [Value] { elements.map(Self.id(of:)) }
+
+  /// The position of the element with this id.
+  public func index(id: Value) -> Int? {
+    if !isIndexStale { return positions[id] }
+    return elements.firstIndex { Self.id(of: $0) == id }
+  }
+
+  public subscript(id id: Value) -> Value? {
+    index(id: id).map { elements[$0] }
+  }
+
+  /// The element at `position` (0-based). Changing an element's id through here keeps the index.
+  public subscript(position: Int) -> Value {
+    get { elements[position] }
+    _modify {
+      let oldID = Self.id(of: elements[position])
+      yield &elements[position]
+      let newID = Self.id(of: elements[position])
+      if oldID != newID { moveIndex(at: position, from: oldID, to: newID) }
+    }
+  }
+
+  /// Runs `body` on the element at `position` in place, keeping the id index right.
+  mutating func modifyElement<R>(at position: Int, _ body: (inout Value) throws -> R) rethrows -> R {
+    let oldID = Self.id(of: elements[position])
+    defer {
+      let newID = Self.id(of: elements[position])
+      if oldID != newID { moveIndex(at: position, from: oldID, to: newID) }
+    }
+    return try body(&elements[position])
+  }
+
+  /// Appends a new element; throws when its id is missing or already present.
+  public mutating func append(_ element: Value) throws(ValueError) {
+    let id = try checkedNewID(of: element)
+    positions[id] = elements.count
+    elements.append(element)
+  }
+
+  /// Inserts at `position` (0-based, `0...count`); O(n) reindexing of what follows.
+  public mutating func insert(_ element: Value, at position: Int) throws(ValueError) {
+    _ = try checkedNewID(of: element)
+    elements.insert(element, at: position)
+    rebuildPositions()
+  }
+
+  @discardableResult
+  public mutating func remove(at position: Int) -> Value {
+    let element = elements.remove(at: position)
+    if position == elements.count, !isIndexStale {
+      positions[Self.id(of: element)] = nil
+    } else {
+      rebuildPositions()
+    }
+    return element
+  }
+
+  @discardableResult
+  public mutating func remove(id: Value) -> Value? {
+    guard let position = index(id: id) else { return nil }
+    return remove(at: position)
+  }
+
+  /// Replaces, appends (`position == count`) or, for `.null` at the last position, removes,
+  /// the way a Lua sequence assignment does. Duplicated ids only mark the index stale.
+  mutating func setSlot(_ position: Int, to element: Value) {
+    if position == elements.count {
+      guard !element.isNull else { return }
+      let id = Self.id(of: element)
+      if id.isNull || positions[id] != nil { isIndexStale = true } else { positions[id] = position }
+      elements.append(element)
+    } else if element.isNull {
+      precondition(position == elements.count - 1, "only the last element of a sequence can be removed by nil")
+      remove(at: position)
+    } else {
+      self[position] = element
+    }
+  }
+
+  /// Rebuilds the id index; throws (leaving it stale) if an element has no id or ids repeat.
+  public mutating func reindex() throws(ValueError) {
+    var rebuilt: [Value: Int] = [:]
+    rebuilt.reserveCapacity(elements.count)
+    for (position, element) in elements.enumerated() {
+      let id = Self.id(of: element)
+      guard !id.isNull else {
+        isIndexStale = true
+        throw .identity(position: position, message: "elements of an identified collection must be records with an id")
+      }
+      guard rebuilt.updateValue(position, forKey: id) == nil else {
+        isIndexStale = true
+        throw .identity(position: position, message: "duplicate id \(id.luaLiteral()) in an identified collection")
+      }
+    }
+    positions = rebuilt
+    isIndexStale = false
+  }
+
+  private mutating func checkedNewID(of element: Value) throws(ValueError) -> Value {
+    let id = Self.id(of: element)
+    guard !id.isNull else {
+      throw .identity(position: elements.count, message: "elements of an identified collection must be records with an id")
+    }
+    guard index(id: id) == nil else {
+      throw .identity(position: elements.count, message: "duplicate id \(id.luaLiteral()) in an identified collection")
+    }
+    return id
+  }
+
+  private mutating func moveIndex(at position: Int, from oldID: Value, to newID: Value) {
+    guard !isIndexStale else { return }
+    if positions[oldID] == position { positions[oldID] = nil }
+    if newID.isNull || positions[newID] != nil { isIndexStale = true } else { positions[newID] = position }
+  }
+
+  private mutating func rebuildPositions() {
+    if (try? reindex()) == nil { isIndexStale = true }
+  }
+}
+
+extension IdentifiedValues: Hashable {
+  /// Two collections are equal when their elements are; the index is a cache.
+  public static func == (lhs: IdentifiedValues, rhs: IdentifiedValues) -> Bool { lhs.elements == rhs.elements }
+  public func hash(into hasher: inout Hasher) { hasher.combine(elements) }
+}

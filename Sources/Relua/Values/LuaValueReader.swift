@@ -1,0 +1,145 @@
+import CLua
+import CLuaShim
+import Lua
+
+/// Reads Lua values from a stack into `Value`s: exact integers and floats, UTF-8 strings, tables
+/// as arrays or records, state views as the value they show. Rejects what state cannot hold
+/// (functions, userdata, threads, mixed or sparse tables, cycles) with the path in the message.
+///
+/// An empty table `{}` has no kind of its own: it takes the kind of the `hint` (the value already
+/// in the slot it is assigned to), else it is an empty record. A sequence assigned where an
+/// identified collection is becomes one (ids checked).
+struct LuaValueReader {
+  let L: OpaquePointer
+  /// Recognises state views (userdata) and gives their current value.
+  let viewValue: (OpaquePointer, Int32) throws -> Value?
+  let root: String
+  /// Where the value being read goes (only used in messages, so kept apart from `path`, which
+  /// stays empty, and allocation-free, for scalars).
+  private let basePath: ValuePath
+  private let baseComponent: PathComponent?
+  private var path: ValuePath = []
+  private var tablesBeingRead: [UnsafeRawPointer] = []
+
+  init(
+    L: OpaquePointer, root: String, basePath: ValuePath = [], baseComponent: PathComponent? = nil,
+    viewValue: @escaping (OpaquePointer, Int32) throws -> Value?
+  ) {
+    self.L = L
+    self.root = root
+    self.basePath = basePath
+    self.baseComponent = baseComponent
+    self.viewValue = viewValue
+  }
+
+  private var fullPath: ValuePath { basePath + (baseComponent.map { [$0] } ?? []) + path }
+
+  func error(_ message: String) -> ValueError { .conversion(path: describePath(fullPath, root: root), message: message) }
+
+  mutating func read(at index: Int32, hint: Value?) throws -> Value {
+    switch lua_type(L, index) {
+    case LUA_TNIL, LUA_TNONE: return .null
+    case LUA_TBOOLEAN: return .boolean(lua_toboolean(L, index) != 0)
+    case LUA_TNUMBER:
+      if lua_isinteger(L, index) != 0 { return .integer(lua_tointegerx(L, index, nil)) }
+      return .float(lua_tonumberx(L, index, nil))
+    case LUA_TSTRING: return .string(try readString(at: index))
+    case LUA_TTABLE: return try readTable(at: lua_absindex(L, index), hint: hint)
+    case LUA_TUSERDATA:
+      if let value = try viewValue(L, index) { return value }
+      throw error("userdata cannot be state")
+    default:
+      let typeName = String(cString: lua_typename(L, lua_type(L, index)))
+      throw error("a \(typeName) cannot be state")
+    }
+  }
+
+  private func readString(at index: Int32) throws(ValueError) -> String {
+    var length = 0
+    let pointer = lua_tolstring(L, index, &length)
+    let bytes = UnsafeRawBufferPointer(start: pointer, count: length)
+    guard let text = String(validating: bytes, as: UTF8.self) else {
+      throw error("strings in state must be valid UTF-8")
+    }
+    return text
+  }
+
+  private mutating func readTable(at table: Int32, hint: Value?) throws -> Value {
+    let identity = lua_topointer(L, table)!
+    if tablesBeingRead.contains(identity) { throw error("a table cannot contain itself (cycle)") }
+    guard lua_checkstack(L, 4) != 0 else { throw LuaError.memory(message: "Lua stack overflow") }
+    tablesBeingRead.append(identity)
+    defer { tablesBeingRead.removeLast() }
+    let top = lua_gettop(L)
+    defer { lua_settop(L, top) }
+
+    var fields: [ValueRecord.Field] = []
+    var elements: [(Int64, Value)] = []
+    let hintRecord = hint?.recordValue
+    lua_pushnil(L)
+    while lua_next(L, table) != 0 {
+      // key at -2, value at -1; the key is never converted in place (that would confuse lua_next)
+      if lua_type(L, -2) == LUA_TSTRING, elements.isEmpty {
+        let key = try readString(at: -2)
+        path.append(.key(key))
+        let value = try read(at: -1, hint: hintRecord?[key])
+        path.removeLast()
+        fields.append(ValueRecord.Field(key: key, value: value))
+      } else if lua_type(L, -2) == LUA_TNUMBER, lua_isinteger(L, -2) != 0, fields.isEmpty {
+        let key = lua_tointegerx(L, -2, nil)
+        path.append(.index(Int(truncatingIfNeeded: key &- 1)))
+        let value = try read(at: -1, hint: elementHint(hint, key))
+        path.removeLast()
+        elements.append((key, value))
+      } else {
+        throw error("tables must be a sequence or have string keys")
+      }
+      lua_settop(L, -2)
+    }
+    if !fields.isEmpty {
+      fields.sort { keyPrecedes($0.key, $1.key) }
+      return .record(ValueRecord(sortedFields: fields))
+    }
+    if elements.isEmpty { return hint?.emptyOfSameKind ?? .record(ValueRecord()) }
+    return try sequence(elements, hint: hint)
+  }
+
+  private func elementHint(_ hint: Value?, _ key: Int64) -> Value? {
+    switch hint {
+    case .array(let elements)?: return elements.first
+    case .identified(let collection)?:
+      let position = Int(truncatingIfNeeded: key &- 1)
+      return position >= 0 && position < collection.count ? collection[position] : collection.elements.first
+    default: return nil
+    }
+  }
+
+  /// Keys `1…n` exactly, else an error; an identified collection when the hint is one.
+  private func sequence(_ pairs: [(Int64, Value)], hint: Value?) throws -> Value {
+    let count = pairs.count
+    var slots = [Value?](repeating: nil, count: count)
+    for (key, value) in pairs {
+      guard key >= 1, key <= Int64(count) else { throw error("tables must be a sequence or have string keys") }
+      slots[Int(key - 1)] = value
+    }
+    let elements = slots.map { $0! }  // keys are distinct and within 1…n, so every slot is set
+    if case .identified? = hint {
+      let result: Result<IdentifiedValues, ValueError> = Result { () throws(ValueError) in try IdentifiedValues(elements) }
+      switch result {
+      case .success(let collection): return .identified(collection)
+      case .failure(.identity(let position, let message)):
+        throw ValueError.conversion(path: describePath(fullPath + [.index(position)], root: root), message: message)
+      case .failure(let other): throw other
+      }
+    }
+    return .array(elements)
+  }
+}
+
+extension ValueRecord {
+  /// Fields already sorted by key and unique (as read from a Lua table).
+  init(sortedFields: [Field]) {
+    self.init()
+    self.fields = sortedFields
+  }
+}

@@ -1,0 +1,30 @@
+/// The writes of one state session, oldest first, each with what it replaced. Rolling back undoes
+/// them newest first, which restores the state exactly. It costs what the session touched (no
+/// whole-state snapshot: a snapshot would share every container with the state and force a
+/// copy-on-write copy of any big container the reducer then writes into).
+struct StateUndoLog {
+  struct Entry {
+    /// The container written into (shared with the view's path: no allocation).
+    let containerPath: ValuePath
+    let component: PathComponent
+    let change: SlotChange
+    /// What the slot held before (`.null` when it was absent).
+    let old: Value
+  }
+
+  private(set) var entries: [Entry] = []
+
+  var isEmpty: Bool { entries.isEmpty }
+
+  mutating func record(_ entry: Entry) { entries.append(entry) }
+
+  mutating func clear() { entries.removeAll(keepingCapacity: true) }
+
+  /// Undoes every write, newest first, in place.
+  mutating func rollBack(_ value: inout Value) {
+    for entry in entries.reversed() {
+      value.modify(at: entry.containerPath) { $0.undo(entry.change, at: entry.component, old: entry.old) }
+    }
+    entries.removeAll(keepingCapacity: true)
+  }
+}

@@ -1,0 +1,113 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// The fields of a record: string keys to non-nil values, kept **sorted by key** (by their UTF-8
+/// bytes, as C's `strcmp` would: ASCII keys in ASCII order, and exactly the Lua string's bytes).
+///
+/// Why sorted and not insertion order: records come from Lua tables, and a Lua table does not
+/// remember the order its keys were added in. Sorting makes printing, diffs and JSON stable no
+/// matter where a record came from. Records are small, so a sorted array (binary search, no
+/// hashing, cheap to copy) beats a dictionary here, and a Lua key can be looked up straight from
+/// its bytes without making a Swift string.
+public struct ValueRecord: Hashable, Sendable {
+  public struct Field: Hashable, Sendable {
+    public let key: String
+    public var value: Value
+  }
+
+  public internal(set) var fields: [Field] = []
+
+  public init() {}
+
+  /// Fields in any order; a later duplicate key wins; `.null` values are dropped.
+  public init(_ pairs: some Sequence<(String, Value)>) {
+    for (key, value) in pairs { self[key] = value }
+  }
+
+  public var count: Int { fields.count }
+  public var isEmpty: Bool { fields.isEmpty }
+  public var keys: [String] { fields.map(\.key) }
+
+  /// The position of `key`, or where it would be inserted.
+  @inline(__always)
+  func search(_ key: String) -> (position: Int, found: Bool) {
+    var key = key
+    return key.withUTF8 { search(bytes: UnsafeRawBufferPointer($0)) }
+  }
+
+  /// The position of the key with these UTF-8 bytes, or where it would be inserted.
+  func search(bytes key: UnsafeRawBufferPointer) -> (position: Int, found: Bool) {
+    var low = 0
+    var high = fields.count
+    while low < high {
+      let middle = (low + high) / 2
+      let order = compareUTF8(fields[middle].key, key)
+      if order == 0 { return (middle, true) }
+      if order < 0 { low = middle + 1 } else { high = middle }
+    }
+    return (low, false)
+  }
+
+  /// The field's value, `.null` when absent. Setting `.null` removes the field; `_modify` works
+  /// in place on an existing field (no copy of the value inside).
+  public subscript(key: String) -> Value {
+    get {
+      let (position, found) = search(key)
+      return found ? fields[position].value : .null
+    }
+    _modify {
+      let (position, found) = search(key)
+      if found {
+        yield &fields[position].value
+        if fields[position].value.isNull { fields.remove(at: position) }
+      } else {
+        var value = Value.null
+        yield &value
+        if !value.isNull { fields.insert(Field(key: key, value: value), at: position) }
+      }
+    }
+  }
+
+  /// Sets a field (`.null` removes it), as a plain function for hot paths.
+  mutating func set(_ key: String, _ value: Value) {
+    let (position, found) = search(key)
+    if found {
+      if value.isNull { fields.remove(at: position) } else { fields[position].value = value }
+    } else if !value.isNull {
+      fields.insert(Field(key: key, value: value), at: position)
+    }
+  }
+
+  /// The key after `key` in order (the first key for nil); for `__pairs`.
+  func key(after key: String?) -> String? {
+    guard let key else { return fields.first?.key }
+    let (position, found) = search(key)
+    let next = found ? position + 1 : position
+    return next < fields.count ? fields[next].key : nil
+  }
+}
+
+/// Orders keys by their UTF-8 bytes (negative, zero, positive like `memcmp`).
+@inline(__always)
+func compareUTF8(_ string: String, _ bytes: UnsafeRawBufferPointer) -> Int {
+  if let order = string.utf8.withContiguousStorageIfAvailable({ stored in compareBytes(UnsafeRawBufferPointer(stored), bytes) }) {
+    return order
+  }
+  return Array(string.utf8).withUnsafeBytes { compareBytes($0, bytes) }
+}
+
+@inline(__always)
+private func compareBytes(_ a: UnsafeRawBufferPointer, _ b: UnsafeRawBufferPointer) -> Int {
+  let common = min(a.count, b.count)
+  if common > 0, let aBase = a.baseAddress, let bBase = b.baseAddress {
+    let order = memcmp(aBase, bBase, common)
+    if order != 0 { return Int(order) }
+  }
+  return a.count - b.count
+}
+
+/// Sorting order of record keys (see `ValueRecord`).
+func keyPrecedes(_ a: String, _ b: String) -> Bool { a.utf8.lexicographicallyPrecedes(b.utf8) }

@@ -1,2 +1,0 @@
-import XCTest
-final class ReluaPlaceholderTests: XCTestCase { func testBuilds() {} }

@@ -1,0 +1,186 @@
+import Lua
+import Relua
+import XCTest
+
+final class StateViewTests: XCTestCase {
+  func testReadsAndWritesInPlaceFromLua() throws {
+    let harness = try ViewHarness()
+    var state: Value = ["count": 0, "counter": ["count": 1, "secret": 5]]
+    let top = harness.stackTop
+    try harness.reduce(&state, "s.count = s.count + 1; s.counter.count = s.counter.count * 10; s.name = 'x'")
+    XCTAssertEqual(state, ["count": 1, "counter": ["count": 10, "secret": 5], "name": "x"])
+    try harness.reduce(&state, at: ["counter"], "s.secret = nil; s.ratio = s.count / 4")
+    XCTAssertEqual(state[key: "counter"], ["count": 10, "ratio": 2.5])
+    XCTAssertEqual(harness.stackTop, top)
+  }
+
+  func testLengthIpairsAndPairsInOrder() throws {
+    let harness = try ViewHarness()
+    var state: Value = ["results": .identified([["id": "a", "n": 1], ["id": "b", "n": 2]]), "b": 2, "a": 1, "c": [3]]
+    let out = try harness.reduce(&state, """
+      local parts = { #s.results }
+      for i, r in ipairs(s.results) do parts[#parts + 1] = i .. r.id .. r.n end
+      for k, v in pairs(s) do parts[#parts + 1] = k .. ':' .. (type(v) == 'userdata' and #v or v) end
+      for i, v in pairs(s.c) do parts[#parts + 1] = 'c' .. i .. '=' .. v end
+      return table.concat(parts, ' ')
+      """)
+    XCTAssertEqual(out.first, "2 1a1 2b2 a:1 b:2 c:1 results:2 c1=3")
+  }
+
+  func testTableLibraryOnAView() throws {
+    let harness = try ViewHarness()
+    var state: Value = ["list": [5, 3, 9], "results": .identified([["id": "x", "n": 2], ["id": "y", "n": 1]])]
+    try harness.reduce(&state, """
+      table.insert(s.list, 1)
+      table.insert(s.list, 1, 0)
+      assert(table.remove(s.list, 2) == 5)
+      table.sort(s.list)
+      table.insert(s.results, 1, { id = 'z', n = 3 })
+      table.sort(s.results, function(a, b) return a.n < b.n end)
+      table.remove(s.results)
+      """)
+    XCTAssertEqual(state[key: "list"], [0, 1, 3, 9])
+    XCTAssertEqual(state[key: "results"], .identified([["id": "y", "n": 1], ["id": "x", "n": 2]]))
+    XCTAssertEqual(state[key: "results"].identifiedValue?.index(id: "x"), 1)
+  }
+
+  func testAssigningAViewCopiesItsValue() throws {
+    let harness = try ViewHarness()
+    var state: Value = ["a": ["x": 1], "b": ["x": 2, "list": [1]]]
+    try harness.reduce(&state, "s.a = s.b; s.b.x = 3; table.insert(s.b.list, 2); s.c = { inner = s.a }; s.a.x = 4")
+    XCTAssertEqual(state, ["a": ["x": 4, "list": [1]], "b": ["x": 3, "list": [1, 2]], "c": ["inner": ["x": 2, "list": [1]]]])
+  }
+
+  func testCopyGivesAPlainTable() throws {
+    let harness = try ViewHarness()
+    var state: Value = ["counter": ["count": 1]]
+    let out = try harness.reduce(&state, "local t = copy(s.counter); t.count = 99; return type(t) .. s.counter.count .. t.count")
+    XCTAssertEqual(out.first, "table199")
+    XCTAssertEqual(state, ["counter": ["count": 1]])
+  }
+
+  func testAViewUsedAfterItsCallRaises() throws {
+    let harness = try ViewHarness()
+    var state: Value = ["count": 0, "counter": ["count": 1]]
+    try harness.reduce(&state, "kept = s; keptChild = s.counter")
+    for body in ["return kept.count", "kept.count = 1", "return #kept", "for k in pairs(kept) do end", "keptChild.count = 2", "s.copy = kept"] {
+      XCTAssertThrowsError(try harness.reduce(&state, body), body) { error in
+        XCTAssertEqual(luaMessage(error), "reducer:1: state can only change inside a reducer", body)
+      }
+    }
+    XCTAssertEqual(state, ["count": 0, "counter": ["count": 1]])
+  }
+
+  func testBadWritesNameThePath() throws {
+    let harness = try ViewHarness()
+    var state: Value = ["list": [1, 2, 3], "results": .identified([["id": 1]])]
+    let cases: [(String, String)] = [
+      ("s.list[1] = nil", "reducer:1: state.list[1]: setting nil would leave a hole in a sequence (use table.remove)"),
+      ("s.list[9] = 1", "reducer:1: state.list[9]: index 9 is out of range 1…4 of a sequence"),
+      ("s.list.x = 1", "reducer:1: state.list: sequences have integer keys 1…n only (got a string key)"),
+      ("s[1] = 1", "reducer:1: state: records have string keys only (got a number key)"),
+      ("s.f = print", "reducer:1: state.f: a function cannot be state"),
+      ("s.results[2] = { name = 'x' }", "reducer:1: state.results[2]: elements of an identified collection must be records with an id"),
+      ("s.results[2] = { id = 1 }", "state.results: duplicate id 1 in an identified collection (at position 2)"),
+    ]
+    for (body, message) in cases {
+      XCTAssertThrowsError(try harness.reduce(&state, body), body) { error in XCTAssertEqual(luaMessage(error), message) }
+      XCTAssertEqual(state, ["list": [1, 2, 3], "results": .identified([["id": 1]])], body)
+    }
+  }
+
+  func testAWriteToOneElementOfAHugeArrayDoesNotCopyIt() throws {
+    let harness = try ViewHarness()
+    var state: Value = ["items": roomyArray(100_000) { ["n": .integer(Int64($0))] }, "count": 0]
+    let before = storage(state, ["items"])
+    try harness.reduce(&state, "s.items[50000].n = -1; s.items[7] = { n = 7 }; s.items[#s.items + 1] = { n = 0 }; s.count = #s.items")
+    XCTAssertEqual(storage(state, ["items"]), before)
+    XCTAssertEqual(state[path: ["items", 49_999, "n"]], -1)
+    XCTAssertEqual(state[key: "count"], 100_001)
+    // Many writes in one call, and more calls: still the same storage.
+    try harness.reduce(&state, "for i = 1, 100 do s.items[i * 1000].n = -i end")
+    try harness.reduce(&state, at: ["items"], "table.remove(s)")
+    XCTAssertEqual(storage(state, ["items"]), before)
+  }
+
+  func testChildViewsAreReusedWithinACall() throws {
+    let harness = try ViewHarness()
+    var state: Value = ["counter": ["count": 1]]
+    XCTAssertEqual(try harness.reduce(&state, "return rawequal(s.counter, s.counter)").first, true)
+  }
+}
+
+final class StateViewSemanticsTests: XCTestCase {
+  func testSwapsAndRemovedElementsBehaveLikeLuaTables() throws {
+    let harness = try ViewHarness()
+    var state: Value = ["list": [["n": 1], ["n": 2], ["n": 3]]]
+    let out = try harness.reduce(&state, """
+      s.list[1], s.list[2] = s.list[2], s.list[1]
+      local removed = table.remove(s.list, 1)
+      removed.n = 100 -- a table moved out of the state: changing it changes only it
+      return removed.n
+      """)
+    XCTAssertEqual(out.first, 100)
+    XCTAssertEqual(state, ["list": [["n": 1], ["n": 3]]])
+  }
+
+  func testEmptyTableKeepsTheKindOfItsSlot() throws {
+    let harness = try ViewHarness()
+    var state: Value = ["results": .identified([["id": "a"]]), "list": [1], "child": ["x": 1]]
+    try harness.reduce(&state, "s.results = {}; s.list = {}; s.child = {}; s.fresh = {}")
+    XCTAssertEqual(state, ["results": .identified([]), "list": .array([]), "child": [:], "fresh": [:]])
+    try harness.reduce(&state, "s.results[1] = { id = 'b' }; s.results = { { id = 'c' }, { id = 'd' } }")
+    XCTAssertEqual(state[key: "results"], .identified([["id": "c"], ["id": "d"]]))
+    XCTAssertEqual(state[key: "results"].identifiedValue?.index(id: "d"), 1)
+  }
+
+  /// What a forEach element action will do: a view of one element, found by id.
+  func testAViewOfOneElementByID() throws {
+    let harness = try ViewHarness()
+    var state: Value = ["rows": .identified((0..<1_000).map { ["id": .integer(Int64($0)), "liked": false] })]
+    try harness.reduce(&state, at: [.key("rows"), .id(500)], "s.liked = not s.liked")
+    XCTAssertEqual(state[key: "rows"][id: 500][key: "liked"], true)
+    XCTAssertEqual(state[key: "rows"][id: 499][key: "liked"], false)
+  }
+
+  func testScalarsAtAPathArePassedAsPlainValues() throws {
+    let harness = try ViewHarness()
+    var state: Value = ["count": 3]
+    XCTAssertEqual(try harness.reduce(&state, at: ["count"], "return math.type(s) .. s").first, "integer3")
+  }
+
+  func testSessionsDoNotNest() throws {
+    let harness = try ViewHarness()
+    var outer: Value = ["a": 1]
+    var inner: Value = ["b": 2]
+    XCTAssertThrowsError(try harness.views.withViews(of: &outer) { _ in
+      try harness.views.withViews(of: &inner) { _ in }
+    })
+    XCTAssertEqual(outer, ["a": 1])
+    XCTAssertEqual(inner, ["b": 2])
+  }
+}
+
+final class StateViewResourceTests: XCTestCase {
+  /// Views, cached child views and their registry slots are all released after the calls.
+  func testSessionsLeaveNoSwiftObjectsOrStackSlotsBehind() throws {
+    let harness = try ViewHarness()
+    var state: Value = ["counter": ["count": 0], "list": [["n": 1], ["n": 2]]]
+    harness.lua.collectGarbage()
+    let objects = harness.lua.liveSwiftObjects
+    let top = harness.stackTop
+    for _ in 0..<100 {
+      try harness.reduce(&state, """
+        s.counter.count = s.counter.count + 1
+        for i, e in ipairs(s.list) do e.n = e.n + i end
+        for k, v in pairs(s) do end
+        """)
+      _ = try? harness.reduce(&state, "s.counter.count = 0; error('x')")
+    }
+    harness.lua.collectGarbage()
+    XCTAssertEqual(state[path: ["counter", "count"]], 100)
+    XCTAssertEqual(state[path: ["list", 1, "n"]], 202)
+    XCTAssertEqual(harness.lua.liveSwiftObjects, objects)
+    XCTAssertEqual(harness.stackTop, top)
+  }
+}
