@@ -33,8 +33,8 @@ let package = Package(
         .product(name: "ConcurrencyExtras", package: "swift-concurrency-extras"),
       ]
     ),
-    // The scripting host: Lua values and state views, later the feature DSL over Composable.
-    .target(name: "Relua", dependencies: ["Lua", "CLua", "CLuaShim"]),
+    // The scripting host: Lua values and state views, the feature DSL over Composable, the test runner.
+    .target(name: "Relua", dependencies: ["Lua", "CLua", "CLuaShim", "Composable"]),
     .executableTarget(
       name: "relua",
       dependencies: ["Lua", "Relua", .product(name: "ArgumentParser", package: "swift-argument-parser")]

@@ -46,6 +46,18 @@ public class LuaRef {
     return try body(state, L, top + 1)
   }
 
+  /// The address Lua gives the value (`lua_topointer`): equal for the same table, function,
+  /// thread or userdata while it lives, so hosts can key caches by it.
+  public func identity() throws -> UnsafeRawPointer {
+    try withPushed { _, L, index in
+      guard let pointer = lua_topointer(L, index) else { throw LuaError.conversion("this value has no identity") }
+      return pointer
+    }
+  }
+
+  /// Pushes the value onto a raw stack the caller reserved a slot on (for hot paths).
+  public func push(onto L: OpaquePointer) throws(LuaError) { try push(onto: L, from: handle) }
+
   func isSameValue(as other: LuaRef) -> Bool {
     guard handle === other.handle else { return false }
     return (try? withPushed { _, L, index in

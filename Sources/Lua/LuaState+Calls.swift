@@ -76,6 +76,27 @@ extension LuaState {
     }
   }
 
+  /// Calls `function` with arguments pushed straight onto the raw stack by `pushArguments`, and
+  /// hands its results (`first` stack index, `count`) to `readResults` before they are popped:
+  /// the allocation-free form of `call` for hot paths. Protected, errors typed as for `call`.
+  public func callRaw<R>(
+    _ function: LuaFunction, argumentCount: Int, pushArguments: (OpaquePointer) throws -> Void,
+    readResults: (_ L: OpaquePointer, _ first: Int32, _ count: Int32) throws -> R
+  ) throws -> R {
+    let L = try currentThread()
+    try reserve(L, argumentCount + 4)
+    let top = lua_gettop(L)
+    defer { lua_settop(L, top) }
+    try function.push(onto: L, from: handle)
+    try pushArguments(L)
+    let status = relua_pcall(L, Int32(argumentCount), LUA_MULTRET)
+    guard status == LUA_OK else {
+      let traceback = status == LUA_ERRRUN || status == LUA_ERRERR ? takeTraceback(L) : nil
+      throw failure(status: status, on: L, traceback: traceback)
+    }
+    return try readResults(L, top + 1, lua_gettop(L) - top)
+  }
+
   private func call(
     _ function: LuaFunction, argumentCount: Int, pushArguments: (OpaquePointer) throws -> Void
   ) throws -> [LuaValue] {

@@ -200,8 +200,8 @@ public final class LuaState {
     guard lua_checkstack(L, Int32(clamping: count + 1)) != 0 else { throw .memory(message: "Lua stack overflow") }
   }
 
-  /// Reads the value at `index` of `L` (references for tables, functions...).
-  func value(at index: Int32, in L: OpaquePointer) -> LuaValue {
+  /// Reads the value at `index` of a raw stack of this state (references for tables, functions...).
+  public func value(at index: Int32, in L: OpaquePointer) -> LuaValue {
     switch lua_type(L, index) {
     case LUA_TBOOLEAN: return .boolean(lua_toboolean(L, index) != 0)
     case LUA_TNUMBER:

@@ -49,12 +49,12 @@ public struct DependencyValues: Sendable {
 
   /// The dependencies of the reducer running now (in a send), else of the effect running now.
   public static var current: DependencyValues {
-    if Thread.isMainThread, let reducing { return reducing }
+    if let reducing { return reducing }
     return task ?? fallback
   }
 
   static var currentOrNil: DependencyValues? {
-    if Thread.isMainThread, let reducing { return reducing }
+    if let reducing { return reducing }
     return task
   }
 

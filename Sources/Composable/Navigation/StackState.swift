@@ -48,7 +48,7 @@ public struct StackState<Element> {
   }
 
   /// Pushes with a given id (from a `.push(id:state:)` action); the counter moves past it.
-  mutating func insert(_ element: Element, id: StackElementID) {
+  public mutating func insert(_ element: Element, id: StackElementID) {
     storage[id] = element
     nextID = Swift.max(nextID, id.rawValue + 1)
   }

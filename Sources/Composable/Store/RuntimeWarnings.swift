@@ -12,7 +12,7 @@ public struct RuntimeWarning: Hashable, Sendable, CustomStringConvertible {
 public enum RuntimeWarnings {
   public static func report(_ message: String) {
     let warning = RuntimeWarning(message)
-    if Thread.isMainThread, let context = ReduceContext.current {
+    if let context = ReduceContext.current {
       context.warn(warning)
     } else {
       printWarning(warning)
@@ -45,8 +45,20 @@ final class ReduceContext {
     self.warn = warn
   }
 
-  // Written only on the main thread by a store around a send; read by the reducers it runs.
-  // Unchecked exclusivity: every access is an instantaneous read or assignment on the main thread (never
+  // Written by a store around a send, on the thread running the main actor (on Linux that need not be
+  // the process's main thread); read by the reducers it runs. Other threads (effects) see nil: the
+  // owner thread is compared first, so they never touch the reference itself.
+  // Unchecked exclusivity: every access is an instantaneous read or assignment on one thread (never
   // inout), so two accesses can never overlap; the dynamic check cost two runtime calls per send.
-  @exclusivity(unchecked) @usableFromInline nonisolated(unsafe) static var current: ReduceContext?
+  @exclusivity(unchecked) @usableFromInline nonisolated(unsafe) static var installed: ReduceContext?
+  @exclusivity(unchecked) @usableFromInline nonisolated(unsafe) static var owner: pthread_t = 0
+
+  @inlinable
+  static var current: ReduceContext? {
+    get { pthread_equal(owner, pthread_self()) != 0 ? installed : nil }
+    set {
+      owner = pthread_self()
+      installed = newValue
+    }
+  }
 }

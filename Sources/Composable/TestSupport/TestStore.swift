@@ -43,6 +43,7 @@ public final class TestStore<State, Action> {
     isEqual: @escaping (State, State) -> Bool,
     reporter: any TestFailureReporter = IssueTestFailureReporter(),
     withDependencies prepare: (inout DependencyValues) -> Void = { _ in },
+    transactional: Bool = false,
     location: SourceLocation
   ) where R.State == State, R.Action == Action {
     self.state = initialState
@@ -59,7 +60,8 @@ public final class TestStore<State, Action> {
     let failures = UnimplementedSink()
     var dependencies = DependencyValues.test { name in failures.record(name) }
     prepare(&dependencies)
-    self.store = Store(initialState: initialState, reducer: reducer, withDependencies: { $0 = dependencies })
+    self.store = Store(
+      initialState: initialState, reducer: reducer, transactional: transactional, withDependencies: { $0 = dependencies })
     self.root = store.root!
     failures.report = { [weak self] name in
       guard let self else { return }

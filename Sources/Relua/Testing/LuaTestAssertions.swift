@@ -1,6 +1,7 @@
 /// The assertion helpers of test files, besides Lua's own `assert`:
 /// `assert_equal(actual, expected[, message])` and `expect(actual).to_be(expected)` (also
-/// `to_equal`, `not_to_be`, `to_be_nil`, `to_be_truthy`, `to_error([text])`; `:` works as well as `.`).
+/// `to_equal`, `not_to_be`, `to_be_nil`, `to_be_truthy`, `to_contain(text)`, `to_match(pattern)`,
+/// `to_error([text])`; `:` works as well as `.`).
 ///
 /// Equality is deep for plain tables (raw contents, cycles allowed; tables with `__eq` use it) and
 /// Lua's `==` otherwise, so `1 == 1.0`. Failures raise at the test's line (level 2 from the
@@ -116,6 +117,18 @@ enum LuaTestAssertions {
       end)
       expectation.to_be_truthy = method(function()
         if not actual then error("expected a truthy value, got " .. render(actual), 3) end
+        return expectation
+      end)
+      expectation.to_contain = method(function(text)
+        if type(actual) ~= "string" or not actual:find(text, 1, true) then
+          error("expected text containing " .. render(text) .. ", got " .. render(actual), 3)
+        end
+        return expectation
+      end)
+      expectation.to_match = method(function(pattern)
+        if type(actual) ~= "string" or not actual:find(pattern) then
+          error("expected text matching the pattern " .. render(pattern) .. ", got " .. render(actual), 3)
+        end
         return expectation
       end)
       expectation.to_error = method(function(text)

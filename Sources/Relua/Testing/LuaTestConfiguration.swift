@@ -14,9 +14,9 @@ public struct LuaTestConfiguration {
   public var extraScriptRoots: [String]
   /// Receives what tests `print`, line by line; nil: standard output.
   public var print: ((String) -> Void)?
-  /// Called on every fresh test state after the test functions (`test`, `expect`...) are
-  /// installed and before the test file runs: the place to add globals and modules
-  /// (`require "relua"`). Throwing fails the test with the error.
+  /// Called on every fresh test state after the test functions (`test`, `expect`...) and the
+  /// feature host (`require "relua"`) are installed, before the test file runs: the place to add
+  /// more globals and modules. Throwing fails the test with the error.
   public var prepareState: @MainActor (LuaState) throws -> Void
 
   public static let defaultInstructionLimit = 100_000_000

@@ -8,9 +8,12 @@
 /// duplicates that are still there.
 public struct IdentifiedValues: Sendable {
   public private(set) var elements: [Value] = []
-  private var positions: [Value: Int] = [:]
+  private(set) var positions: [Value: Int] = [:]
   /// True when `positions` may be wrong (after a positional write that duplicated an id).
   public private(set) var isIndexStale = false
+  /// Changes whenever the set of ids may have changed (not part of equality): lets `forEach`
+  /// tell in O(1) that an action removed no element.
+  public private(set) var idVersion: UInt64 = 0
 
   public init() {}
 
@@ -36,8 +39,16 @@ public struct IdentifiedValues: Sendable {
     return elements.firstIndex { Self.id(of: $0) == id }
   }
 
+  /// The element with this id; setting replaces it, appends a new one, or (nil) removes it.
   public subscript(id id: Value) -> Value? {
-    index(id: id).map { elements[$0] }
+    get { index(id: id).map { elements[$0] } }
+    set {
+      if let position = index(id: id) {
+        if let newValue { self[position] = newValue } else { remove(at: position) }
+      } else if let newValue {
+        try? append(newValue)
+      }
+    }
   }
 
   /// The element at `position` (0-based). Changing an element's id through here keeps the index.
@@ -66,18 +77,21 @@ public struct IdentifiedValues: Sendable {
     let id = try checkedNewID(of: element)
     positions[id] = elements.count
     elements.append(element)
+    idVersion &+= 1
   }
 
   /// Inserts at `position` (0-based, `0...count`); O(n) reindexing of what follows.
   public mutating func insert(_ element: Value, at position: Int) throws(ValueError) {
     _ = try checkedNewID(of: element)
     elements.insert(element, at: position)
+    idVersion &+= 1
     rebuildPositions()
   }
 
   @discardableResult
   public mutating func remove(at position: Int) -> Value {
     let element = elements.remove(at: position)
+    idVersion &+= 1
     if position == elements.count, !isIndexStale {
       positions[Self.id(of: element)] = nil
     } else {
@@ -95,6 +109,7 @@ public struct IdentifiedValues: Sendable {
   /// Replaces, appends (`position == count`) or, for `.null` at the last position, removes,
   /// the way a Lua sequence assignment does. Duplicated ids only mark the index stale.
   mutating func setSlot(_ position: Int, to element: Value) {
+    idVersion &+= 1
     if position == elements.count {
       guard !element.isNull else { return }
       let id = Self.id(of: element)
@@ -125,6 +140,7 @@ public struct IdentifiedValues: Sendable {
     }
     positions = rebuilt
     isIndexStale = false
+    idVersion &+= 1
   }
 
   private mutating func checkedNewID(of element: Value) throws(ValueError) -> Value {
@@ -139,12 +155,14 @@ public struct IdentifiedValues: Sendable {
   }
 
   private mutating func moveIndex(at position: Int, from oldID: Value, to newID: Value) {
+    idVersion &+= 1
     guard !isIndexStale else { return }
     if positions[oldID] == position { positions[oldID] = nil }
     if newID.isNull || positions[newID] != nil { isIndexStale = true } else { positions[newID] = position }
   }
 
   private mutating func rebuildPositions() {
+    idVersion &+= 1
     if (try? reindex()) == nil { isIndexStale = true }
   }
 }

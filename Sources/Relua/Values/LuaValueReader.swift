@@ -76,6 +76,8 @@ struct LuaValueReader {
     var fields: [ValueRecord.Field] = []
     var elements: [(Int64, Value)] = []
     let hintRecord = hint?.recordValue
+    // A table marked by `relua.identified` (or pushed from an identified collection) is one.
+    let hint = IdentifiedMarker.isMarked(table, in: L) ? (hint?.identifiedValue.map(Value.identified) ?? .identified(IdentifiedValues())) : hint
     lua_pushnil(L)
     while lua_next(L, table) != 0 {
       // key at -2, value at -1; the key is never converted in place (that would confuse lua_next)

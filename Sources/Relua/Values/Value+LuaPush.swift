@@ -4,7 +4,8 @@ import Lua
 
 extension Value: LuaPushable {
   /// Pushes the value as plain Lua: nil, booleans, integers, floats, strings and fresh tables
-  /// (arrays and identified collections as sequences, records with string keys).
+  /// (arrays and identified collections as sequences, records with string keys). An identified
+  /// collection's table carries the `IdentifiedMarker` metatable, so it reads back as one.
   public func push(onto stack: LuaStack) throws { try push(onto: stack.unsafeState) }
 
   /// Pushes onto a raw `lua_State*` (one slot). Only allocating, non-raising calls are used.
@@ -16,7 +17,9 @@ extension Value: LuaPushable {
     case .float(let value): lua_pushnumber(L, value)
     case .string(let value): pushLuaString(value, onto: L)
     case .array(let elements): try pushSequence(elements, onto: L)
-    case .identified(let collection): try pushSequence(collection.elements, onto: L)
+    case .identified(let collection):
+      try pushSequence(collection.elements, onto: L)
+      IdentifiedMarker.mark(tableAtTopOf: L)
     case .record(let record):
       guard lua_checkstack(L, 3) != 0 else { throw .memory(message: "Lua stack overflow") }
       lua_createtable(L, 0, Int32(clamping: record.count))

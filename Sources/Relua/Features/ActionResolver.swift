@@ -1,0 +1,197 @@
+/// Reads the actions scripts send (`"counter.setCount"`, `"rows[42].onAppear"`,
+/// `'destination.alert.confirm'`) into `FeatureAction`s, checked against what the feature tree
+/// declares: an unknown name or a payload of the wrong type is an error naming the feature and
+/// what it accepts. Parsed paths are cached (a send of a known name costs one dictionary lookup).
+@MainActor
+final class ActionResolver {
+  let root: FeatureDefinition
+  private var cache: [String: (steps: ArraySlice<FeatureAction.Step>, payload: PayloadType)] = [:]
+
+  init(root: FeatureDefinition) { self.root = root }
+
+  func resolve(_ text: String, payload: Value) throws(ReluaError) -> FeatureAction {
+    if let hit = cache[text] {
+      try check(payload, against: hit.payload, text)
+      return FeatureAction(steps: hit.steps, payload: payload)
+    }
+    let steps = try Self.parse(text)
+    let expected = try Self.walk(steps[...], in: root, text: text)
+    if cache.count > 10_000 { cache.removeAll() }  // ids make paths unbounded; keep the cache small
+    cache[text] = (steps[...], expected)
+    try check(payload, against: expected, text)
+    return FeatureAction(steps: steps[...], payload: payload)
+  }
+
+  private func check(_ payload: Value, against expected: PayloadType, _ text: String) throws(ReluaError) {
+    if let problem = expected.mismatch(payload) {
+      throw .badAction("action '\(text)' of \(root.name): \(problem)")
+    }
+  }
+
+  // MARK: Parsing
+
+  /// `a.b[1].c["x"]` into steps. Ids are Lua literals: integers, floats, quoted strings, booleans.
+  nonisolated static func parse(_ text: String) throws(ReluaError) -> [FeatureAction.Step] {
+    var steps: [FeatureAction.Step] = []
+    let bytes = Array(text.utf8)
+    var position = 0
+    func fail(_ why: String) -> ReluaError { .badAction("cannot read the action '\(text)': \(why)") }
+    while position < bytes.count {
+      let start = position
+      while position < bytes.count, bytes[position] != UInt8(ascii: "."), bytes[position] != UInt8(ascii: "[") {
+        position += 1
+      }
+      let name = String(decoding: bytes[start..<position], as: UTF8.self)
+      guard isLuaIdentifier(name) else { throw fail(name.isEmpty ? "a name is missing" : "'\(name)' is not a name") }
+      steps.append(.name(name))
+      while position < bytes.count, bytes[position] == UInt8(ascii: "[") {
+        position += 1
+        let (id, end) = try parseLiteral(bytes, from: position, fail)
+        position = end
+        guard position < bytes.count, bytes[position] == UInt8(ascii: "]") else { throw fail("']' expected") }
+        position += 1
+        steps.append(.id(id))
+      }
+      if position < bytes.count {
+        guard bytes[position] == UInt8(ascii: ".") else { throw fail("'.' expected") }
+        position += 1
+        if position == bytes.count { throw fail("it ends with '.'") }
+      }
+    }
+    if steps.isEmpty { throw fail("it is empty") }
+    return steps
+  }
+
+  nonisolated private static func parseLiteral(
+    _ bytes: [UInt8], from start: Int, _ fail: (String) -> ReluaError
+  ) throws(ReluaError) -> (Value, Int) {
+    guard start < bytes.count else { throw fail("an id is missing") }
+    let quote = bytes[start]
+    if quote == UInt8(ascii: "\"") || quote == UInt8(ascii: "'") {
+      var text: [UInt8] = []
+      var position = start + 1
+      while position < bytes.count, bytes[position] != quote {
+        if bytes[position] == UInt8(ascii: "\\"), position + 1 < bytes.count { position += 1 }
+        text.append(bytes[position])
+        position += 1
+      }
+      guard position < bytes.count else { throw fail("unfinished string id") }
+      return (.string(String(decoding: text, as: UTF8.self)), position + 1)
+    }
+    var position = start
+    while position < bytes.count, bytes[position] != UInt8(ascii: "]") { position += 1 }
+    let literal = String(decoding: bytes[start..<position], as: UTF8.self).trimmingSpaces
+    if let integer = Int64(literal) { return (.integer(integer), position) }
+    if let float = Double(literal), literal.contains(where: { $0 == "." || $0 == "e" || $0 == "E" }) {
+      return (.float(float), position)
+    }
+    if literal == "true" { return (.boolean(true), position) }
+    if literal == "false" { return (.boolean(false), position) }
+    throw fail("the id '\(literal)' is not a Lua literal (quote strings: [\"abc\"])")
+  }
+
+  // MARK: Checking against the declarations
+
+  /// Walks `steps` down the feature tree; returns the payload type the action expects.
+  static func walk(
+    _ steps: ArraySlice<FeatureAction.Step>, in feature: FeatureDefinition, text: String
+  ) throws(ReluaError) -> PayloadType {
+    guard let first = steps.first, case .name(let name) = first else {
+      throw .badAction("'\(text)': \(feature.name) expects an action name here; it accepts: \(feature.acceptedActions)")
+    }
+    let rest = steps.dropFirst()
+    if let payload = feature.actions[name] {
+      guard rest.isEmpty else { throw .badAction("'\(text)': '\(name)' is an action of \(feature.name), not a child") }
+      return payload
+    }
+    if name == "binding", !feature.bindable.isEmpty {
+      guard rest.count == 1, case .name(let field)? = rest.first, feature.bindable.contains(field) else {
+        throw .badAction(
+          "'\(text)': \(feature.name) binds only \(feature.bindable.sorted().map { "binding.\($0)" }.joined(separator: ", "))")
+      }
+      return .any
+    }
+    guard let child = feature.child(name) else {
+      throw .badAction("\(feature.name) has no action '\(name)' (in '\(text)'); it accepts: \(feature.acceptedActions)")
+    }
+    func needsMore() -> ReluaError {
+      .badAction("'\(text)': '\(name)' is a child of \(feature.name) (\(child.kindName)); send one of its actions: \(child.acceptedPrefix)")
+    }
+    switch child.kind {
+    case .scope(let definition), .lens(let definition, _, _), .optional(let definition):
+      guard !rest.isEmpty else { throw needsMore() }
+      return try walk(rest, in: definition, text: text)
+    case .forEach(let definition):
+      guard case .id? = rest.first else { throw .badAction("'\(text)': '\(name)' is a forEach of \(feature.name): write \(name)[id].action") }
+      guard rest.count > 1 else { throw needsMore() }
+      return try walk(rest.dropFirst(), in: definition, text: text)
+    case .presents(let kinds):
+      guard case .name(let kind)? = rest.first else { throw needsMore() }
+      if kind == "dismiss", rest.count == 1 { return .none }
+      guard let destination = kinds[kind] else {
+        throw .badAction("'\(text)': '\(name)' presents \(kinds.keys.sorted().joined(separator: ", ")) (or dismiss), not '\(kind)'")
+      }
+      return try walkDestination(destination, rest.dropFirst(), text: text, place: "\(name).\(kind)")
+    case .stack(let kinds):
+      if case .name("popFrom")? = rest.first, rest.count == 1 { return .integer }
+      guard case .id? = rest.first, case .name(let kind)? = rest.dropFirst().first else {
+        throw .badAction("'\(text)': '\(name)' is a stack of \(feature.name): write \(name)[id].<kind>.action or \(name).popFrom")
+      }
+      guard let destination = kinds[kind] else {
+        throw .badAction("'\(text)': the stack '\(name)' holds \(kinds.keys.sorted().joined(separator: ", ")), not '\(kind)'")
+      }
+      return try walkDestination(destination, rest.dropFirst(2), text: text, place: "\(name)[id].\(kind)")
+    }
+  }
+
+  private static func walkDestination(
+    _ destination: FeatureChild.Destination, _ steps: ArraySlice<FeatureAction.Step>, text: String, place: String
+  ) throws(ReluaError) -> PayloadType {
+    switch destination {
+    case .feature(let definition):
+      guard !steps.isEmpty else { throw .badAction("'\(text)': send one of \(place)'s actions: \(definition.acceptedActions)") }
+      return try walk(steps, in: definition, text: text)
+    case .alert(let actions):
+      guard steps.count == 1, case .name(let action)? = steps.first, let payload = actions[action] else {
+        throw .badAction("'\(text)': the alert \(place) has the button actions: \(destination.acceptedActions)")
+      }
+      return payload
+    }
+  }
+
+  /// Whether a handler key (`counter.playNext`, `rows.onAppear`, `destination.dismiss`) names an
+  /// action of `feature`'s tree (ids left out).
+  static func patternExists(_ pattern: String, in feature: FeatureDefinition) -> Bool {
+    let names = pattern.split(separator: ".", omittingEmptySubsequences: false).map(String.init)
+    return patternExists(names[...], in: feature)
+  }
+
+  private static func patternExists(_ names: ArraySlice<String>, in feature: FeatureDefinition) -> Bool {
+    guard let name = names.first else { return false }
+    let rest = names.dropFirst()
+    if feature.actions[name] != nil { return rest.isEmpty }
+    if name == "binding" { return rest.count == 1 && feature.bindable.contains(rest.first!) }
+    guard let child = feature.child(name) else { return false }
+    switch child.kind {
+    case .scope(let definition), .lens(let definition, _, _), .optional(let definition), .forEach(let definition):
+      return patternExists(rest, in: definition)
+    case .presents(let kinds), .stack(let kinds):
+      guard let kind = rest.first else { return false }
+      if rest.count == 1 && (kind == "dismiss" || kind == "popFrom") { return true }
+      switch kinds[kind] {
+      case .feature(let definition)?: return patternExists(rest.dropFirst(), in: definition)
+      case .alert(let actions)?: return rest.count == 2 && actions[rest.last!] != nil
+      case nil: return false
+      }
+    }
+  }
+}
+
+extension String {
+  var trimmingSpaces: String {
+    var text = Substring(self)
+    while text.first == " " { text.removeFirst() }
+    while text.last == " " { text.removeLast() }
+    return String(text)
+  }
+}

@@ -1,0 +1,74 @@
+/// An action sent to a Lua feature: the steps that lead to the feature that declared it (child
+/// keys, element ids) and its name, plus a payload.
+///
+/// `counter.setCount(5)` is `[.name("counter"), .name("setCount")]` with payload `5`;
+/// `rows[42].onAppear` is `[.name("rows"), .id(42), .name("onAppear")]`. Steps are a slice so the
+/// composition operators can strip their own step without copying (the hot path of a send).
+public struct FeatureAction: Hashable, Sendable, CustomStringConvertible {
+  public enum Step: Hashable, Sendable {
+    case name(String)
+    case id(Value)
+  }
+
+  public var steps: ArraySlice<Step>
+  public var payload: Value
+
+  public init(steps: ArraySlice<Step>, payload: Value = .null) {
+    self.steps = steps
+    self.payload = payload
+  }
+
+  public init(_ name: String, _ payload: Value = .null) {
+    self.init(steps: [.name(name)], payload: payload)
+  }
+
+  /// The first step's name, if it is a name.
+  @inlinable
+  public var head: String? {
+    guard let first = steps.first, case .name(let name) = first else { return nil }
+    return name
+  }
+
+  /// The action with its first step removed.
+  @inlinable
+  public var tail: FeatureAction { FeatureAction(steps: steps.dropFirst(), payload: payload) }
+
+  /// The action with `steps` in front (what a child's action looks like from its parent).
+  public func prefixed(_ prefix: Step...) -> FeatureAction {
+    FeatureAction(steps: ArraySlice(prefix + Array(steps)), payload: payload)
+  }
+
+  /// The path as handler keys name it: names joined by dots, ids left out (`rows.onAppear`).
+  public var pattern: String {
+    var text = ""
+    for step in steps {
+      guard case .name(let name) = step else { continue }
+      if !text.isEmpty { text += "." }
+      text += name
+    }
+    return text
+  }
+
+  /// The first element id on the path (for handlers of element actions).
+  public var firstID: Value? {
+    for step in steps { if case .id(let id) = step { return id } }
+    return nil
+  }
+
+  /// The path as Lua code sends it: `rows[42].onAppear`, `destination.counter.increment`.
+  public var name: String {
+    var text = ""
+    for step in steps {
+      switch step {
+      case .name(let name): text += (text.isEmpty ? "" : ".") + name
+      case .id(let id): text += "[" + id.luaLiteral() + "]"
+      }
+    }
+    return text
+  }
+
+  /// `counter.setCount(5)`, `increment`.
+  public var description: String {
+    payload.isNull ? name : name + "(" + payload.luaLiteral() + ")"
+  }
+}

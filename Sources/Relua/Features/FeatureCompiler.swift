@@ -1,0 +1,118 @@
+import Lua
+
+/// Turns the tables made by `relua.feature` into `FeatureDefinition`s, once per table, checking
+/// what the Lua declarations could not check alone (handlers that match no action).
+@MainActor
+final class FeatureCompiler {
+  private var compiled: [ObjectIdentifier: FeatureDefinition] = [:]
+  private var byTable: [UnsafeRawPointer: FeatureDefinition] = [:]
+  private let lua: LuaState
+  private let tags: ReluaTags
+
+  init(lua: LuaState, tags: ReluaTags) {
+    self.lua = lua
+    self.tags = tags
+  }
+
+  func definition(of value: LuaValue, what: String) throws -> FeatureDefinition {
+    guard let table = value.tableValue, try tags.isFeature(table) else {
+      throw ReluaError.usage("\(what): expected a feature (made by relua.feature), got \(value.type)")
+    }
+    let identity = try table.identity()
+    if let done = byTable[identity] { return done }
+    return try compile(table, identity: identity, compiling: [])
+  }
+
+  private func compile(_ table: LuaTable, identity: UnsafeRawPointer, compiling: [String]) throws -> FeatureDefinition {
+    if let done = byTable[identity] { return done }
+    let name = try table.rawGet("name").stringValue ?? "?"
+    if compiling.contains(name) {
+      throw ReluaError.usage("feature '\(name)' contains itself (\((compiling + [name]).joined(separator: " → ")))")
+    }
+    var actions: [String: PayloadType] = [:]
+    if let declared = try table.rawGet("actions").tableValue {
+      for (key, payload) in try declared.pairs() {
+        guard let actionName = key.stringValue else { continue }
+        actions[actionName] = try payloadType(payload, feature: name, action: actionName)
+      }
+    }
+    var children: [FeatureChild] = []
+    if let compose = try table.rawGet("compose").tableValue {
+      for entry in try compose.array() {
+        guard let entry = entry.tableValue else { continue }
+        children.append(try child(entry, compiling: compiling + [name]))
+      }
+    }
+    let bindable = try (table.rawGet("bindable").tableValue?.array() ?? []).compactMap(\.stringValue)
+    var handlers: [String: LuaFunction] = [:]
+    var reduceFunction: LuaFunction?
+    switch try table.rawGet("reduce") {
+    case .function(let function): reduceFunction = function
+    case .table(let on):
+      for (key, handler) in try on.pairs() {
+        if let key = key.stringValue, let handler = handler.functionValue { handlers[key] = handler }
+      }
+    default: break
+    }
+    let definition = FeatureDefinition(
+      name: name, table: table, actions: actions, children: children, bindable: bindable, handlers: handlers,
+      reduceFunction: reduceFunction, viewFunction: try table.rawGet("view").functionValue,
+      definedAt: try table.rawGet("definedAt").stringValue ?? name)
+    for pattern in handlers.keys.sorted() where !ActionResolver.patternExists(pattern, in: definition) {
+      throw ReluaError.usage(
+        "\(definition.definedAt): feature '\(name)': the handler '\(pattern)' matches no action; '\(name)' accepts: \(definition.acceptedActions)")
+    }
+    byTable[identity] = definition
+    return definition
+  }
+
+  private func payloadType(_ value: LuaValue, feature: String, action: String) throws -> PayloadType {
+    if case .table = value { return .none }
+    guard let text = value.stringValue, let type = PayloadType(declaration: text) else {
+      throw ReluaError.usage("feature '\(feature)': action '\(action)' has a bad payload type")
+    }
+    return type
+  }
+
+  private func child(_ entry: LuaTable, compiling: [String]) throws -> FeatureChild {
+    let key = try entry.rawGet("key").stringValue ?? "?"
+    let definedAt = try entry.rawGet("definedAt").stringValue ?? key
+    let target = try entry.rawGet("target")
+    func feature(_ value: LuaValue) throws -> FeatureDefinition {
+      guard let table = value.tableValue else { throw ReluaError.usage("\(definedAt): '\(key)' needs a feature") }
+      return try compile(table, identity: try table.identity(), compiling: compiling)
+    }
+    func destinations() throws -> [String: FeatureChild.Destination] {
+      var kinds: [String: FeatureChild.Destination] = [:]
+      for (name, value) in try target.tableValue?.pairs() ?? [] {
+        guard let name = name.stringValue, let table = value.tableValue else { continue }
+        if try tags.isAlert(table) {
+          var actions: [String: PayloadType] = [:]
+          for (action, payload) in try table.rawGet("actions").tableValue?.pairs() ?? [] {
+            guard let action = action.stringValue else { continue }
+            actions[action] = try payloadType(payload, feature: "alert '\(name)'", action: action)
+          }
+          kinds[name] = .alert(actions: actions)
+        } else {
+          kinds[name] = .feature(try feature(value))
+        }
+      }
+      return kinds
+    }
+    let kind: FeatureChild.Kind
+    switch try entry.rawGet("kind").stringValue {
+    case "scope":
+      if let get = try entry.rawGet("get").functionValue, let set = try entry.rawGet("set").functionValue {
+        kind = .lens(try feature(target), get: get, set: set)
+      } else {
+        kind = .scope(try feature(target))
+      }
+    case "optional": kind = .optional(try feature(target))
+    case "forEach": kind = .forEach(try feature(target))
+    case "presents": kind = .presents(try destinations())
+    case "stack": kind = .stack(try destinations())
+    default: throw ReluaError.usage("\(definedAt): unknown composition")
+    }
+    return FeatureChild(key: key, kind: kind, definedAt: definedAt)
+  }
+}

@@ -1,0 +1,132 @@
+import Composable
+
+/// A reducer over `Value` state and `FeatureAction`s with its concrete type erased: the tree of a
+/// Lua feature is assembled at run time, so each node holds its children this way.
+struct AnyFeatureReducer: Reducer {
+  typealias State = Value
+  typealias Action = FeatureAction
+  let reduceBody: (inout Value, FeatureAction) -> Effect<FeatureAction>
+  let nodesBody: (Value) -> [NavigationNode]
+
+  init<R: Reducer>(_ reducer: R) where R.State == Value, R.Action == FeatureAction {
+    reduceBody = reducer.reduce(into:action:)
+    nodesBody = reducer.navigationNodes(in:)
+  }
+
+  func reduce(into state: inout Value, action: FeatureAction) -> Effect<FeatureAction> { reduceBody(&state, action) }
+  func navigationNodes(in state: Value) -> [NavigationNode] { nodesBody(state) }
+}
+
+/// Builds the engine's reducer tree for a feature: its own Lua reducer at the leaf, wrapped by one
+/// Composable operator per composed child. Children run before the feature's own reducer, in the
+/// order they are declared (the first declared runs first).
+@MainActor
+enum FeatureReducerBuilder {
+  static func reducer(for feature: FeatureDefinition, host: ReluaHost) -> AnyFeatureReducer {
+    var reducer = AnyFeatureReducer(LuaLeafReducer(feature: feature, host: host))
+    for child in feature.children.reversed() {
+      reducer = wrap(reducer, in: child, host: host)
+    }
+    return reducer
+  }
+
+  private static func wrap(_ parent: AnyFeatureReducer, in child: FeatureChild, host: ReluaHost) -> AnyFeatureReducer {
+    let key = child.key
+    switch child.kind {
+    case .scope(let feature):
+      let scope = Scope<Value, FeatureAction, AnyFeatureReducer>(
+        state: \Value[key: key], action: childLens(key)
+      ) { reducer(for: feature, host: host) }
+      return AnyFeatureReducer(CombineReducers { scope; parent })
+    case .lens(let feature, let get, let set):
+      let lens = StateLens<Value, Value>(
+        get: { state in host.lensGet(get, state, key: key) },
+        set: { state, childState in host.lensSet(set, &state, childState, key: key) },
+        identity: "lens:\(key)")
+      let scope = Scope<Value, FeatureAction, AnyFeatureReducer>(state: lens, action: childLens(key)) {
+        reducer(for: feature, host: host)
+      }
+      return AnyFeatureReducer(CombineReducers { scope; parent })
+    case .optional(let feature):
+      return AnyFeatureReducer(
+        parent.ifLet(StateLens(\Value[key: key].asOptional), action: childLens(key)) { reducer(for: feature, host: host) })
+    case .forEach(let feature):
+      return AnyFeatureReducer(
+        parent.forEach(StateLens(\Value[key: key].asIdentified), action: elementLens(key)) {
+          reducer(for: feature, host: host)
+        })
+    case .presents(let kinds):
+      let destination = DestinationReducer(kinds: kinds, host: host)
+      return AnyFeatureReducer(
+        parent.presentation(
+          StateLens(\Value[key: key].asPresentation), action: presentationLens(key),
+          identity: { DestinationReducer.identity(of: $0, kinds: kinds) },
+          isEphemeral: { DestinationReducer.isAlert($0, kinds: kinds) }
+        ) { destination })
+    case .stack(let kinds):
+      let element = DestinationReducer(kinds: kinds, host: host)
+      return AnyFeatureReducer(parent.stack(StateLens(\Value[key: key].asStack), action: stackLens(key)) { element })
+    }
+  }
+
+  // MARK: Action lenses
+
+  static func childLens(_ key: String) -> CaseLens<FeatureAction, FeatureAction> {
+    CaseLens(
+      embed: { $0.prefixed(.name(key)) },
+      extract: { $0.head == key ? $0.tail : nil })
+  }
+
+  static func elementLens(_ key: String) -> CaseLens<FeatureAction, IdentifiedAction<Value, FeatureAction>> {
+    CaseLens(
+      embed: { identified in
+        switch identified {
+        case .element(let id, let action): return action.prefixed(.name(key), .id(id))
+        }
+      },
+      extract: { action in
+        guard action.head == key, case .id(let id)? = action.steps.dropFirst().first else { return nil }
+        return .element(id: id, action: FeatureAction(steps: action.steps.dropFirst(2), payload: action.payload))
+      })
+  }
+
+  static func presentationLens(_ key: String) -> CaseLens<FeatureAction, PresentationAction<FeatureAction>> {
+    CaseLens(
+      embed: { presentation in
+        switch presentation {
+        case .presented(let action): return action.prefixed(.name(key))
+        case .dismiss: return FeatureAction(steps: [.name(key), .name("dismiss")])
+        }
+      },
+      extract: { action in
+        guard action.head == key else { return nil }
+        let rest = action.tail
+        if rest.steps.count == 1, rest.head == "dismiss" { return .dismiss }
+        return .presented(rest)
+      })
+  }
+
+  static func stackLens(_ key: String) -> CaseLens<FeatureAction, StackAction<Value, FeatureAction>> {
+    CaseLens(
+      embed: { stackAction in
+        switch stackAction {
+        case .element(let id, let action): return action.prefixed(.name(key), .id(.integer(Int64(id.rawValue))))
+        case .popFrom(let id):
+          return FeatureAction(steps: [.name(key), .name("popFrom")], payload: .integer(Int64(id.rawValue)))
+        case .push(let id, let state):
+          return FeatureAction(
+            steps: [.name(key), .name("push")],
+            payload: .record(ValueRecord([("id", .integer(Int64(id.rawValue))), ("state", state)])))
+        }
+      },
+      extract: { action in
+        guard action.head == key else { return nil }
+        let rest = action.tail
+        if rest.head == "popFrom", rest.steps.count == 1, case .integer(let id) = action.payload {
+          return .popFrom(id: StackElementID(Int(id)))
+        }
+        guard case .id(.integer(let id))? = rest.steps.first else { return nil }
+        return .element(id: StackElementID(Int(id)), action: rest.tail)
+      })
+  }
+}

@@ -1,0 +1,67 @@
+/// What is on screen, derived from state alone: the root feature, then every presented destination
+/// and stack element, depth first (the last one is on top). The REPL shows the top screen and a
+/// breadcrumb (`Game › Results`); `:back` dismisses or pops it.
+public struct FeatureScreen {
+  public let feature: FeatureDefinition
+  /// What the screen's actions start with from the root (`destination.results.`), "" for the root.
+  public let actionPrefix: String
+  /// How the screen is reached: `destination.results`, `path[0].detail`.
+  public let place: String
+  public let state: Value
+  /// The action that closes it (`destination.dismiss`, `path.popFrom` with `popID`), nil for the root.
+  public let closeAction: String?
+  public let popID: Value?
+
+  public var breadcrumbName: String { feature.name }
+}
+
+@MainActor
+public enum FeatureScreens {
+  public static func screens(of feature: FeatureDefinition, state: Value) -> [FeatureScreen] {
+    var screens = [FeatureScreen(feature: feature, actionPrefix: "", place: "", state: state, closeAction: nil, popID: nil)]
+    collect(feature, state, prefix: "", into: &screens)
+    return screens
+  }
+
+  private static func collect(_ feature: FeatureDefinition, _ state: Value, prefix: String, into screens: inout [FeatureScreen]) {
+    for child in feature.children {
+      let key = child.key
+      let childState = state[key: key]
+      switch child.kind {
+      case .scope(let nested), .optional(let nested):
+        if !childState.isNull { collect(nested, childState, prefix: prefix + key + ".", into: &screens) }
+      case .lens, .forEach:
+        break
+      case .presents(let kinds):
+        guard let kind = DestinationReducer.kind(of: childState), case .feature(let nested)? = kinds[kind] else {
+          if let kind = DestinationReducer.kind(of: childState), case .alert? = kinds[kind] {
+            screens.append(alertScreen(feature, childState[key: kind], prefix + key))
+          }
+          continue
+        }
+        let place = prefix + key + "." + kind
+        screens.append(FeatureScreen(
+          feature: nested, actionPrefix: place + ".", place: place, state: childState[key: kind],
+          closeAction: prefix + key + ".dismiss", popID: nil))
+        collect(nested, childState[key: kind], prefix: place + ".", into: &screens)
+      case .stack(let kinds):
+        for element in childState.asIdentified.elements {
+          let id = IdentifiedValues.id(of: element)
+          guard let kind = DestinationReducer.kind(of: element), case .feature(let nested)? = kinds[kind] else { continue }
+          let place = prefix + key + "[" + id.luaLiteral() + "]." + kind
+          screens.append(FeatureScreen(
+            feature: nested, actionPrefix: place + ".", place: place, state: element[key: kind],
+            closeAction: prefix + key + ".popFrom", popID: id))
+          collect(nested, element[key: kind], prefix: place + ".", into: &screens)
+        }
+      }
+    }
+  }
+
+  /// An alert shows over its presenter; it is a screen of the presenter's feature with the alert state.
+  private static func alertScreen(_ presenter: FeatureDefinition, _ alert: Value, _ place: String) -> FeatureScreen {
+    FeatureScreen(
+      feature: presenter, actionPrefix: place + ".alert.", place: place + ".alert", state: alert,
+      closeAction: place + ".dismiss", popID: nil)
+  }
+}

@@ -1,0 +1,70 @@
+import Composable
+import Lua
+
+/// A feature's own logic: its binding actions, then its Lua handler for the action (if any).
+/// Actions no handler names cost no Lua call. A raising handler leaves the state exactly as it
+/// was and returns `Effect.failure`, which the store turns into the error the sender sees.
+struct LuaLeafReducer: Reducer {
+  typealias State = Value
+  typealias Action = FeatureAction
+
+  let feature: FeatureDefinition
+  let host: ReluaHost
+
+  func reduce(into state: inout Value, action: FeatureAction) -> Effect<FeatureAction> {
+    // Stores run reducers on the main actor; the Lua state lives there.
+    nonisolated(unsafe) var effect = Effect<FeatureAction>.none
+    nonisolated(unsafe) var current = state
+    state = .null
+    defer { state = current }
+    MainActor.assumeIsolated { effect = reduceOnMainActor(&current, action) }
+    return effect
+  }
+
+  @MainActor
+  private func reduceOnMainActor(_ state: inout Value, _ action: FeatureAction) -> Effect<FeatureAction> {
+    do {
+      if !feature.bindable.isEmpty, action.head == "binding", action.steps.count == 2,
+        case .name(let field)? = action.steps.last
+      {
+        if let failure = applyBinding(field, action.payload, to: &state) { return failure }
+      }
+      let handler: LuaFunction?
+      if action.steps.count == 1, let name = action.head {
+        handler = feature.handlers[name]
+      } else {
+        handler = feature.handlers.isEmpty ? nil : feature.handlers[action.pattern]
+      }
+      if let handler {
+        return host.runHandler(handler, feature: feature, state: &state, action: action)
+      }
+      if let reduceFunction = feature.reduceFunction {
+        return host.runReduceFunction(reduceFunction, feature: feature, state: &state, action: action)
+      }
+      return .none
+    }
+  }
+
+  /// `binding.field(value)`: sets the field, keeping its kind (a string field takes strings).
+  @MainActor
+  private func applyBinding(_ field: String, _ value: Value, to state: inout Value) -> Effect<FeatureAction>? {
+    let current = state[key: field]
+    let fits: Bool
+    switch (current, value) {
+    case (.null, _), (_, .null): fits = true
+    case (.integer, .integer), (.float, .float), (.float, .integer), (.string, .string), (.boolean, .boolean): fits = true
+    case (.array, .array), (.record, .record), (.identified, .array), (.identified, .identified): fits = true
+    default: fits = false
+    }
+    guard fits else {
+      return .failure(ReluaError.badAction(
+        "binding.\(field) of \(feature.name): the field holds \(describeValue(current)), got \(describeValue(value))"))
+    }
+    if case (.float, .integer(let integer)) = (current, value) {
+      state[key: field] = .float(Double(integer))
+    } else {
+      state[key: field] = value
+    }
+    return nil
+  }
+}

@@ -1,0 +1,132 @@
+import Composable
+import Foundation
+import Lua
+
+/// A store of a Lua feature, as Lua sees it (`relua.Store(Feature, options)`):
+/// `store:send(action[, payload])`, `store:state([path])`, `store:screens()`, `store:view()`,
+/// `store:observe(path or function, onChange)`, `store:json()`, `store:warnings()`, `store:wait()`.
+/// A send is a transaction: a raising reducer restores the state and raises at the sender's line.
+@MainActor
+public final class LuaStoreObject {
+  let host: ReluaHost
+  public let feature: FeatureDefinition
+  public let store: Store<Value, FeatureAction>
+  let resolver: ActionResolver
+  private var tokens: [ObservationToken] = []
+
+  public init(host: ReluaHost, feature: FeatureDefinition, state: Value? = nil, dependencies: DependencyValues) throws {
+    self.host = host
+    self.feature = feature
+    resolver = host.resolver(for: feature)
+    let initial = try state.map { FeatureStateShape.conform($0, to: feature) }
+      ?? host.initialState(of: feature, dependencies: dependencies)
+    let reducer = FeatureReducerBuilder.reducer(for: feature, host: host)
+    store = Store(initialState: initial, reduce: reducer.reduce(into:action:), dependencies: dependencies, transactional: true)
+  }
+
+  /// `relua.Store(Feature, { state = table, json = text, deps = { … } })`.
+  static func make(host: ReluaHost, stack: LuaStack) throws -> LuaValue {
+    let feature = try host.feature(stack.value(at: 1), what: "relua.Store(Feature, options)")
+    let options = stack.isNil(at: 2) ? nil : try stack.table(at: 2)
+    var dependencies = DependencyValues.fallback
+    try DependencyOptions(options?["deps"].tableValue, host: host).prepare(&dependencies)
+    var state: Value?
+    if let options {
+      let given = try options["state"]
+      if !given.isNil { state = try host.value(from: given) }
+      if let json = try options["json"].stringValue { state = try Value(json: json) }
+    }
+    return .userdata(try host.lua.userdata(LuaStoreObject(host: host, feature: feature, state: state, dependencies: dependencies)))
+  }
+
+  /// Sends an action by name; throws the reducer's error (state restored) or a bad-action error.
+  public func send(_ name: String, payload: Value = .null) throws {
+    try send(resolver.resolve(name, payload: payload))
+  }
+
+  public func send(_ action: FeatureAction) throws {
+    do {
+      try store.sendChecked(action)
+    } catch let failure as ReducerFailure {
+      throw failure.error
+    }
+  }
+
+  public var screens: [FeatureScreen] { FeatureScreens.screens(of: feature, state: store.state) }
+
+  static func register(in host: ReluaHost) throws {
+    let lua = host.lua
+    let type = try lua.register(
+      type: LuaStoreObject.self, name: "Store",
+      methods: [
+        "state": { store, stack in
+          let path = stack.isNil(at: 2) ? "" : try stack.string(at: 2)
+          return [try lua.value(try store.store.state.at(path: path))]
+        },
+        "screens": { store, stack in
+          try store.screens.map { screen in
+            .table(try lua.table(fields: [
+              "feature": .text(screen.feature.name), "place": .text(screen.place),
+              "prefix": .text(screen.actionPrefix), "state": try lua.value(screen.state),
+            ]))
+          }
+        },
+        "view": { store, _ in
+          guard let top = store.screens.last else { return [] }
+          return [try host.render(top.feature, top.state).map(LuaValue.text) ?? .nil]
+        },
+        "json": { store, _ in [.text(try store.store.state.json(pretty: true))] },
+        "warnings": { store, _ in
+          [.table(try lua.table(array: store.store.warnings.map { .text($0.message) }))]
+        },
+        "observe": { store, stack in
+          let onChange = try stack.function(at: 3)
+          let token: ObservationToken
+          if let path = try? stack.string(at: 2) {
+            token = store.store.observe({ (try? $0.at(path: path)) ?? .null }) { value in
+              _ = try? lua.call(onChange, lua.value(value))
+            }
+          } else {
+            let projection = try stack.function(at: 2)
+            token = store.store.observe({ state -> Value in
+              (try? lua.call(projection, lua.value(state)).first.map { try host.value(from: $0) }) ?? .null
+            }) { value in _ = try? lua.call(onChange, lua.value(value)) }
+          }
+          store.tokens.append(token)
+          return []
+        },
+      ],
+      rawMethods: [
+        "send": { store, stack in
+          let name = try stack.string(at: 2)
+          let payload = stack.count >= 3 ? try host.value(from: stack.value(at: 3)) : .null
+          try store.send(name, payload: payload)
+          return .none
+        }
+      ])
+    try type.methods.rawSet(.text("wait"), .function(host.driver.awaitable(name: "store:wait", in: lua) { arguments in
+      guard let store = try arguments.first?.userdataValue?.object(as: LuaStoreObject.self) else {
+        throw LuaError.argument(position: 1, message: "Store expected (call it as store:wait())")
+      }
+      await store.store.waitForEffects()
+      return []
+    }))
+  }
+}
+
+extension Value {
+  /// The value at a dotted path (`counter.count`, `results[1].secret`; positions 1-based as in Lua).
+  func at(path: String) throws -> Value {
+    if path.isEmpty { return self }
+    var current = self
+    for step in try ActionResolver.parse(path) {
+      switch step {
+      case .name(let key): current = current[key: key]
+      case .id(.integer(let position)) where current.arrayValue != nil || current.identifiedValue != nil:
+        current = current[Int(position) - 1]
+      case .id(let id): current = current[id: id]
+      }
+    }
+    return current
+  }
+}

@@ -1,0 +1,196 @@
+import Clocks
+import Composable
+import Lua
+
+/// The engine's exhaustive `TestStore` for a Lua feature (`relua.TestStore(Feature, options)`):
+///
+///     store:send("increment", function(s) s.count = 1 end)
+///     store:send("setCount", 5, function(s) s.count = 5 end)
+///     store:advance(1)                     -- with deps = { clock = "test" }
+///     store:receive("timerTicked", function(s) s.ticks = 1 end)
+///     store:finish()
+///
+/// An expectation function gets a plain copy of the state before the action and changes it into
+/// the state expected after; omit it when nothing should change. `receive(name)` matches the
+/// action by name (any payload); `receive(name, payload)` matches it exactly. Failures raise at
+/// the test's line, worded as the engine's (diffs in Lua table syntax, `−` expected, `+` actual).
+@MainActor
+public final class LuaTestStoreObject {
+  let host: ReluaHost
+  let feature: FeatureDefinition
+  let testStore: TestStore<Value, FeatureAction>
+  let resolver: ActionResolver
+  let clock: TestClock<Duration>?
+  private var failures: [String] = []
+
+  init(host: ReluaHost, feature: FeatureDefinition, state: Value?, options: DependencyOptions, location: String) throws {
+    self.host = host
+    self.feature = feature
+    resolver = host.resolver(for: feature)
+    clock = options.testClock
+    let failures = FailureSink()
+    var initialDependencies = DependencyValues.test { name in failures.record("Unimplemented dependency: \(name)") }
+    options.prepare(&initialDependencies)
+    let initial = try state.map { FeatureStateShape.conform($0, to: feature) }
+      ?? host.initialState(of: feature, dependencies: initialDependencies)
+    if let missing = failures.messages.first {
+      throw ReluaError.usage("\(missing) (feature '\(feature.name)' reads it in state(deps); give it in deps = { … })")
+    }
+    let (file, line) = Self.split(location)
+    testStore = TestStore(
+      initialState: initial, reducer: FeatureReducerBuilder.reducer(for: feature, host: host), isEqual: ==,
+      reporter: ClosureTestFailureReporter { _, _ in }, withDependencies: { options.prepare(&$0) },
+      transactional: true, location: SourceLocation(file: file, line: line))
+    testStore.reporter = ClosureTestFailureReporter { [weak self] message, _ in self?.failures.append(message) }
+    testStore.diff = { expected, actual in ValueDiff.lines(from: expected, to: actual).map { indent($0) } }
+    testStore.describeAction = { $0.description }
+  }
+
+  private static func split(_ location: String) -> (String, UInt) {
+    guard let colon = location.lastIndex(of: ":"), let line = UInt(location[location.index(after: colon)...]) else {
+      return (location, 0)
+    }
+    return (String(location[..<colon]), line)
+  }
+
+  /// `relua.TestStore(Feature, { state = table, json = text, deps = { … } })`.
+  static func make(host: ReluaHost, stack: LuaStack) throws -> LuaValue {
+    let feature = try host.feature(stack.value(at: 1), what: "relua.TestStore(Feature, options)")
+    let options = stack.isNil(at: 2) ? nil : try stack.table(at: 2)
+    let dependencies = try DependencyOptions(options?["deps"].tableValue, host: host)
+    var state: Value?
+    if let options {
+      let given = try options["state"]
+      if !given.isNil { state = try host.value(from: given) }
+      if let json = try options["json"].stringValue { state = try Value(json: json) }
+    }
+    let object = try LuaTestStoreObject(
+      host: host, feature: feature, state: state, options: dependencies,
+      location: luaLocation(stack.unsafeState, level: 1) ?? "?")
+    host.testStores.append(object)
+    return .userdata(try host.lua.userdata(object))
+  }
+
+  // MARK: Operations
+
+  /// Runs one engine operation; its failures (and a Lua reducer's error) raise afterwards.
+  private func perform(_ body: () async throws -> Void) async throws {
+    host.lastReducerError = nil
+    failures.removeAll()
+    try await body()
+    if let error = host.lastReducerError {
+      host.lastReducerError = nil
+      failures.insert(error.fullDescription, at: 0)
+    }
+    if !failures.isEmpty {
+      let message = failures.joined(separator: "\n\n")
+      failures.removeAll()
+      throw LuaError.runtime(message: message, traceback: nil)
+    }
+  }
+
+  /// Splits `(name, [payload], [expect])`.
+  private func actionArguments(_ arguments: ArraySlice<LuaValue>) throws -> (String, LuaValue?, LuaFunction?) {
+    guard let name = arguments.first?.stringValue else {
+      throw LuaError.argument(position: 2, message: "expected an action name")
+    }
+    var rest = arguments.dropFirst()
+    var expect: LuaFunction?
+    if let last = rest.last, case .function(let function) = last {
+      expect = function
+      rest = rest.dropLast()
+    } else if let last = rest.last, !last.isNil, rest.count == 2 {
+      throw LuaError.argument(position: 4, message: "the expectation must be a function(state)")
+    }
+    return (name, rest.first, expect)
+  }
+
+  private func expectation(_ function: LuaFunction?) -> ((inout Value) throws -> Void)? {
+    guard let function else { return nil }
+    return { [host] state in
+      let table = try host.lua.value(state)
+      try host.lua.call(function, table)
+      state = try host.value(from: table, hint: state)
+    }
+  }
+
+  func send(_ arguments: ArraySlice<LuaValue>) async throws {
+    let (name, payload, expect) = try actionArguments(arguments)
+    let action = try resolver.resolve(name, payload: try payload.map { try host.value(from: $0) } ?? .null)
+    try await perform {
+      await testStore.send(action, assert: expectation(expect), at: testStore.currentLocationForLua)
+    }
+  }
+
+  func receive(_ arguments: ArraySlice<LuaValue>) async throws {
+    let (name, payload, expect) = try actionArguments(arguments)
+    let matchesPayload = payload != nil && !(payload!.isNil)
+    let action = try resolver.resolve(name, payload: matchesPayload ? try host.value(from: payload!) : .null)
+    let anyPayload = !matchesPayload
+    try await perform {
+      await testStore.receive(
+        matching: { anyPayload ? $0.steps == action.steps : $0 == action },
+        expected: action, timeout: nil, assert: expectation(expect), at: testStore.currentLocationForLua)
+    }
+  }
+
+  func advance(_ seconds: Double) async throws {
+    guard let clock else {
+      throw LuaError.runtime(message: "store:advance needs a test clock: relua.TestStore(Feature, { deps = { clock = \"test\" } })", traceback: nil)
+    }
+    try await perform { await clock.advance(by: .seconds(seconds)) }
+  }
+
+  static func register(in host: ReluaHost) throws {
+    let lua = host.lua
+    let type = try lua.register(
+      type: LuaTestStoreObject.self, name: "TestStore",
+      methods: [
+        "state": { store, stack in
+          let path = stack.isNil(at: 2) ? "" : try stack.string(at: 2)
+          return [try lua.value(try store.testStore.state.at(path: path))]
+        },
+        "warnings": { store, _ in [.table(try lua.table(array: store.testStore.warnings.map { .text($0.message) }))] },
+        "exhaustive": { store, stack in
+          store.testStore.exhaustivity = stack.isTruthy(at: 2) ? .on : .off
+          return []
+        },
+        "screens": { store, _ in
+          FeatureScreens.screens(of: store.feature, state: store.testStore.state).map { .text($0.place) }
+        },
+      ])
+    func awaitable(_ name: String, _ body: @escaping @MainActor (LuaTestStoreObject, ArraySlice<LuaValue>) async throws -> Void) throws {
+      try type.methods.rawSet(.text(name), .function(host.driver.awaitable(name: "store:\(name)", in: lua) { arguments in
+        guard let store = try arguments.first?.userdataValue?.object(as: LuaTestStoreObject.self) else {
+          throw LuaError.argument(position: 1, message: "TestStore expected (call it as store:\(name)(…))")
+        }
+        try await body(store, arguments.dropFirst())
+        return []
+      }))
+    }
+    try awaitable("send") { store, arguments in try await store.send(arguments) }
+    try awaitable("receive") { store, arguments in try await store.receive(arguments) }
+    try awaitable("advance") { store, arguments in
+      guard let seconds = arguments.first?.doubleValue else { throw LuaError.argument(position: 2, message: "expected seconds") }
+      try await store.advance(seconds)
+    }
+    try awaitable("finish") { store, _ in try await store.perform { await store.testStore.finish() } }
+    try awaitable("skipReceivedActions") { store, _ in try await store.perform { await store.testStore.skipReceivedActions() } }
+    try awaitable("skipInFlightEffects") { store, _ in try await store.perform { await store.testStore.skipInFlightEffects() } }
+  }
+}
+
+/// Collects messages from a `@Sendable` callback that only runs on the main actor.
+private final class FailureSink: @unchecked Sendable {
+  var messages: [String] = []
+  func record(_ message: String) { messages.append(message) }
+}
+
+private func indent(_ text: String) -> String {
+  text.split(separator: "\n", omittingEmptySubsequences: false).map { "  " + $0 }.joined(separator: "\n")
+}
+
+extension TestStore {
+  /// Lua failures raise at the script's line themselves; the engine's location is not used.
+  var currentLocationForLua: SourceLocation { SourceLocation(file: "lua", line: 0) }
+}

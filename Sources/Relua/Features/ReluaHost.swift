@@ -1,0 +1,261 @@
+import CLua
+import CLuaShim
+import Composable
+import Lua
+
+/// The feature host of one Lua state: `require "relua"`, the compiled features, the state views
+/// Lua reducers write through, the dependencies Lua sees, and the calls into Lua handlers.
+/// One per `LuaState` (`ReluaHost.install(in:)`), on the main actor with the state.
+@MainActor
+public final class ReluaHost {
+  public let lua: LuaState
+  let views: StateViews
+  let tags = ReluaTags()
+  let driver: LuaCoroutineDriver
+  private(set) var compiler: FeatureCompiler!
+  /// The `relua` module table.
+  public private(set) var module: LuaTable!
+  /// The `deps` table handed to reducers, `state(deps)` and effects.
+  private(set) var deps: LuaTable!
+  private var resolvers: [ObjectIdentifier: ActionResolver] = [:]
+  /// Test stores made in this state (checked for pending work when a test ends).
+  var testStores: [LuaTestStoreObject] = []
+  /// The error of the last Lua reducer that raised (the test store reports it as the failure).
+  var lastReducerError: ReluaError?
+
+  private struct Entry {
+    weak var state: LuaState?
+    let host: ReluaHost
+  }
+
+  private static var hosts: [ObjectIdentifier: Entry] = [:]
+
+  /// The host of `lua`, installing `require "relua"` (and a global `relua`) on first use.
+  @discardableResult
+  public static func install(in lua: LuaState) throws -> ReluaHost {
+    let key = ObjectIdentifier(lua)
+    if let entry = hosts[key], entry.state === lua { return entry.host }
+    hosts = hosts.filter { $0.value.state != nil }
+    let host = try ReluaHost(lua: lua)
+    hosts[key] = Entry(state: lua, host: host)
+    return host
+  }
+
+  private init(lua: LuaState) throws {
+    self.lua = lua
+    views = try StateViews(lua: lua)
+    driver = try LuaCoroutineDriver.of(lua)
+    compiler = FeatureCompiler(lua: lua, tags: tags)
+    deps = try LuaDependencies.makeTable(host: self)
+    let primitives = try lua.table()
+    try primitives.rawSet("where", .function(lua.rawFunction { stack in
+      let level = try stack.int(at: 1, default: 1)
+      stack.push(luaLocation(stack.unsafeState, level: Int32(level)) ?? "?")
+      return .values(1)
+    }))
+    try primitives.rawSet("copy", .function(views.copyFunction))
+    try primitives.rawSet("deps", .function(lua.rawFunction { [unowned self] stack in
+      try self.deps.push(onto: stack.unsafeState)
+      return .values(1)
+    }))
+    try primitives.rawSet("markIdentified", .function(lua.rawFunction { stack in
+      let L = stack.unsafeState
+      guard lua_type(L, 1) == LUA_TTABLE else { throw LuaError.argument(position: 1, message: "table expected") }
+      lua_settop(L, 1)
+      IdentifiedMarker.mark(tableAtTopOf: L)
+      return .values(1)
+    }))
+    try primitives.rawSet("register", .function(lua.function { [unowned self] stack in
+      try self.tags.register(stack.values)
+      return []
+    }))
+    let prelude = try lua.load(ReluaPrelude.source, name: ReluaPrelude.chunkName)
+    guard let module = try lua.call(prelude, .table(primitives)).first?.tableValue else {
+      throw ReluaError.usage("the relua prelude did not return its module")
+    }
+    self.module = module
+    try module.rawSet("Store", .function(lua.function { [unowned self] stack in
+      [try LuaStoreObject.make(host: self, stack: stack)]
+    }))
+    try module.rawSet("TestStore", .function(lua.function { [unowned self] stack in
+      [try LuaTestStoreObject.make(host: self, stack: stack)]
+    }))
+    try module.rawSet("uuid", .function(lua.function { stack in
+      [.text(UUID(try stack.int(at: 1)).uuidString)]
+    }))
+    try LuaStoreObject.register(in: self)
+    try LuaTestStoreObject.register(in: self)
+    let package = try lua.global("package").tableValue
+    try package?["loaded"].tableValue?.rawSet("relua", .table(module))
+    try lua.setGlobal("relua", .table(module))
+  }
+
+  /// The compiled definition of a feature table.
+  func feature(_ value: LuaValue, what: String) throws -> FeatureDefinition {
+    try compiler.definition(of: value, what: what)
+  }
+
+  func resolver(for feature: FeatureDefinition) -> ActionResolver {
+    let key = ObjectIdentifier(feature)
+    if let resolver = resolvers[key] { return resolver }
+    let resolver = ActionResolver(root: feature)
+    resolvers[key] = resolver
+    return resolver
+  }
+
+  /// A Lua value (table, view, scalar) as state.
+  func value(from luaValue: LuaValue, hint: Value? = nil) throws -> Value {
+    try views.value(from: luaValue, hint: hint)
+  }
+
+  // MARK: Initial state
+
+  /// The feature's initial state: `state(deps)` with the given dependencies, or its table.
+  func initialState(of feature: FeatureDefinition, dependencies: DependencyValues) throws -> Value {
+    let initial = try feature.table.rawGet("state")
+    let raw: Value
+    if let function = initial.functionValue {
+      let result = try DependencyValues.withValues(dependencies) { try lua.call(function, .table(deps)) }
+      guard let table = result.first, case .table = table else {
+        throw ReluaError.usage("\(feature.definedAt): feature '\(feature.name)': state(deps) must return a table")
+      }
+      raw = try value(from: table)
+    } else {
+      raw = try value(from: initial)
+    }
+    return FeatureStateShape.conform(raw, to: feature)
+  }
+
+  // MARK: Calling Lua reducers
+
+  /// Runs a `relua.on` handler: `handler(state, payload, deps, id)` on a live view of `state`.
+  func runHandler(
+    _ handler: LuaFunction, feature: FeatureDefinition, state: inout Value, action: FeatureAction
+  ) -> Effect<FeatureAction> {
+    let deps = self.deps!
+    return runLua(feature: feature, state: &state, action: action) { session in
+      try lua.callRaw(
+        handler, argumentCount: 4,
+        pushArguments: { L in
+          try session.pushView(onto: L)
+          try action.payload.push(onto: L)
+          try deps.push(onto: L)
+          if let id = action.firstID { try id.push(onto: L) } else { lua_pushnil(L) }
+        },
+        readResults: { L, first, count in Self.firstResult(lua, L, first, count) })
+    }
+  }
+
+  /// Runs a plain `reduce = function(state, action, deps)`; `action` is `{ name, payload, id }`.
+  func runReduceFunction(
+    _ function: LuaFunction, feature: FeatureDefinition, state: inout Value, action: FeatureAction
+  ) -> Effect<FeatureAction> {
+    let deps = self.deps!
+    return runLua(feature: feature, state: &state, action: action) { session in
+      try lua.callRaw(
+        function, argumentCount: 3,
+        pushArguments: { L in
+          try session.pushView(onto: L)
+          lua_createtable(L, 0, 4)
+          pushLuaString(action.name, onto: L)
+          lua_setfield(L, -2, "name")
+          pushLuaString(action.pattern, onto: L)
+          lua_setfield(L, -2, "pattern")
+          try action.payload.push(onto: L)
+          lua_setfield(L, -2, "payload")
+          if let id = action.firstID {
+            try id.push(onto: L)
+            lua_setfield(L, -2, "id")
+          }
+          try deps.push(onto: L)
+        },
+        readResults: { L, first, count in Self.firstResult(lua, L, first, count) })
+    }
+  }
+
+  private func runLua(
+    feature: FeatureDefinition, state: inout Value, action: FeatureAction,
+    _ call: (StateSession) throws -> LuaValue?
+  ) -> Effect<FeatureAction> {
+    do {
+      guard let returned = try views.withViews(of: &state, call) else { return .none }
+      return try LuaEffects.effect(from: returned, feature: feature, host: self)
+    } catch {
+      let failure = reducerError(error, feature: feature, action: action)
+      lastReducerError = failure
+      return .failure(failure)
+    }
+  }
+
+  func reducerError(_ error: any Error, feature: FeatureDefinition, action: FeatureAction) -> ReluaError {
+    switch error {
+    case let error as ReluaError: return error
+    case LuaError.runtime(let message, let traceback):
+      return .reducer(feature: feature.name, action: action.description, message: message, traceback: traceback)
+    case let error as LuaError:
+      return .reducer(feature: feature.name, action: action.description, message: error.message, traceback: nil)
+    default:
+      return .reducer(feature: feature.name, action: action.description, message: "\(error)", traceback: nil)
+    }
+  }
+
+  // MARK: Lenses
+
+  /// A derived child's state: `get(state)` on a read-only look at the parent.
+  func lensGet(_ get: LuaFunction, _ parent: Value, key: String) -> Value {
+    var parent = parent
+    do {
+      return try views.withViews(of: &parent) { session in
+        guard let result = try lua.call(get, session.view()).first else { return .null }
+        return try value(from: result)
+      }
+    } catch {
+      RuntimeWarnings.report("The lens '\(key)' failed to get its state: \(error)")
+      return .null
+    }
+  }
+
+  /// Writes a derived child's state back: `set(state, child)`.
+  func lensSet(_ set: LuaFunction, _ parent: inout Value, _ child: Value, key: String) {
+    do {
+      try views.withViews(of: &parent) { session in
+        _ = try lua.call(set, session.view(), lua.value(child))
+      }
+    } catch {
+      RuntimeWarnings.report("The lens '\(key)' failed to set its state: \(error)")
+    }
+  }
+
+  // MARK: Views
+
+  /// The text `view(state)` renders for a feature, or nil when it has no view.
+  func render(_ feature: FeatureDefinition, _ state: Value) throws -> String? {
+    guard let view = feature.viewFunction else { return nil }
+    let result = try lua.call(view, lua.value(state))
+    guard let first = result.first else { return nil }
+    if let text = first.stringValue { return text }
+    throw ReluaError.usage("\(feature.name).view must return text, got \(first.type)")
+  }
+}
+
+/// `file:line` of the Lua function `level` levels up from the running C function.
+func luaLocation(_ L: OpaquePointer, level: Int32) -> String? {
+  var record = lua_Debug()
+  guard lua_getstack(L, level, &record) != 0, lua_getinfo(L, "Sl", &record) != 0, record.currentline > 0 else {
+    return nil
+  }
+  let source = withUnsafeBytes(of: &record.short_src) { bytes in
+    String(decoding: bytes.prefix { $0 != 0 }, as: UTF8.self)
+  }
+  return "\(source):\(record.currentline)"
+}
+
+import Foundation
+
+extension ReluaHost {
+  /// The first result of a call (nil when there is none or it is nil).
+  static func firstResult(_ lua: LuaState, _ L: OpaquePointer, _ first: Int32, _ count: Int32) -> LuaValue? {
+    guard count > 0, lua_type(L, first) != LUA_TNIL else { return nil }
+    return lua.value(at: first, in: L)
+  }
+}

@@ -1,0 +1,311 @@
+/// The Lua half of `require "relua"`: the declarations of the feature DSL. They only check their
+/// arguments (raising at the script's line) and build tagged tables; the Swift host compiles a
+/// feature into Composable reducers the first time a store runs it (`FeatureCompiler`).
+///
+/// The chunk receives the host's primitives (`host`) and returns the module table.
+enum ReluaPrelude {
+  static let chunkName = "=[relua]"
+
+  static let source = #"""
+    local host = ...
+    local type, error, pairs, ipairs, next, select, tostring, setmetatable, getmetatable, rawget =
+      type, error, pairs, ipairs, next, select, tostring, setmetatable, getmetatable, rawget
+    local format, sort, concat = string.format, table.sort, table.concat
+
+    local M = {}
+    local FeatureMT = { __name = "Feature" }
+    FeatureMT.__index = FeatureMT
+    local HandlersMT = { __name = "relua.on" }
+    local ChildMT = { __name = "relua.compose" }
+    local AlertMT = { __name = "relua.alert" }
+    local EffectMT = { __name = "Effect" }
+    local EffectMethods = {}
+    EffectMT.__index = EffectMethods
+
+    local function fail(level, message, ...)
+      error(format(message, ...), level + 1)
+    end
+
+    local function sortedKeys(t)
+      local keys = {}
+      for key in pairs(t) do keys[#keys + 1] = tostring(key) end
+      sort(keys)
+      return concat(keys, ", ")
+    end
+
+    local payloadTypes = { integer = true, float = true, number = true, string = true, boolean = true, table = true, any = true }
+    local function validPayloadType(t)
+      if type(t) == "table" then return next(t) == nil end
+      if type(t) ~= "string" then return false end
+      t = t:gsub("%?$", "")
+      local element = t:match("^{(.+)}$")
+      return payloadTypes[element or t] == true
+    end
+
+    -- feature "Name" { state = …, actions = …, compose = {…}, bindable = {…}, reduce = …, view = … }
+    local featureFields = { state = true, actions = true, compose = true, bindable = true, reduce = true, view = true }
+    function M.feature(name)
+      if type(name) ~= "string" or name == "" then
+        fail(2, "relua.feature: expected a feature name (a string), got %s", type(name))
+      end
+      local definedAt = host.where(2)
+      return function(spec)
+        if type(spec) ~= "table" then
+          fail(2, "feature '%s': expected a table { state = ..., actions = ..., reduce = ... }, got %s", name, type(spec))
+        end
+        for key in pairs(spec) do
+          if not featureFields[key] then
+            fail(2, "feature '%s': unknown field '%s' (known: actions, bindable, compose, reduce, state, view)", name, tostring(key))
+          end
+        end
+        local state = spec.state
+        if state == nil then state = {} end
+        if type(state) ~= "table" and type(state) ~= "function" then
+          fail(2, "feature '%s': 'state' must be a table or a function(deps) returning one, got %s", name, type(state))
+        end
+        local actions = spec.actions or {}
+        if type(actions) ~= "table" then fail(2, "feature '%s': 'actions' must be a table, got %s", name, type(actions)) end
+        for action, payload in pairs(actions) do
+          if type(action) ~= "string" or not action:match("^[%a_][%w_]*$") then
+            fail(2, "feature '%s': action names must be identifiers, got %s", name, tostring(action))
+          end
+          if not validPayloadType(payload) then
+            fail(2, "feature '%s': action '%s': payload must be {} (none) or a type: integer, float, number, string, boolean, table, any, {T} (array of T), T? (optional); got %s",
+              name, action, type(payload) == "string" and format("%q", payload) or type(payload))
+          end
+        end
+        local compose = spec.compose or {}
+        if type(compose) ~= "table" then fail(2, "feature '%s': 'compose' must be a list of relua.scope/optional/forEach/presents/stack", name) end
+        local keys = {}
+        for index, child in ipairs(compose) do
+          if getmetatable(child) ~= ChildMT then
+            fail(2, "feature '%s': compose[%d] is not a relua.scope/optional/forEach/presents/stack", name, index)
+          end
+          if keys[child.key] then fail(2, "feature '%s': '%s' is composed twice", name, child.key) end
+          if actions[child.key] then fail(2, "feature '%s': '%s' is both an action and a child", name, child.key) end
+          keys[child.key] = true
+        end
+        local bindable = spec.bindable or {}
+        if type(bindable) ~= "table" then fail(2, "feature '%s': 'bindable' must be a list of field names", name) end
+        for _, field in ipairs(bindable) do
+          if type(field) ~= "string" then fail(2, "feature '%s': 'bindable' must list field names (strings)", name) end
+        end
+        local reduce = spec.reduce
+        if reduce ~= nil and type(reduce) ~= "function" and getmetatable(reduce) ~= HandlersMT then
+          fail(2, "feature '%s': 'reduce' must be relua.on { action = function(state, payload, deps) ... end } or a function(state, action, deps)", name)
+        end
+        if spec.view ~= nil and type(spec.view) ~= "function" then
+          fail(2, "feature '%s': 'view' must be a function(state) returning text", name)
+        end
+        return setmetatable({
+          name = name, state = state, actions = actions, compose = compose, bindable = bindable,
+          reduce = reduce, view = spec.view, definedAt = definedAt,
+        }, FeatureMT)
+      end
+    end
+
+    -- The feature's initial state (its `state` function called with deps, or a copy of its table).
+    function FeatureMT:initial(deps)
+      if getmetatable(self) ~= FeatureMT then fail(2, "Feature:initial: call it with ':' (Feature:initial(deps))") end
+      local state = self.state
+      if type(state) == "function" then
+        local value = state(deps or host.deps())
+        if type(value) ~= "table" then fail(2, "feature '%s': state(deps) must return a table, got %s", self.name, type(value)) end
+        return value
+      end
+      return host.copy(state)
+    end
+
+    function FeatureMT:__tostring() return "Feature " .. self.name end
+
+    function M.isFeature(value) return getmetatable(value) == FeatureMT end
+
+    -- relua.on { increment = function(state, payload, deps, id) ... end, ["counter.playNext"] = ... }
+    function M.on(handlers)
+      if type(handlers) ~= "table" then fail(2, "relua.on: expected a table of action handlers, got %s", type(handlers)) end
+      for key, handler in pairs(handlers) do
+        if type(key) ~= "string" then fail(2, "relua.on: handler keys must be action names (strings), got %s", type(key)) end
+        if type(handler) ~= "function" then fail(2, "relua.on: the handler for '%s' must be a function, got %s", key, type(handler)) end
+      end
+      return setmetatable(handlers, HandlersMT)
+    end
+
+    local function child(kind, key, target, extra, level)
+      if type(key) ~= "string" or not key:match("^[%a_][%w_]*$") then
+        fail(level + 1, "relua.%s: expected the state key (an identifier) first, got %s", kind, tostring(key))
+      end
+      local entry = { kind = kind, key = key, target = target, definedAt = host.where(level + 1) }
+      if extra then for k, v in pairs(extra) do entry[k] = v end end
+      return setmetatable(entry, ChildMT)
+    end
+
+    local function checkFeature(kind, key, feature, level)
+      if getmetatable(feature) ~= FeatureMT then
+        fail(level + 1, "relua.%s('%s', …): expected a feature (made by relua.feature), got %s", kind, key, type(feature))
+      end
+    end
+
+    local function checkKinds(kind, key, kinds, level)
+      if getmetatable(kinds) == FeatureMT then return { [kinds.name] = kinds } end
+      if type(kinds) ~= "table" or next(kinds) == nil then
+        fail(level + 1, "relua.%s('%s', kinds): expected a table { kind = Feature or relua.alert{…}, … }", kind, key)
+      end
+      for name, target in pairs(kinds) do
+        if type(name) ~= "string" or not name:match("^[%a_][%w_]*$") then
+          fail(level + 1, "relua.%s('%s', kinds): kind names must be identifiers, got %s", kind, key, tostring(name))
+        end
+        if getmetatable(target) ~= FeatureMT and getmetatable(target) ~= AlertMT then
+          fail(level + 1, "relua.%s('%s', kinds): '%s' must be a feature or relua.alert{…}, got %s", kind, key, name, type(target))
+        end
+        if name == "dismiss" or name == "popFrom" or name == "push" then
+          fail(level + 1, "relua.%s('%s', kinds): '%s' is reserved", kind, key, name)
+        end
+      end
+      return kinds
+    end
+
+    -- relua.scope("counter", Counter), or through a lens:
+    -- relua.scope("profile", Profile, { get = function(state) return {…} end, set = function(state, child) … end })
+    function M.scope(key, feature, lens)
+      checkFeature("scope", key, feature, 2)
+      if lens ~= nil and (type(lens) ~= "table" or type(lens.get) ~= "function" or type(lens.set) ~= "function") then
+        fail(2, "relua.scope('%s', Feature, lens): the lens must be { get = function(state), set = function(state, child) }", key)
+      end
+      return child("scope", key, feature, lens and { get = lens.get, set = lens.set }, 2)
+    end
+
+    function M.optional(key, feature)
+      checkFeature("optional", key, feature, 2)
+      return child("optional", key, feature, nil, 2)
+    end
+
+    function M.forEach(key, feature)
+      checkFeature("forEach", key, feature, 2)
+      return child("forEach", key, feature, nil, 2)
+    end
+
+    function M.presents(key, kinds)
+      return child("presents", key, checkKinds("presents", key, kinds, 2), nil, 2)
+    end
+
+    function M.stack(key, kinds)
+      return child("stack", key, checkKinds("stack", key, kinds, 2), nil, 2)
+    end
+
+    -- relua.alert { confirmDelete = {}, … }: an alert's button actions (the parent handles them;
+    -- the alert is dismissed after any of them).
+    function M.alert(actions)
+      actions = actions or {}
+      if type(actions) ~= "table" then fail(2, "relua.alert: expected a table of button actions { name = {} or payload type }") end
+      for action, payload in pairs(actions) do
+        if type(action) ~= "string" or not validPayloadType(payload) then
+          fail(2, "relua.alert: bad button action %s", tostring(action))
+        end
+      end
+      return setmetatable({ actions = actions }, AlertMT)
+    end
+
+    -- Collections
+    function M.identified(t)
+      t = t or {}
+      if type(t) ~= "table" then fail(2, "relua.identified: expected a table of records with ids, got %s", type(t)) end
+      return host.markIdentified(t)
+    end
+
+    -- Pushes an element ({ kind = state }) onto a stack; its id is one more than the largest id
+    -- in the stack (0 for the first), so ids follow from the state alone. Returns the id.
+    function M.push(stack, element)
+      if type(element) ~= "table" then fail(2, "relua.push(stack, { kind = state }): expected a table, got %s", type(element)) end
+      local nextID = 0
+      for _, existing in ipairs(stack) do
+        local id = existing.id
+        if type(id) == "number" and id >= nextID then nextID = id + 1 end
+      end
+      local copy = {}
+      for k, v in pairs(element) do copy[k] = v end
+      copy.id = nextID
+      stack[#stack + 1] = copy
+      return nextID
+    end
+
+    -- Effects: plain tagged tables the host turns into engine effects when a reducer returns one.
+    local function effect(t) return setmetatable(t, EffectMT) end
+    local function checkEffect(value, what, level)
+      if getmetatable(value) ~= EffectMT then fail(level + 1, "%s: expected an Effect, got %s", what, type(value)) end
+    end
+    local function checkID(id, what, level)
+      local t = type(id)
+      if t ~= "string" and t ~= "number" and t ~= "boolean" then
+        fail(level + 1, "%s: a cancellation id must be a string, number or boolean, got %s", what, t)
+      end
+    end
+
+    local Effect = {}
+    Effect.none = effect { kind = "none" }
+
+    function Effect.send(action, payload)
+      if type(action) ~= "string" then fail(2, "Effect.send: expected an action name, got %s", type(action)) end
+      return effect { kind = "send", action = action, payload = payload, definedAt = host.where(2) }
+    end
+
+    function Effect.run(fn, options)
+      if type(fn) ~= "function" then fail(2, "Effect.run: expected a function(send), got %s", type(fn)) end
+      local catch = options and options.catch
+      if catch ~= nil and type(catch) ~= "function" then fail(2, "Effect.run: 'catch' must be a function(error, send)") end
+      return effect { kind = "run", fn = fn, catch = catch, definedAt = host.where(2) }
+    end
+
+    local function list(kind, ...)
+      local effects = { ... }
+      if select("#", ...) == 1 and getmetatable(effects[1]) ~= EffectMT and type(effects[1]) == "table" then effects = effects[1] end
+      for index = 1, #effects do checkEffect(effects[index], "Effect." .. kind .. " (argument " .. index .. ")", 3) end
+      return effect { kind = kind, effects = effects }
+    end
+    function Effect.merge(...) return list("merge", ...) end
+    function Effect.concatenate(...) return list("concatenate", ...) end
+
+    function Effect.cancel(id)
+      checkID(id, "Effect.cancel", 2)
+      return effect { kind = "cancel", id = id }
+    end
+
+    function EffectMethods:cancellable(id, cancelInFlight)
+      checkEffect(self, "Effect:cancellable", 2)
+      checkID(id, "Effect:cancellable", 2)
+      return effect { kind = "cancellable", effect = self, id = id, cancelInFlight = cancelInFlight == true }
+    end
+
+    function EffectMethods:debounce(id, seconds)
+      checkEffect(self, "Effect:debounce", 2)
+      checkID(id, "Effect:debounce", 2)
+      if type(seconds) ~= "number" or seconds < 0 then fail(2, "Effect:debounce: expected seconds (a number >= 0)") end
+      return effect { kind = "debounce", effect = self, id = id, seconds = seconds }
+    end
+
+    function EffectMethods:throttle(id, seconds, latest)
+      checkEffect(self, "Effect:throttle", 2)
+      checkID(id, "Effect:throttle", 2)
+      if type(seconds) ~= "number" or seconds < 0 then fail(2, "Effect:throttle: expected seconds (a number >= 0)") end
+      return effect { kind = "throttle", effect = self, id = id, seconds = seconds, latest = latest == true }
+    end
+
+    function EffectMethods:merge(other) return Effect.merge(self, other) end
+    function EffectMethods:concatenate(other) return Effect.concatenate(self, other) end
+
+    function EffectMethods:catch(handler)
+      checkEffect(self, "Effect:catch", 2)
+      if self.kind ~= "run" then fail(2, "Effect:catch: only an Effect.run can catch errors") end
+      if type(handler) ~= "function" then fail(2, "Effect:catch: expected a function(error, send)") end
+      return effect { kind = "run", fn = self.fn, catch = handler, definedAt = self.definedAt }
+    end
+
+    function EffectMT:__tostring() return "Effect." .. self.kind end
+
+    M.Effect = Effect
+    M.isEffect = function(value) return getmetatable(value) == EffectMT end
+
+    -- Tags the host reads.
+    host.register(FeatureMT, HandlersMT, ChildMT, AlertMT, EffectMT)
+    return M
+    """#
+}

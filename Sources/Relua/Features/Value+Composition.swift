@@ -1,0 +1,103 @@
+import Composable
+
+// The shapes the composition operators see a record field as. Each `_modify` moves the field's
+// value out (leaving `.null` behind, so it stays uniquely referenced), yields it, and puts it back:
+// an element action in a forEach of 100,000 rows touches one row, never copies the collection.
+
+extension Value {
+  /// The value as an optional child (`nil` for `.null`): what `optional` (ifLet) runs on.
+  public var asOptional: Value? {
+    get { isNull ? nil : self }
+    _modify {
+      var optional: Value? = isNull ? nil : self
+      self = .null
+      defer { self = optional ?? .null }
+      yield &optional
+    }
+  }
+
+  /// The value as a presented destination (`{ kind = state }` or nil).
+  var asPresentation: PresentationState<Value> {
+    get { PresentationState(isNull ? nil : self) }
+    _modify {
+      var presentation = PresentationState<Value>(isNull ? nil : self)
+      self = .null
+      defer { self = presentation.wrappedValue ?? .null }
+      yield &presentation
+    }
+  }
+
+  /// The value as an identified collection (an array of records with ids becomes one).
+  var asIdentified: IdentifiedValues {
+    get {
+      switch self {
+      case .identified(let collection): return collection
+      case .array(let elements): return (try? IdentifiedValues(elements)) ?? IdentifiedValues()
+      default: return IdentifiedValues()
+      }
+    }
+    _modify {
+      var collection: IdentifiedValues
+      switch self {
+      case .identified(let existing): collection = existing
+      case .array(let elements): collection = (try? IdentifiedValues(elements)) ?? IdentifiedValues()
+      default: collection = IdentifiedValues()
+      }
+      self = .null
+      defer { self = .identified(collection) }
+      yield &collection
+    }
+  }
+
+  /// The value as a navigation stack: an identified collection of `{ id = n, kind = state }`.
+  /// Ids are integers; the next id is one more than the largest (so it follows from state alone).
+  var asStack: StackState<Value> {
+    get { Self.stack(from: self) }
+    set { self = Self.value(from: newValue) }
+  }
+
+  static func stack(from value: Value) -> StackState<Value> {
+    let elements = value.asIdentified.elements
+    var stack = StackState<Value>()
+    var nextID = 0
+    for element in elements {
+      guard case .integer(let id) = IdentifiedValues.id(of: element) else { continue }
+      stack.insert(element, id: StackElementID(Int(id)))
+      nextID = max(nextID, Int(id) + 1)
+    }
+    return stack
+  }
+
+  static func value(from stack: StackState<Value>) -> Value {
+    var collection = IdentifiedValues()
+    for (id, element) in zip(stack.ids, stack.elements) {
+      var element = element
+      element[key: "id"] = .integer(Int64(id.rawValue))
+      try? collection.append(element)
+    }
+    return .identified(collection)
+  }
+}
+
+extension IdentifiedValues: IdentifiedCollection {
+  public typealias ID = Value
+  public typealias Element = Value
+
+  public mutating func withElement<R>(id: Value, _ body: (inout Value) -> R) -> R? {
+    guard let position = index(id: id) else { return nil }
+    return modifyElement(at: position, body)
+  }
+
+  /// The id version and the id index then. The index is shared copy-on-write and only changes
+  /// when ids do, so holding it never makes an element write copy the elements.
+  public var idSnapshot: (version: UInt64, ids: [Value: Int], stale: Bool) { (idVersion, positions, isIndexStale) }
+
+  public func removedIDs(since snapshot: (version: UInt64, ids: [Value: Int], stale: Bool)) -> [Value] {
+    if snapshot.version == idVersion { return [] }
+    // A stale index (mid-rearrangement) cannot name what left; sessions end reindexed, so this is rare.
+    if snapshot.stale { return [] }
+    return snapshot.ids.sorted { $0.value < $1.value }.map(\.key).filter { index(id: $0) == nil }
+  }
+
+  public var orderedIDs: [Value] { ids }
+}
