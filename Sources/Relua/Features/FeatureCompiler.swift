@@ -37,9 +37,14 @@ final class FeatureCompiler {
       }
     }
     var children: [FeatureChild] = []
+    var ownReducerPosition: Int?
     if let compose = try table.rawGet("compose").tableValue {
       for entry in try compose.array() {
         guard let entry = entry.tableValue else { continue }
+        if try entry.rawGet("kind").stringValue == "own" {
+          ownReducerPosition = children.count
+          continue
+        }
         children.append(try child(entry, compiling: compiling + [name]))
       }
     }
@@ -57,7 +62,8 @@ final class FeatureCompiler {
     let definition = FeatureDefinition(
       name: name, table: table, actions: actions, children: children, bindable: bindable, handlers: handlers,
       reduceFunction: reduceFunction, viewFunction: try table.rawGet("view").functionValue,
-      definedAt: try table.rawGet("definedAt").stringValue ?? name)
+      definedAt: try table.rawGet("definedAt").stringValue ?? name,
+      ownReducerPosition: ownReducerPosition ?? children.count)
     for pattern in handlers.keys.sorted() where !ActionResolver.patternExists(pattern, in: definition) {
       throw ReluaError.usage(
         "\(definition.definedAt): feature '\(name)': the handler '\(pattern)' matches no action; '\(name)' accepts: \(definition.acceptedActions)")

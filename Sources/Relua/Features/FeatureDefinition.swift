@@ -19,11 +19,16 @@ public final class FeatureDefinition {
   let viewFunction: LuaFunction?
   /// Where `relua.feature` was called (`Scripts/Features/Counter.lua:4`).
   public let definedAt: String
+  /// How many of the children run before the feature's own reducer (`relua.own` in `compose`;
+  /// only scopes can run after it: optional, forEach, presents and stack always run their child first).
+  let ownReducerPosition: Int
 
   init(
     name: String, table: LuaTable, actions: [String: PayloadType], children: [FeatureChild], bindable: [String],
-    handlers: [String: LuaFunction], reduceFunction: LuaFunction?, viewFunction: LuaFunction?, definedAt: String
+    handlers: [String: LuaFunction], reduceFunction: LuaFunction?, viewFunction: LuaFunction?, definedAt: String,
+    ownReducerPosition: Int
   ) {
+    self.ownReducerPosition = ownReducerPosition
     self.name = name
     self.table = table
     self.actions = actions

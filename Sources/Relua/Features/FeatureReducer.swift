@@ -17,36 +17,74 @@ struct AnyFeatureReducer: Reducer {
   func navigationNodes(in state: Value) -> [NavigationNode] { nodesBody(state) }
 }
 
+/// Runs reducers one after the other on the same state; their effects merge.
+struct SequenceReducer: Reducer {
+  typealias State = Value
+  typealias Action = FeatureAction
+  let reducers: [AnyFeatureReducer]
+
+  func reduce(into state: inout Value, action: FeatureAction) -> Effect<FeatureAction> {
+    var effects: [Effect<FeatureAction>] = []
+    for reducer in reducers {
+      let effect = reducer.reduce(into: &state, action: action)
+      if !effect.isNone { effects.append(effect) }
+    }
+    return effects.isEmpty ? .none : .merge(effects)
+  }
+
+  func navigationNodes(in state: Value) -> [NavigationNode] { reducers.flatMap { $0.navigationNodes(in: state) } }
+}
+
 /// Builds the engine's reducer tree for a feature: its own Lua reducer at the leaf, wrapped by one
 /// Composable operator per composed child. Children run before the feature's own reducer, in the
 /// order they are declared (the first declared runs first).
 @MainActor
 enum FeatureReducerBuilder {
   static func reducer(for feature: FeatureDefinition, host: ReluaHost) -> AnyFeatureReducer {
-    var reducer = AnyFeatureReducer(LuaLeafReducer(feature: feature, host: host))
+    // Scopes and the own reducer run in sequence, in declaration order (`relua.own` marks where
+    // the own reducer stands; by default after the scopes).
+    var sequence: [AnyFeatureReducer] = []
+    for (index, child) in feature.children.enumerated() {
+      if index == feature.ownReducerPosition { sequence.append(AnyFeatureReducer(LuaLeafReducer(feature: feature, host: host))) }
+      if let scope = scope(child, host: host) { sequence.append(scope) }
+    }
+    if feature.ownReducerPosition >= feature.children.count {
+      sequence.append(AnyFeatureReducer(LuaLeafReducer(feature: feature, host: host)))
+    }
+    var reducer = sequence.count == 1 ? sequence[0] : AnyFeatureReducer(SequenceReducer(reducers: sequence))
+    // The other operators wrap it: their child runs first; the first declared is outermost.
     for child in feature.children.reversed() {
-      reducer = wrap(reducer, in: child, host: host)
+      reducer = wrap(reducer, in: child, host: host) ?? reducer
     }
     return reducer
   }
 
-  private static func wrap(_ parent: AnyFeatureReducer, in child: FeatureChild, host: ReluaHost) -> AnyFeatureReducer {
+  /// A scope (by key or through a lens), or nil for the wrapping operators.
+  private static func scope(_ child: FeatureChild, host: ReluaHost) -> AnyFeatureReducer? {
     let key = child.key
     switch child.kind {
     case .scope(let feature):
-      let scope = Scope<Value, FeatureAction, AnyFeatureReducer>(
-        state: \Value[key: key], action: childLens(key)
-      ) { reducer(for: feature, host: host) }
-      return AnyFeatureReducer(CombineReducers { scope; parent })
+      return AnyFeatureReducer(Scope<Value, FeatureAction, AnyFeatureReducer>(state: \Value[key: key], action: childLens(key)) {
+        reducer(for: feature, host: host)
+      })
     case .lens(let feature, let get, let set):
       let lens = StateLens<Value, Value>(
         get: { state in host.lensGet(get, state, key: key) },
         set: { state, childState in host.lensSet(set, &state, childState, key: key) },
         identity: "lens:\(key)")
-      let scope = Scope<Value, FeatureAction, AnyFeatureReducer>(state: lens, action: childLens(key)) {
+      return AnyFeatureReducer(Scope<Value, FeatureAction, AnyFeatureReducer>(state: lens, action: childLens(key)) {
         reducer(for: feature, host: host)
-      }
-      return AnyFeatureReducer(CombineReducers { scope; parent })
+      })
+    default:
+      return nil
+    }
+  }
+
+  private static func wrap(_ parent: AnyFeatureReducer, in child: FeatureChild, host: ReluaHost) -> AnyFeatureReducer? {
+    let key = child.key
+    switch child.kind {
+    case .scope, .lens:
+      return nil
     case .optional(let feature):
       return AnyFeatureReducer(
         parent.ifLet(StateLens(\Value[key: key].asOptional), action: childLens(key)) { reducer(for: feature, host: host) })

@@ -64,12 +64,12 @@ public final class LuaStoreObject {
           return [try lua.value(try store.store.state.at(path: path))]
         },
         "screens": { store, stack in
-          try store.screens.map { screen in
+          [.table(try lua.table(array: store.screens.map { screen in
             .table(try lua.table(fields: [
               "feature": .text(screen.feature.name), "place": .text(screen.place),
               "prefix": .text(screen.actionPrefix), "state": try lua.value(screen.state),
             ]))
-          }
+          }))]
         },
         "view": { store, _ in
           guard let top = store.screens.last else { return [] }

@@ -156,7 +156,7 @@ public final class LuaTestStoreObject {
           return []
         },
         "screens": { store, _ in
-          FeatureScreens.screens(of: store.feature, state: store.testStore.state).map { .text($0.place) }
+          [.table(try lua.table(array: FeatureScreens.screens(of: store.feature, state: store.testStore.state).map { .text($0.place) }))]
         },
       ])
     func awaitable(_ name: String, _ body: @escaping @MainActor (LuaTestStoreObject, ArraySlice<LuaValue>) async throws -> Void) throws {

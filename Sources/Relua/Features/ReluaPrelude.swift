@@ -78,12 +78,14 @@ enum ReluaPrelude {
         if type(compose) ~= "table" then fail(2, "feature '%s': 'compose' must be a list of relua.scope/optional/forEach/presents/stack", name) end
         local keys = {}
         for index, child in ipairs(compose) do
+          if child == M.own then goto continue end
           if getmetatable(child) ~= ChildMT then
             fail(2, "feature '%s': compose[%d] is not a relua.scope/optional/forEach/presents/stack", name, index)
           end
           if keys[child.key] then fail(2, "feature '%s': '%s' is composed twice", name, child.key) end
           if actions[child.key] then fail(2, "feature '%s': '%s' is both an action and a child", name, child.key) end
           keys[child.key] = true
+          ::continue::
         end
         local bindable = spec.bindable or {}
         if type(bindable) ~= "table" then fail(2, "feature '%s': 'bindable' must be a list of field names", name) end
@@ -173,6 +175,11 @@ enum ReluaPrelude {
       end
       return child("scope", key, feature, lens and { get = lens.get, set = lens.set }, 2)
     end
+
+    -- In `compose`, where the feature's own reducer runs among its scopes (default: after them),
+    -- like placing `Reduce` before `Scope` in a TCA body: { relua.own, relua.scope("counter", Counter) }
+    -- lets the parent see a child's state before the child changes it.
+    M.own = setmetatable({ kind = "own", key = "(own reducer)" }, ChildMT)
 
     function M.optional(key, feature)
       checkFeature("optional", key, feature, 2)
