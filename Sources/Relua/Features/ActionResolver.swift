@@ -22,6 +22,15 @@ final class ActionResolver {
     return FeatureAction(steps: steps[...], payload: payload)
   }
 
+  /// The action's steps, checked, without looking at a payload (for matching by name).
+  func steps(_ text: String) throws(ReluaError) -> ArraySlice<FeatureAction.Step> {
+    if let hit = cache[text] { return hit.steps }
+    let steps = try Self.parse(text)
+    let expected = try Self.walk(steps[...], in: root, text: text)
+    cache[text] = (steps[...], expected)
+    return steps[...]
+  }
+
   private func check(_ payload: Value, against expected: PayloadType, _ text: String) throws(ReluaError) {
     if let problem = expected.mismatch(payload) {
       throw .badAction("action '\(text)' of \(root.name): \(problem)")

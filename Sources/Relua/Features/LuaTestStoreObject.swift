@@ -124,9 +124,11 @@ public final class LuaTestStoreObject {
 
   func receive(_ arguments: ArraySlice<LuaValue>) async throws {
     let (name, payload, expect) = try actionArguments(arguments)
-    let matchesPayload = payload != nil && !(payload!.isNil)
-    let action = try resolver.resolve(name, payload: matchesPayload ? try host.value(from: payload!) : .null)
-    let anyPayload = !matchesPayload
+    let anyPayload = payload == nil || payload!.isNil
+    let action =
+      anyPayload
+      ? FeatureAction(steps: try resolver.steps(name))
+      : try resolver.resolve(name, payload: try host.value(from: payload!))
     try await perform {
       await testStore.receive(
         matching: { anyPayload ? $0.steps == action.steps : $0 == action },

@@ -1,0 +1,111 @@
+local relua = require "relua"
+local Effect, on = relua.Effect, relua.on
+
+local Timer = relua.feature "Timer" {
+  state = { ticks = 0, running = false },
+  actions = {
+    start = {}, stop = {}, tick = {}, sleepInReducer = {}, fail = {}, failCaught = {}, caught = "string",
+    query = "string", searched = "string", both = {}, first = {}, second = {},
+  },
+  reduce = on {
+    start = function(s, _, deps)
+      s.running = true
+      return Effect.run(function(send)
+        while true do
+          deps.clock.sleep(1)
+          send("tick")
+        end
+      end):cancellable("timer", true)
+    end,
+    stop = function(s)
+      s.running = false
+      return Effect.cancel("timer")
+    end,
+    tick = function(s) s.ticks = s.ticks + 1 end,
+    sleepInReducer = function(_, _, deps) deps.clock.sleep(1) end,
+    fail = function() return Effect.run(function() error("effect exploded") end) end,
+    failCaught = function()
+      return Effect.run(function() error("network down") end):catch(function(message, send) send("caught", message) end)
+    end,
+    caught = function(s, message) s.lastError = message end,
+    query = function(s, q)
+      s.query = q
+      return Effect.run(function(send) send("searched", q) end):debounce("search", 0.3)
+    end,
+    searched = function(s, q) s.searched = q end,
+    both = function() return Effect.concatenate(Effect.send("first"), Effect.send("second")) end,
+    first = function(s) s.order = (s.order or "") .. "1" end,
+    second = function(s) s.order = (s.order or "") .. "2" end,
+  },
+}
+
+local function newStore()
+  return relua.TestStore(Timer, { deps = { clock = "test" } })
+end
+
+test("a timer ticks with the test clock and stops when cancelled", function()
+  local store = newStore()
+  store:send("start", function(s) s.running = true end)
+  store:advance(1)
+  store:receive("tick", function(s) s.ticks = 1 end)
+  store:advance(1)
+  store:receive("tick", function(s) s.ticks = 2 end)
+  store:send("stop", function(s) s.running = false end)
+  store:advance(5)
+  store:finish()
+end)
+
+test("an effect still running at finish fails the test", function()
+  local store = newStore()
+  store:send("start", function(s) s.running = true end)
+  expect(function() store:finish() end).to_error("still running")
+  store:send("stop", function(s) s.running = false end)
+end)
+
+test("an unasserted received action fails the next send", function()
+  local store = newStore()
+  store:send("start", function(s) s.running = true end)
+  store:advance(1)
+  expect(function() store:send("stop", function(s) s.running = false end) end).to_error("Must handle 1 received action")
+  store:skipReceivedActions()
+  store:send("stop")
+end)
+
+test("an async dependency called from a plain reducer is a clear error", function()
+  local store = newStore()
+  expect(function() store:send("sleepInReducer") end)
+    .to_error("'deps.clock.sleep' is asynchronous: call it inside Effect.run")
+end)
+
+test("an effect error becomes a store warning with its line", function()
+  local store = newStore()
+  store:send("fail")
+  store:finish()
+  local warnings = store:warnings()
+  expect(#warnings).to_be(1)
+  expect(warnings[1]).to_match("effects_test.lua:%d+: effect exploded")
+end)
+
+test("catch turns an effect error into an action", function()
+  local store = newStore()
+  store:send("failCaught")
+  store:receive("caught", function(s) s.lastError = store:state().lastError end)
+  expect(store:state().lastError).to_match("effects_test.lua:%d+: network down")
+end)
+
+test("debounce sends only the last query", function()
+  local store = newStore()
+  store:send("query", "t", function(s) s.query = "t" end)
+  store:advance(0.1)
+  store:send("query", "tca", function(s) s.query = "tca" end)
+  store:advance(0.3)
+  store:receive("searched", "tca", function(s) s.searched = "tca" end)
+  store:finish()
+end)
+
+test("concatenated sends arrive in order", function()
+  local store = newStore()
+  store:send("both")
+  store:receive("first", function(s) s.order = "1" end)
+  store:receive("second", function(s) s.order = "12" end)
+end)
