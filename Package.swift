@@ -41,7 +41,7 @@ let package = Package(
     ),
     .executableTarget(
       name: "relua-bench",
-      dependencies: ["Lua", "Composable", "CLua", "CLuaShim"],
+      dependencies: ["Lua", "Composable", "Relua", "CLua", "CLuaShim"],
       path: "Benchmarks/relua-bench"
     ),
     .testTarget(name: "LuaTests", dependencies: ["Lua", "CLua", "CLuaShim"]),

@@ -1,3 +1,4 @@
+import Foundation
 import Composable
 import Lua
 
@@ -8,12 +9,15 @@ import Lua
 let suite = BenchmarkSuite()
 registerEngineBenchmarks(suite)
 registerLuaBenchmarks(suite)
+registerReluaBenchmarks(suite)
 
 await suite.main(
   ratios: [
     ("swift.send / swift.direct", "swift.send", "swift.direct", 100),
     ("forEach 100000 / 100", "swift.forEach.100000", "swift.forEach.100", 2),
     ("depth 10 / depth 1", "swift.depth.10", "swift.depth.1", 3),
+    ("lua.send / lua.pcall.raw", "lua.send", "lua.pcall.raw", 6),
+    ("lua.forEach 100000 / 100", "lua.forEach.100000", "lua.forEach.100", 2),
   ],
   extra: { filter in
     func wanted(_ name: String) -> Bool { filter == nil || name.hasPrefix(filter!) }
@@ -23,6 +27,11 @@ await suite.main(
       for _ in 0..<7 { samples.append(await measureEffectRoundTrip(iterations: 2_000)) }
       samples.sort()
       results.append(.init(name: "swift.effect.roundtrip", median: samples[3], p10: samples[1], p90: samples[5]))
+    }
+    if wanted("lua.memory.1M") {
+      let memory = measureSendMemory()
+      results.append(.init(name: "lua.memory.1M", median: memory.megabytes, p10: memory.megabytes, p90: memory.megabytes, unit: "MB"))
+      if !memory.referencesBack { FileHandle.standardError.write(Data("lua.memory.1M: registry references did not return to their baseline\n".utf8)) }
     }
     if wanted("relua.startup"), let startup = measureStartup() {
       results.append(.init(name: "relua.startup", median: startup.median, p10: startup.p10, p90: startup.p90, unit: "ms"))

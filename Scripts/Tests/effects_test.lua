@@ -108,3 +108,12 @@ test("concatenated sends arrive in order", function()
   store:receive("first", function(s) s.order = "1" end)
   store:receive("second", function(s) s.order = "12" end)
 end)
+
+test("a test that ends with an unasserted action fails (checked by the runner)", function()
+  local store = newStore()
+  store:send("both")
+  -- `first` and `second` were received but not asserted: the runner fails this test at its end.
+  -- Assert them here so the suite passes; tests/ReluaTests checks the failing form.
+  store:receive("first", function(s) s.order = "1" end)
+  store:receive("second", function(s) s.order = "12" end)
+end)

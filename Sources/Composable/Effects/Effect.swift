@@ -48,10 +48,27 @@ public struct Effect<Action> {
     fileID: StaticString = #fileID,
     line: UInt = #line
   ) -> Effect {
+    let isolated: @MainActor @Sendable (Send<Action>) async throws -> Void = { send in try await operation(send) }
+    var isolatedHandler: (@MainActor @Sendable (any Error, Send<Action>) async -> Void)?
+    if let handler {
+      isolatedHandler = { error, send in await handler(error, send) }
+    }
+    return runOnMainActor(priority: priority, operation: isolated, catch: isolatedHandler, fileID: fileID, line: line)
+  }
+
+  /// `run` for operations bound to the main actor (hosts whose effect code lives there): the
+  /// operation starts in the task's first main-actor turn, without a hop.
+  public static func runOnMainActor(
+    priority: TaskPriority? = nil,
+    operation: @escaping @MainActor @Sendable (_ send: Send<Action>) async throws -> Void,
+    catch handler: (@MainActor @Sendable (_ error: any Error, _ send: Send<Action>) async -> Void)? = nil,
+    fileID: StaticString = #fileID,
+    line: UInt = #line
+  ) -> Effect {
     let dependencies = DependencyValues.currentOrNil
     return Effect(
       operation: .run(
-        RunOperation(priority: priority) { send in
+        RunOperation(priority: priority) { @MainActor send in
           await DependencyValues.$task.withValue(dependencies) {
             do {
               try await operation(send)
@@ -60,7 +77,7 @@ public struct Effect<Action> {
               if let handler {
                 await handler(error, send)
               } else if !Task.isCancelled {
-                await send.warn(
+                send.warn(
                   "An \"Effect.run\" returned from \"\(fileID):\(line)\" threw an unhandled error: \(error)"
                 )
               }
@@ -117,7 +134,11 @@ public struct ReducerFailure: Error, CustomStringConvertible {
 
 /// The async body of a `run` effect, already wrapped with error handling.
 @usableFromInline
+/// A `run` effect's task body. It starts on the main actor, where the store lives: a host whose
+/// effect code is main-actor bound (the Lua host) runs without hopping off and back, so effects
+/// start in the order they were returned and a test clock sees them suspended before it advances.
+/// Nonisolated operations (`Effect.run`) hop to the global executor from there, as in TCA.
 struct RunOperation<Action> {
   var priority: TaskPriority?
-  var body: @Sendable (Send<Action>) async -> Void
+  var body: @MainActor @Sendable (Send<Action>) async -> Void
 }

@@ -2,7 +2,11 @@ import CustomDump
 import Foundation
 
 /// A short one-line description of a value for warnings.
+/// A value that describes itself (a host's action type) is shown as it describes itself.
 func describe(_ value: Any) -> String {
+  if let described = value as? any CustomStringConvertible, Mirror(reflecting: value).displayStyle != .enum {
+    return described.description
+  }
   var output = ""
   customDump(value, to: &output, maxDepth: 2)
   let lines = output.split(separator: "\n").map { $0.trimmingCharacters(in: .whitespaces) }

@@ -9,7 +9,7 @@ extension Effect {
       nonisolated(unsafe) let dismissAction = dismissAction
       return Effect(
         operation: .run(
-          RunOperation(priority: run.priority) { send in
+          RunOperation(priority: run.priority) { @MainActor send in
             await DismissEffect.$handler.withValue({ @MainActor in send(dismissAction) }) { await body(send) }
           }))
     case let .merge(effects): return Effect(operation: .merge(effects.map { $0.withDismissHandler(sending: dismissAction) }))

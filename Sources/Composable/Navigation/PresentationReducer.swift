@@ -16,8 +16,10 @@ public struct PresentationReducer<Parent: Reducer, Destination: Reducer>: Reduce
   let toPresentationAction: CaseLens<Parent.Action, PresentationAction<Destination.Action>>
   let identity: (Destination.State) -> AnyHashableSendable
   let isEphemeral: (Destination.State) -> Bool
-  let fileID: StaticString
+  /// Where the operator was declared, for warnings (a Swift `fileID` or a script's `file:line`).
+  let fileID: String
   let line: UInt
+  var place: String { line == 0 ? fileID : "\(fileID):\(line)" }
 
   func navigationID(_ state: Destination.State) -> NavigationID {
     NavigationID(scope: toPresentationState.identity, id: identity(state))
@@ -44,7 +46,7 @@ public struct PresentationReducer<Parent: Reducer, Destination: Reducer>: Reduce
       } else {
         RuntimeWarnings.report(
           """
-          A presentation ("ifLet") at "\(fileID):\(line)" received a presentation action when destination \
+          A presentation ("ifLet") at "\(place)" received a presentation action when destination \
           state was absent. Action: \(describe(action)). The action was ignored.
           """
         )
@@ -53,7 +55,7 @@ public struct PresentationReducer<Parent: Reducer, Destination: Reducer>: Reduce
       if initial == nil {
         RuntimeWarnings.report(
           """
-          A presentation ("ifLet") at "\(fileID):\(line)" received a dismiss action when destination \
+          A presentation ("ifLet") at "\(place)" received a dismiss action when destination \
           state was absent. Action: \(describe(action)).
           """
         )
@@ -118,7 +120,7 @@ extension Reducer {
   ) -> PresentationReducer<Self, Destination>
   where Destination.State == DestinationState, Destination.Action == DestinationAction {
     presentation(
-      StateLens(state), action: action, identity: identity, isEphemeral: isEphemeral, fileID: fileID, line: line,
+      StateLens(state), action: action, identity: identity, isEphemeral: isEphemeral, fileID: "\(fileID)", line: line,
       destination: destination)
   }
 
@@ -128,7 +130,7 @@ extension Reducer {
     action: CaseLens<Action, PresentationAction<AlertAction>>,
     fileID: StaticString = #fileID, line: UInt = #line
   ) -> PresentationReducer<Self, EmptyReducer<AlertState<AlertAction>, AlertAction>> {
-    presentation(StateLens(state), action: action, fileID: fileID, line: line) { EmptyReducer() }
+    presentation(StateLens(state), action: action, fileID: "\(fileID)", line: line) { EmptyReducer() }
   }
 
   /// Presents a destination reached through a lens, with identity and "ephemeral" given as functions
@@ -138,7 +140,7 @@ extension Reducer {
     action: CaseLens<Action, PresentationAction<DestinationAction>>,
     identity: ((DestinationState) -> AnyHashableSendable)? = nil,
     isEphemeral: ((DestinationState) -> Bool)? = nil,
-    fileID: StaticString = #fileID, line: UInt = #line,
+    fileID: String = #fileID, line: UInt = #line,
     @ReducerBuilder<DestinationState, DestinationAction> destination: () -> Destination
   ) -> PresentationReducer<Self, Destination>
   where Destination.State == DestinationState, Destination.Action == DestinationAction {
@@ -146,7 +148,7 @@ extension Reducer {
       parent: self, destination: destination(), toPresentationState: state, toPresentationAction: action,
       identity: identity ?? { defaultPresentationIdentity($0) },
       isEphemeral: isEphemeral ?? { ephemeralState(in: $0) != nil },
-      fileID: fileID, line: line)
+      fileID: "\(fileID)", line: line)
   }
 }
 

@@ -9,8 +9,10 @@ public struct StackReducer<Parent: Reducer, Element: Reducer>: Reducer {
   let element: Element
   let toStack: StateLens<Parent.State, StackState<Element.State>>
   let toStackAction: CaseLens<Parent.Action, StackAction<Element.State, Element.Action>>
-  let fileID: StaticString
+  /// Where the operator was declared, for warnings (a Swift `fileID` or a script's `file:line`).
+  let fileID: String
   let line: UInt
+  var place: String { line == 0 ? fileID : "\(fileID):\(line)" }
 
   func navigationID(_ id: StackElementID) -> NavigationID {
     NavigationID(scope: toStack.identity, id: id)
@@ -60,7 +62,7 @@ public struct StackReducer<Parent: Reducer, Element: Reducer>: Reducer {
 
   func warn(_ what: String, _ action: Parent.Action) {
     RuntimeWarnings.report(
-      "A \"forEach\" (stack) at \"\(fileID):\(line)\" \(what). Action: \(describe(action)). The action was ignored.")
+      "A \"forEach\" (stack) at \"\(place)\" \(what). Action: \(describe(action)). The action was ignored.")
   }
 
   public func navigationNodes(in state: Parent.State) -> [NavigationNode] {
@@ -82,16 +84,16 @@ extension Reducer {
     fileID: StaticString = #fileID, line: UInt = #line,
     @ReducerBuilder<ElementState, ElementAction> element: () -> Element
   ) -> StackReducer<Self, Element> where Element.State == ElementState, Element.Action == ElementAction {
-    self.stack(StateLens(stack), action: action, fileID: fileID, line: line, element: element)
+    self.stack(StateLens(stack), action: action, fileID: "\(fileID)", line: line, element: element)
   }
 
   /// Embeds a navigation stack reached through a lens.
   public func stack<ElementState, ElementAction, Element: Reducer>(
     _ stack: StateLens<State, StackState<ElementState>>,
     action: CaseLens<Action, StackAction<ElementState, ElementAction>>,
-    fileID: StaticString = #fileID, line: UInt = #line,
+    fileID: String = #fileID, line: UInt = #line,
     @ReducerBuilder<ElementState, ElementAction> element: () -> Element
   ) -> StackReducer<Self, Element> where Element.State == ElementState, Element.Action == ElementAction {
-    StackReducer(parent: self, element: element(), toStack: stack, toStackAction: action, fileID: fileID, line: line)
+    StackReducer(parent: self, element: element(), toStack: stack, toStackAction: action, fileID: "\(fileID)", line: line)
   }
 }

@@ -7,8 +7,10 @@ where Element.State == Elements.Element {
   @usableFromInline let element: Element
   @usableFromInline let toElements: StateLens<Parent.State, Elements>
   @usableFromInline let toElementAction: CaseLens<Parent.Action, IdentifiedAction<Elements.ID, Element.Action>>
-  let fileID: StaticString
+  /// Where the operator was declared, for warnings (a Swift `fileID` or a script's `file:line`).
+  let fileID: String
   let line: UInt
+  var place: String { line == 0 ? fileID : "\(fileID):\(line)" }
 
   @inlinable
   public func reduce(into state: inout Parent.State, action: Parent.Action) -> Effect<Parent.Action> {
@@ -42,7 +44,7 @@ where Element.State == Elements.Element {
   func warnMissing(_ id: Elements.ID, _ action: Parent.Action) {
     RuntimeWarnings.report(
       """
-      A "forEach" at "\(fileID):\(line)" received an action for a missing element (id: \(id)). \
+      A "forEach" at "\(place)" received an action for a missing element (id: \(id)). \
       Action: \(describe(action)). The action was ignored.
       """
     )
@@ -67,17 +69,17 @@ extension Reducer {
     fileID: StaticString = #fileID, line: UInt = #line,
     @ReducerBuilder<Elements.Element, ElementAction> element: () -> Element
   ) -> ForEachReducer<Self, Elements, Element> where Element.State == Elements.Element, Element.Action == ElementAction {
-    forEach(StateLens(elements), action: action, fileID: fileID, line: line, element: element)
+    forEach(StateLens(elements), action: action, fileID: "\(fileID)", line: line, element: element)
   }
 
   /// Embeds a collection reached through a lens.
   public func forEach<Elements: IdentifiedCollection, ElementAction, Element: Reducer>(
     _ elements: StateLens<State, Elements>,
     action: CaseLens<Action, IdentifiedAction<Elements.ID, ElementAction>>,
-    fileID: StaticString = #fileID, line: UInt = #line,
+    fileID: String = #fileID, line: UInt = #line,
     @ReducerBuilder<Elements.Element, ElementAction> element: () -> Element
   ) -> ForEachReducer<Self, Elements, Element> where Element.State == Elements.Element, Element.Action == ElementAction {
     ForEachReducer(
-      parent: self, element: element(), toElements: elements, toElementAction: action, fileID: fileID, line: line)
+      parent: self, element: element(), toElements: elements, toElementAction: action, fileID: "\(fileID)", line: line)
   }
 }

@@ -7,8 +7,10 @@ public struct IfLetReducer<Parent: Reducer, Child: Reducer>: Reducer {
   let toChildState: StateLens<Parent.State, Child.State?>
   let toChildAction: CaseLens<Parent.Action, Child.Action>
   let navigationID: NavigationID
-  let fileID: StaticString
+  /// Where the operator was declared, for warnings (a Swift `fileID` or a script's `file:line`).
+  let fileID: String
   let line: UInt
+  var place: String { line == 0 ? fileID : "\(fileID):\(line)" }
 
   public func reduce(into state: inout Parent.State, action: Parent.Action) -> Effect<Parent.Action> {
     var childEffects = Effect<Parent.Action>.none
@@ -23,7 +25,7 @@ public struct IfLetReducer<Parent: Reducer, Child: Reducer>: Reducer {
       } else {
         RuntimeWarnings.report(
           """
-          An "ifLet" at "\(fileID):\(line)" received a child action when child state was nil. \
+          An "ifLet" at "\(place)" received a child action when child state was nil. \
           Action: \(describe(action)). The action was ignored.
           """
         )
@@ -49,18 +51,18 @@ extension Reducer {
     fileID: StaticString = #fileID, line: UInt = #line,
     @ReducerBuilder<ChildState, ChildAction> then child: () -> Child
   ) -> IfLetReducer<Self, Child> where ChildState == Child.State, ChildAction == Child.Action {
-    ifLet(StateLens(state), action: action, fileID: fileID, line: line, then: child)
+    ifLet(StateLens(state), action: action, fileID: "\(fileID)", line: line, then: child)
   }
 
   /// Embeds an optional child reached through a lens (e.g. a dynamic field of a host value).
   public func ifLet<ChildState, ChildAction, Child: Reducer>(
     _ state: StateLens<State, ChildState?>,
     action: CaseLens<Action, ChildAction>,
-    fileID: StaticString = #fileID, line: UInt = #line,
+    fileID: String = #fileID, line: UInt = #line,
     @ReducerBuilder<ChildState, ChildAction> then child: () -> Child
   ) -> IfLetReducer<Self, Child> where ChildState == Child.State, ChildAction == Child.Action {
     IfLetReducer(
       parent: self, child: child(), toChildState: state, toChildAction: action,
-      navigationID: NavigationID(scope: state.identity, id: "ifLet"), fileID: fileID, line: line)
+      navigationID: NavigationID(scope: state.identity, id: "ifLet"), fileID: "\(fileID)", line: line)
   }
 }

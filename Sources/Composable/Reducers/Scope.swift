@@ -16,8 +16,10 @@ public struct Scope<ParentState, ParentAction, Child: Reducer>: Reducer {
   @usableFromInline let childOffset: Int
   @usableFromInline let toChildAction: CaseLens<ParentAction, Child.Action>
   @usableFromInline let child: Child
-  let fileID: StaticString
-  let line: UInt
+  /// Where the operator was declared, for warnings (a Swift `fileID` or a script's `file:line`).
+  @usableFromInline let fileID: String
+  @usableFromInline let line: UInt
+  var place: String { line == 0 ? fileID : "\(fileID):\(line)" }
 
   @inlinable
   public init<ChildState, ChildAction>(
@@ -26,7 +28,7 @@ public struct Scope<ParentState, ParentAction, Child: Reducer>: Reducer {
     fileID: StaticString = #fileID, line: UInt = #line,
     @ReducerBuilder<ChildState, ChildAction> child: () -> Child
   ) where ChildState == Child.State, ChildAction == Child.Action {
-    self.init(lens: .lens(StateLens(state)), action: action, child: child(), fileID: fileID, line: line)
+    self.init(lens: .lens(StateLens(state)), action: action, child: child(), fileID: "\(fileID)", line: line)
   }
 
   public init<ChildState, ChildAction>(
@@ -35,7 +37,17 @@ public struct Scope<ParentState, ParentAction, Child: Reducer>: Reducer {
     fileID: StaticString = #fileID, line: UInt = #line,
     @ReducerBuilder<ChildState, ChildAction> child: () -> Child
   ) where ChildState == Child.State, ChildAction == Child.Action {
-    self.init(lens: .lens(state), action: action, child: child(), fileID: fileID, line: line)
+    self.init(lens: .lens(state), action: action, child: child(), fileID: "\(fileID)", line: line)
+  }
+
+  /// A scope whose warnings name `place` (a host's own location, e.g. a script's `file:line`).
+  public init<ChildState, ChildAction>(
+    state: StateLens<ParentState, ChildState>,
+    action: CaseLens<ParentAction, ChildAction>,
+    place: String,
+    @ReducerBuilder<ChildState, ChildAction> child: () -> Child
+  ) where ChildState == Child.State, ChildAction == Child.Action {
+    self.init(lens: .lens(state), action: action, child: child(), fileID: place, line: 0)
   }
 
   public init<ChildState, ChildAction>(
@@ -44,11 +56,11 @@ public struct Scope<ParentState, ParentAction, Child: Reducer>: Reducer {
     fileID: StaticString = #fileID, line: UInt = #line,
     @ReducerBuilder<ChildState, ChildAction> child: () -> Child
   ) where ChildState == Child.State, ChildAction == Child.Action {
-    self.init(lens: .enumCase(stateCase), action: action, child: child(), fileID: fileID, line: line)
+    self.init(lens: .enumCase(stateCase), action: action, child: child(), fileID: "\(fileID)", line: line)
   }
 
   @usableFromInline
-  init(lens: ChildState, action: CaseLens<ParentAction, Child.Action>, child: Child, fileID: StaticString, line: UInt) {
+  init(lens: ChildState, action: CaseLens<ParentAction, Child.Action>, child: Child, fileID: String, line: UInt) {
     self.toChildState = lens
     if case let .lens(stateLens) = lens { self.childOffset = stateLens.offset } else { self.childOffset = -1 }
     self.toChildAction = action
@@ -90,7 +102,7 @@ public struct Scope<ParentState, ParentAction, Child: Reducer>: Reducer {
     guard var childState = stateCase.extract(state) else {
       RuntimeWarnings.report(
         """
-        A "Scope" at "\(fileID):\(line)" received a child action when child state was set to a different \
+        A "Scope" at "\(place)" received a child action when child state was set to a different \
         case. Action: \(describe(action)). State: \(describe(state)). The action was ignored.
         """
       )

@@ -313,11 +313,10 @@ final class StoreRoot<State, Action> {
       deliver: { [weak self] in self?.receive($0) },
       warning: { [weak self] in self?.warn($0) })
     let body = run.body
-    // `@concurrent`: the body is nonisolated, so the task starts on the global executor instead of
-    // taking a main-queue turn only to hop off it; it comes back to the main actor to finish.
-    let task = Task(priority: run.priority) { @concurrent [weak self] in
+    // Starts on the main actor (see `RunOperation`): effects begin in the order they were returned.
+    let task = Task(priority: run.priority) { @MainActor [weak self] in
       await body(send)
-      await self?.finished(taskID)
+      self?.finished(taskID)
     }
     register(task, id: taskID, ids: ids)
     return task

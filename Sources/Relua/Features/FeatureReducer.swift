@@ -64,17 +64,17 @@ enum FeatureReducerBuilder {
     let key = child.key
     switch child.kind {
     case .scope(let feature):
-      return AnyFeatureReducer(Scope<Value, FeatureAction, AnyFeatureReducer>(state: \Value[key: key], action: childLens(key)) {
-        reducer(for: feature, host: host)
-      })
+      return AnyFeatureReducer(Scope<Value, FeatureAction, AnyFeatureReducer>(
+        state: StateLens(\Value[key: key]), action: childLens(key), place: child.definedAt
+      ) { reducer(for: feature, host: host) })
     case .lens(let feature, let get, let set):
       let lens = StateLens<Value, Value>(
         get: { state in host.lensGet(get, state, key: key) },
         set: { state, childState in host.lensSet(set, &state, childState, key: key) },
         identity: "lens:\(key)")
-      return AnyFeatureReducer(Scope<Value, FeatureAction, AnyFeatureReducer>(state: lens, action: childLens(key)) {
-        reducer(for: feature, host: host)
-      })
+      return AnyFeatureReducer(Scope<Value, FeatureAction, AnyFeatureReducer>(
+        state: lens, action: childLens(key), place: child.definedAt
+      ) { reducer(for: feature, host: host) })
     default:
       return nil
     }
@@ -87,10 +87,14 @@ enum FeatureReducerBuilder {
       return nil
     case .optional(let feature):
       return AnyFeatureReducer(
-        parent.ifLet(StateLens(\Value[key: key].asOptional), action: childLens(key)) { reducer(for: feature, host: host) })
+        parent.ifLet(
+          StateLens(\Value[key: key].asOptional), action: childLens(key), fileID: child.definedAt, line: 0
+        ) { reducer(for: feature, host: host) })
     case .forEach(let feature):
       return AnyFeatureReducer(
-        parent.forEach(StateLens(\Value[key: key].asIdentified), action: elementLens(key)) {
+        parent.forEach(
+          StateLens(\Value[key: key].asIdentified), action: elementLens(key), fileID: child.definedAt, line: 0
+        ) {
           reducer(for: feature, host: host)
         })
     case .presents(let kinds):
@@ -99,11 +103,13 @@ enum FeatureReducerBuilder {
         parent.presentation(
           StateLens(\Value[key: key].asPresentation), action: presentationLens(key),
           identity: { DestinationReducer.identity(of: $0, kinds: kinds) },
-          isEphemeral: { DestinationReducer.isAlert($0, kinds: kinds) }
+          isEphemeral: { DestinationReducer.isAlert($0, kinds: kinds) }, fileID: child.definedAt, line: 0
         ) { destination })
     case .stack(let kinds):
       let element = DestinationReducer(kinds: kinds, host: host)
-      return AnyFeatureReducer(parent.stack(StateLens(\Value[key: key].asStack), action: stackLens(key)) { element })
+      return AnyFeatureReducer(parent.stack(
+          StateLens(\Value[key: key].asStack), action: stackLens(key), fileID: child.definedAt, line: 0
+        ) { element })
     }
   }
 

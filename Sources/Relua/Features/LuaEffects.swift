@@ -54,16 +54,16 @@ enum LuaEffects {
     let body = UncheckedSendable(body)
     let handler = handler.map(UncheckedSendable.init)
     let feature = UncheckedSendable(feature)
-    let operation: @Sendable (Send<FeatureAction>) async throws -> Void = { send in
+    let operation: @MainActor @Sendable (Send<FeatureAction>) async throws -> Void = { send in
       try await host.runEffectBody(body.value, arguments: [], feature: feature.value, send: send)
     }
-    var catchHandler: (@Sendable (any Error, Send<FeatureAction>) async -> Void)?
+    var catchHandler: (@MainActor @Sendable (any Error, Send<FeatureAction>) async -> Void)?
     if let handler {
       catchHandler = { error, send in
         await host.runEffectCatch(handler.value, error: error, feature: feature.value, send: send, definedAt: definedAt)
       }
     }
-    return .run(operation: operation, catch: catchHandler)
+    return .runOnMainActor(operation: operation, catch: catchHandler)
   }
 }
 

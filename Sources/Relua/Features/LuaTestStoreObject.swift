@@ -143,6 +143,16 @@ public final class LuaTestStoreObject {
     try await perform { await clock.advance(by: .seconds(seconds)) }
   }
 
+  /// The exhaustive checks at the end of a test (actions received but not asserted, effects still
+  /// running), then every effect is cancelled so none outlives the test's Lua state.
+  func finishTest() -> [String] {
+    failures.removeAll()
+    testStore.assertNothingPending()
+    testStore.store.cancelAllEffects()
+    defer { failures.removeAll() }
+    return failures
+  }
+
   static func register(in host: ReluaHost) throws {
     let lua = host.lua
     let type = try lua.register(

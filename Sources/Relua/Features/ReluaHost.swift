@@ -90,6 +90,17 @@ public final class ReluaHost {
     try lua.setGlobal("relua", .table(module))
   }
 
+  /// Runs the end-of-test checks of every test store made in this state; throws them as one error.
+  public func finishTests() throws {
+    let stores = testStores
+    testStores.removeAll()
+    let messages = stores.flatMap { $0.finishTest() }
+    if !messages.isEmpty {
+      throw LuaError.runtime(
+        message: "at the end of the test, a TestStore still has work: " + messages.joined(separator: "\n\n"), traceback: nil)
+    }
+  }
+
   /// The compiled definition of a feature table.
   func feature(_ value: LuaValue, what: String) throws -> FeatureDefinition {
     try compiler.definition(of: value, what: what)

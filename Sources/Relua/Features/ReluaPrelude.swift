@@ -132,6 +132,7 @@ enum ReluaPrelude {
       return setmetatable(handlers, HandlersMT)
     end
 
+    -- (Called without a tail call, so that `level` still counts the declaring function's frame.)
     local function child(kind, key, target, extra, level)
       if type(key) ~= "string" or not key:match("^[%a_][%w_]*$") then
         fail(level + 1, "relua.%s: expected the state key (an identifier) first, got %s", kind, tostring(key))
@@ -173,7 +174,8 @@ enum ReluaPrelude {
       if lens ~= nil and (type(lens) ~= "table" or type(lens.get) ~= "function" or type(lens.set) ~= "function") then
         fail(2, "relua.scope('%s', Feature, lens): the lens must be { get = function(state), set = function(state, child) }", key)
       end
-      return child("scope", key, feature, lens and { get = lens.get, set = lens.set }, 2)
+      local entry = child("scope", key, feature, lens and { get = lens.get, set = lens.set }, 2)
+      return entry
     end
 
     -- In `compose`, where the feature's own reducer runs among its scopes (default: after them),
@@ -183,20 +185,24 @@ enum ReluaPrelude {
 
     function M.optional(key, feature)
       checkFeature("optional", key, feature, 2)
-      return child("optional", key, feature, nil, 2)
+      local entry = child("optional", key, feature, nil, 2)
+      return entry
     end
 
     function M.forEach(key, feature)
       checkFeature("forEach", key, feature, 2)
-      return child("forEach", key, feature, nil, 2)
+      local entry = child("forEach", key, feature, nil, 2)
+      return entry
     end
 
     function M.presents(key, kinds)
-      return child("presents", key, checkKinds("presents", key, kinds, 2), nil, 2)
+      local entry = child("presents", key, checkKinds("presents", key, kinds, 2), nil, 2)
+      return entry
     end
 
     function M.stack(key, kinds)
-      return child("stack", key, checkKinds("stack", key, kinds, 2), nil, 2)
+      local entry = child("stack", key, checkKinds("stack", key, kinds, 2), nil, 2)
+      return entry
     end
 
     -- relua.alert { confirmDelete = {}, … }: an alert's button actions (the parent handles them;

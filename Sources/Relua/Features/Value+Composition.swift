@@ -7,9 +7,11 @@ import Composable
 extension Value {
   /// The value as an optional child (`nil` for `.null`): what `optional` (ifLet) runs on.
   public var asOptional: Value? {
-    get { isNull ? nil : self }
+    // `Optional<Value>.none` spelled out: `Value` is nil-literal convertible, so a bare `nil`
+    // here would be `.some(.null)`.
+    get { isNull ? Optional<Value>.none : .some(self) }
     _modify {
-      var optional: Value? = isNull ? nil : self
+      var optional: Value? = isNull ? Optional<Value>.none : .some(self)
       self = .null
       defer { self = optional ?? .null }
       yield &optional
@@ -18,9 +20,9 @@ extension Value {
 
   /// The value as a presented destination (`{ kind = state }` or nil).
   var asPresentation: PresentationState<Value> {
-    get { PresentationState(isNull ? nil : self) }
+    get { PresentationState(isNull ? Optional<Value>.none : .some(self)) }
     _modify {
-      var presentation = PresentationState<Value>(isNull ? nil : self)
+      var presentation = PresentationState<Value>(isNull ? Optional<Value>.none : .some(self))
       self = .null
       defer { self = presentation.wrappedValue ?? .null }
       yield &presentation

@@ -83,6 +83,7 @@ public final class LuaTestRunner {
       _ = try await LuaCoroutineDriver.of(loaded.state).run(body, arguments: []) { location, traceback in
         context = (location, traceback)
       }
+      try ReluaHost.install(in: loaded.state).finishTests()
       return .passed
     } catch {
       var failure = LuaTestFailure(error, file: file)

@@ -28,9 +28,10 @@ final class LuaConversionTests: XCTestCase {
     ]
     let back = try harness.views.value(from: try harness.lua.value(state), hint: state)
     XCTAssertEqual(back, state)
-    // Without a hint an identified collection comes back as the sequence it is in Lua.
+    // Without a hint too: the pushed table carries the identified marker (`relua.identified`).
     let plain = try harness.views.value(from: try harness.lua.value(state))
-    XCTAssertEqual(plain[key: "results"], [["id": "r0", "secret": 3, "count": 3, "correct": true]])
+    XCTAssertEqual(plain[key: "results"], .identified([["id": "r0", "secret": 3, "count": 3, "correct": true]]))
+    XCTAssertEqual(plain[key: "tags"], ["a", "b"])
     XCTAssertEqual(try harness.lua(state, "return #v.results .. v.results[1].id .. v.matrix[2][1]"), "1r03.5")
   }
 

@@ -1,0 +1,58 @@
+-- Case study: load then navigate (FEATURES §3).
+-- Shows loading first and navigating after: `setNavigation(true)` shows an activity indicator on the
+-- current screen; 1 s later (deps.clock) the counter is loaded and only then the destination
+-- appears. Navigation is derived from state: the destination is shown exactly when optionalCounter
+-- is non-nil. `setNavigation(false)` goes back (and cancels a load still pending).
+local relua = require "relua"
+local feature, on, Effect = relua.feature, relua.on, relua.Effect
+
+local Counter = feature "Counter" {
+  state = { count = 0 },
+  actions = { increment = {}, decrement = {} },
+  reduce = on {
+    increment = function(s) s.count = s.count + 1 end,
+    decrement = function(s) s.count = s.count - 1 end,
+  },
+  view = function(s) return ("%d   [-] [+]"):format(s.count) end,
+}
+
+local LOAD = "load"
+
+local LoadThenNavigate = feature "LoadThenNavigate" {
+  state = { isActivityIndicatorVisible = false, optionalCounter = nil },
+
+  actions = { setNavigation = "boolean", setNavigationIsActiveDelayCompleted = {} },
+
+  compose = { relua.optional("optionalCounter", Counter) },
+
+  reduce = on {
+    setNavigation = function(s, isActive, deps)
+      if isActive then
+        s.isActivityIndicatorVisible = true
+        return Effect.run(function(send)
+          deps.clock.sleep(1)
+          send("setNavigationIsActiveDelayCompleted")
+        end):cancellable(LOAD, true)
+      end
+      s.isActivityIndicatorVisible = false
+      s.optionalCounter = nil
+      return Effect.cancel(LOAD)
+    end,
+
+    setNavigationIsActiveDelayCompleted = function(s)
+      s.isActivityIndicatorVisible = false
+      s.optionalCounter = Counter:initial()
+    end,
+  },
+
+  view = function(s)
+    if s.optionalCounter ~= nil then return "‹ Back | " .. Counter.view(s.optionalCounter) end
+    return "[Load optional counter]" .. (s.isActivityIndicatorVisible and "  (loading…)" or "")
+  end,
+}
+
+-- Whether the destination is on screen: derived, never stored.
+function LoadThenNavigate.isNavigationActive(s) return s.optionalCounter ~= nil end
+
+LoadThenNavigate.Counter = Counter
+return LoadThenNavigate

@@ -1,0 +1,84 @@
+import Lua
+import XCTest
+
+@testable import Relua
+
+/// The feature host from Swift: action paths, payload types, and the checks a test gets for free.
+@MainActor
+final class FeatureHostTests: XCTestCase {
+  func testActionPathsParse() async throws {
+    XCTAssertEqual(try ActionResolver.parse("increment"), [.name("increment")])
+    XCTAssertEqual(try ActionResolver.parse("counter.setCount"), [.name("counter"), .name("setCount")])
+    XCTAssertEqual(try ActionResolver.parse("rows[42].onAppear"), [.name("rows"), .id(.integer(42)), .name("onAppear")])
+    XCTAssertEqual(try ActionResolver.parse(#"rows["a.b"].x"#), [.name("rows"), .id(.string("a.b")), .name("x")])
+    XCTAssertEqual(try ActionResolver.parse("path[0].detail.toggle"), [.name("path"), .id(.integer(0)), .name("detail"), .name("toggle")])
+    XCTAssertThrowsError(try ActionResolver.parse("counter.")) { error in
+      XCTAssertEqual("\(error)", "cannot read the action 'counter.': it ends with '.'")
+    }
+    XCTAssertThrowsError(try ActionResolver.parse("rows[abc].x")) { error in
+      XCTAssertEqual("\(error)", #"cannot read the action 'rows[abc].x': the id 'abc' is not a Lua literal (quote strings: ["abc"])"#)
+    }
+  }
+
+  func testPayloadTypes() async {
+    XCTAssertNil(PayloadType(declaration: "integer")!.mismatch(.integer(3)))
+    XCTAssertEqual(PayloadType(declaration: "integer")!.mismatch(.float(3.5)), "expected integer, got float 3.5")
+    XCTAssertNil(PayloadType(declaration: "number")!.mismatch(.float(3.5)))
+    XCTAssertNil(PayloadType(declaration: "string?")!.mismatch(.null))
+    XCTAssertEqual(PayloadType(declaration: "{integer}")!.mismatch(.array([.integer(1), .string("x")])), #"element 2: expected integer, got string "x""#)
+    XCTAssertEqual(PayloadType.none.mismatch(.integer(1)), "takes no payload, got integer 1")
+    XCTAssertNil(PayloadType(declaration: "intger"))
+  }
+
+  func testTestEndingWithUnassertedActionsFails() async throws {
+    let directory = try LuaTestDirectory()
+    try directory.write("leftover_test.lua", """
+      local relua = require "relua"
+      local F = relua.feature "F" {
+        state = { n = 0 },
+        actions = { go = {}, done = {} },
+        reduce = relua.on {
+          go = function() return relua.Effect.send("done") end,
+          done = function(s) s.n = 1 end,
+        },
+      }
+      test("leaves an action unasserted", function()
+        local store = relua.TestStore(F)
+        store:send("go")
+      end)
+      """)
+    let summary = await directory.inside { await LuaTestRunner().run(paths: ["."]) }
+    XCTAssertEqual(summary.failed, 1)
+    let message = summary.results.first?.failure?.message ?? ""
+    XCTAssertTrue(message.contains("at the end of the test, a TestStore still has work"), message)
+    XCTAssertTrue(message.contains("The store received 1 unexpected action: …"), message)
+    XCTAssertTrue(message.contains("done"), message)
+  }
+
+  func testStoreSendFromSwiftAndBadActions() async throws {
+    let lua = try LuaState()
+    let host = try ReluaHost.install(in: lua)
+    let feature = try lua.execute("""
+      local relua = require "relua"
+      return relua.feature "Counter" {
+        state = { count = 0 },
+        actions = { increment = {}, setCount = "integer" },
+        reduce = relua.on {
+          increment = function(s) s.count = s.count + 1 end,
+          setCount = function(s, n) s.count = n end,
+        },
+      }
+      """, name: "=counter")[0]
+    let store = try LuaStoreObject(host: host, feature: host.feature(feature, what: "test"), dependencies: .init())
+    try store.send("increment")
+    try store.send("setCount", payload: .integer(7))
+    XCTAssertEqual(store.store.state[key: "count"], .integer(7))
+    XCTAssertThrowsError(try store.send("decrement")) { error in
+      XCTAssertEqual("\(error)", "Counter has no action 'decrement' (in 'decrement'); it accepts: increment, setCount(integer)")
+    }
+    XCTAssertThrowsError(try store.send("setCount", payload: .string("x"))) { error in
+      XCTAssertEqual("\(error)", #"action 'setCount' of Counter: expected integer, got string "x""#)
+    }
+    XCTAssertEqual(store.store.state[key: "count"], .integer(7))
+  }
+}
