@@ -105,6 +105,6 @@ describe("regression 3: navigation warnings name the action as scripts write it"
     store:send("path[7].child.bump")
     local warning = store:warnings()[1] or ""
     expect(warning).to_contain("path[7].child.bump")
-    expect(warning).to_contain("dsl_bugs_test.lua")
+    expect(warning).to_contain("regressions_test.lua")
   end)
 end)
