@@ -33,12 +33,15 @@ public final class Store<State, Action> {
   }
 
   /// Makes a root store from a reduce function (for hosts that build reducers at run time).
+  /// `transaction`: the host's own undo for transactional sends (see `StoreTransaction`); with it,
+  /// every send is transactional.
   public init(
     initialState: State, reduce: @escaping (inout State, Action) -> Effect<Action>,
-    dependencies: DependencyValues, transactional: Bool = false
+    dependencies: DependencyValues, transactional: Bool = false, transaction: StoreTransaction<State>? = nil
   ) {
     self.root = StoreRoot(
-      initialState: initialState, reducer: reduce, dependencies: dependencies, transactional: transactional)
+      initialState: initialState, reducer: reduce, dependencies: dependencies, transactional: transactional,
+      transaction: transaction)
     self.view = nil
   }
 
@@ -70,7 +73,19 @@ public final class Store<State, Action> {
 
   /// Sends an action as a transaction: if a reducer fails (`Effect.failure`), the state is restored to
   /// what it was before this call, no effect of the send starts, and the error is thrown.
+  @inlinable
   public func sendChecked(_ action: Action) throws {
+    if let root, !root.isSending {
+      // Inlinable so hosts get it specialized for their state and action types (no generic
+      // metadata lookups per send).
+      root.lastFailure = nil
+      root.send(action, transactional: true)
+      if let failure = root.lastFailure {
+        root.lastFailure = nil
+        throw failure
+      }
+      return
+    }
     try rootSendChecked(action)
   }
 
@@ -155,6 +170,7 @@ public final class Store<State, Action> {
     return view!.addObserver(observer)
   }
 
+  @usableFromInline
   func rootSendChecked(_ action: Action) throws {
     if let root {
       guard !root.isSending else {

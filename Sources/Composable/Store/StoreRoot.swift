@@ -22,7 +22,10 @@ final class StoreRoot<State, Action> {
   @exclusivity(unchecked) @usableFromInline var pending: [Effect<Action>] = []
   @exclusivity(unchecked) @usableFromInline var failure: ReducerFailure?
   @exclusivity(unchecked) @usableFromInline var transactional: Bool
-  var lastFailure: ReducerFailure?
+  /// How a transactional send restores the state: a host's own undo (see `StoreTransaction`), else
+  /// a snapshot taken before the send.
+  @usableFromInline let transaction: StoreTransaction<State>?
+  @usableFromInline var lastFailure: ReducerFailure?
 
   // Observation.
   @exclusivity(unchecked) @usableFromInline var observers: [Int: () -> Void] = [:]
@@ -54,11 +57,12 @@ final class StoreRoot<State, Action> {
 
   init(
     initialState: State, reducer: @escaping (inout State, Action) -> Effect<Action>,
-    dependencies: DependencyValues, transactional: Bool
+    dependencies: DependencyValues, transactional: Bool, transaction: StoreTransaction<State>? = nil
   ) {
     self.state = initialState
     self.reducer = reducer
-    self.transactional = transactional
+    self.transactional = transactional || transaction != nil
+    self.transaction = transaction
     var warn: ((RuntimeWarning) -> Void)!
     self.context = ReduceContext(dependencies: dependencies, warn: { warn($0) })
     warn = { [unowned self] in self.warn($0) }
@@ -102,7 +106,8 @@ final class StoreRoot<State, Action> {
     isSending = true
     let previousContext = ReduceContext.current
     ReduceContext.current = context
-    let snapshot: State? = transactional ? state : nil
+    let snapshot: State? = transactional && transaction == nil ? state : nil
+    if transactional, let transaction { transaction.begin() }
 
     var action = action
     var received = received
@@ -126,7 +131,11 @@ final class StoreRoot<State, Action> {
       break
     }
     if index > 0 { buffer.removeAll(keepingCapacity: true) }
-    if failure != nil { rollBack(to: snapshot) }
+    if failure != nil {
+      rollBack(to: snapshot, transactional: transactional)
+    } else if transactional, let transaction {
+      transaction.end()
+    }
 
     ReduceContext.current = previousContext
     isSending = false
@@ -163,12 +172,15 @@ final class StoreRoot<State, Action> {
   }
 
   @usableFromInline
-  func rollBack(to snapshot: State?) {
+  func rollBack(to snapshot: State?, transactional: Bool) {
     let failure = self.failure!
     self.failure = nil
     lastFailure = failure
     pending.removeAll()
-    if let snapshot {
+    if transactional, let transaction {
+      transaction.rollBack(&state)
+      warn("A reducer failed: \(failure). The state was restored to what it was before the send.")
+    } else if let snapshot {
       state = snapshot
       warn("A reducer failed: \(failure). The state was restored to what it was before the send.")
     } else {

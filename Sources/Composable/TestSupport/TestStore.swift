@@ -44,6 +44,7 @@ public final class TestStore<State, Action> {
     reporter: any TestFailureReporter = IssueTestFailureReporter(),
     withDependencies prepare: (inout DependencyValues) -> Void = { _ in },
     transactional: Bool = false,
+    transaction: StoreTransaction<State>? = nil,
     location: SourceLocation
   ) where R.State == State, R.Action == Action {
     self.state = initialState
@@ -61,7 +62,8 @@ public final class TestStore<State, Action> {
     var dependencies = DependencyValues.test { name in failures.record(name) }
     prepare(&dependencies)
     self.store = Store(
-      initialState: initialState, reducer: reducer, transactional: transactional, withDependencies: { $0 = dependencies })
+      initialState: initialState, reduce: reducer.reduce(into:action:), dependencies: dependencies,
+      transactional: transactional, transaction: transaction)
     self.root = store.root!
     failures.report = { [weak self] name in
       guard let self else { return }

@@ -60,6 +60,10 @@ struct LuaLeafReducer: Reducer {
       return .failure(ReluaError.badAction(
         "binding.\(field) of \(feature.name): the field holds \(describeValue(current)), got \(describeValue(value))"))
     }
+    // Logged for the send's transaction (the binding's own steps are `binding.field`).
+    if let anchor = host.anchor(forLeafAction: FeatureAction(steps: [.name("binding"), .name(field)])) {
+      host.views.recordWrite(at: anchor, key: field, old: current)
+    }
     if case (.float, .integer(let integer)) = (current, value) {
       state[key: field] = .float(Double(integer))
     } else {

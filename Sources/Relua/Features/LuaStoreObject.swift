@@ -20,8 +20,9 @@ public final class LuaStoreObject {
     resolver = host.resolver(for: feature)
     let initial = try state.map { FeatureStateShape.conform($0, to: feature) }
       ?? host.initialState(of: feature, dependencies: dependencies)
-    let reducer = FeatureReducerBuilder.reducer(for: feature, host: host)
-    store = Store(initialState: initial, reduce: reducer.reduce(into:action:), dependencies: dependencies, transactional: true)
+    store = Store(
+      initialState: initial, reduce: host.rootReducer(for: feature), dependencies: dependencies,
+      transaction: host.storeTransaction)
   }
 
   /// `relua.Store(Feature, { state = table, json = text, deps = { … } })`.

@@ -38,9 +38,9 @@ public final class LuaTestStoreObject {
     }
     let (file, line) = Self.split(location)
     testStore = TestStore(
-      initialState: initial, reducer: FeatureReducerBuilder.reducer(for: feature, host: host), isEqual: ==,
+      initialState: initial, reducer: Reduce(host.rootReducer(for: feature)), isEqual: ==,
       reporter: ClosureTestFailureReporter { _, _ in }, withDependencies: { options.prepare(&$0) },
-      transactional: true, location: SourceLocation(file: file, line: line))
+      transaction: host.storeTransaction, location: SourceLocation(file: file, line: line))
     testStore.reporter = ClosureTestFailureReporter { [weak self] message, _ in self?.failures.append(message) }
     testStore.diff = { expected, actual in ValueDiff.lines(from: expected, to: actual).map { indent($0) } }
     testStore.describeAction = { $0.description }

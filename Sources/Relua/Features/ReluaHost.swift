@@ -22,6 +22,8 @@ public final class ReluaHost {
   var testStores: [LuaTestStoreObject] = []
   /// The error of the last Lua reducer that raised (the test store reports it as the failure).
   var lastReducerError: ReluaError?
+  /// The store and action being processed right now (see `StateAnchors`).
+  var currentSend: CurrentSend?
 
   private struct Entry {
     weak var state: LuaState?
@@ -189,7 +191,9 @@ public final class ReluaHost {
     _ call: (StateSession) throws -> LuaValue?
   ) -> Effect<FeatureAction> {
     do {
-      guard let returned = try views.withViews(of: &state, call) else { return .none }
+      guard let returned = try views.withViews(of: &state, anchor: anchor(forLeafAction: action), call) else {
+        return .none
+      }
       return try LuaEffects.effect(from: returned, feature: feature, host: self)
     } catch {
       let failure = reducerError(error, feature: feature, action: action)
@@ -229,7 +233,7 @@ public final class ReluaHost {
   /// Writes a derived child's state back: `set(state, child)`.
   func lensSet(_ set: LuaFunction, _ parent: inout Value, _ child: Value, key: String) {
     do {
-      try views.withViews(of: &parent) { session in
+      try views.withViews(of: &parent, anchor: anchor(parentOfLens: key)) { session in
         _ = try lua.call(set, session.view(), lua.value(child))
       }
     } catch {

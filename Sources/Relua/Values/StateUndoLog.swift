@@ -20,6 +20,18 @@ struct StateUndoLog {
 
   mutating func clear() { entries.removeAll(keepingCapacity: true) }
 
+  /// Appends `other`'s entries with `base` in front of their paths (a session's writes, moved to
+  /// where its value sits in the whole state).
+  mutating func append(_ other: StateUndoLog, at base: ValuePath) {
+    if base.isEmpty {
+      entries += other.entries
+      return
+    }
+    for entry in other.entries {
+      entries.append(Entry(containerPath: base + entry.containerPath, component: entry.component, change: entry.change, old: entry.old))
+    }
+  }
+
   /// Undoes every write, newest first, in place.
   mutating func rollBack(_ value: inout Value) {
     for entry in entries.reversed() {

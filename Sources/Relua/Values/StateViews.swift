@@ -33,6 +33,8 @@ public final class StateViews {
   private(set) var generation: UInt64 = 1
   private(set) var isActive = false
   @exclusivity(unchecked) var undoLog = StateUndoLog()
+  /// The writes of the sessions of the open transaction (paths from the whole state), or nil.
+  private var transactionLog: StateUndoLog?
   /// Identified collections written by position in this session: checked for duplicate ids at the end.
   @exclusivity(unchecked) var positionallyWrittenCollections: Set<ValuePath> = []
   @exclusivity(unchecked) private var viewsWithChildren: [StateView] = []
@@ -86,9 +88,34 @@ public final class StateViews {
 
   // MARK: Sessions
 
+  // MARK: Transactions
+
+  /// Starts collecting the writes of every session until `endTransaction`, so that a failure late
+  /// in a send can undo what earlier reducers of the same send wrote (without a snapshot, which
+  /// would make the next write into a big collection copy it).
+  public func beginTransaction() { transactionLog = StateUndoLog() }
+
+  public func endTransaction() { transactionLog = nil }
+
+  /// Undoes, newest first, every write the transaction's sessions made to `root` (the whole state).
+  public func rollBackTransaction(_ root: inout Value) {
+    transactionLog?.rollBack(&root)
+    transactionLog = nil
+  }
+
+  /// Records a write made outside the views (a binding), at a path from the whole state.
+  public func recordWrite(at containerPath: ValuePath, key: String, old: Value) {
+    transactionLog?.record(.init(containerPath: containerPath, component: .key(key), change: .replaced, old: old))
+  }
+
+  /// Whether a transaction is open.
+  public var inTransaction: Bool { transactionLog != nil }
+
   /// Runs one reducer call over `state` (see the type's documentation). If `body` throws, or the
   /// writes broke an identified collection's unique ids, `state` is exactly what it was.
-  public func withViews<R>(of state: inout Value, _ body: (StateSession) throws -> R) throws -> R {
+  /// `anchor`: where `state` sits in the whole state, for the open transaction (nil: its writes
+  /// are not kept, e.g. a derived value that is written back through another session).
+  public func withViews<R>(of state: inout Value, anchor: ValuePath? = nil, _ body: (StateSession) throws -> R) throws -> R {
     guard !isActive else { throw LuaError.runtime(message: "state views: a session is already running", traceback: nil) }
     swap(&value, &state)
     isActive = true
@@ -103,6 +130,7 @@ public final class StateViews {
     do {
       let result = try body(StateSession(host: self, generation: generation))
       try checkIdentifiedCollections()
+      if let anchor, transactionLog != nil, !undoLog.isEmpty { transactionLog!.append(undoLog, at: anchor) }
       undoLog.clear()
       return result
     } catch {
