@@ -6,6 +6,7 @@ public struct StateLens<Parent, Child>: @unchecked Sendable {
   enum Access {
     case keyPath(WritableKeyPath<Parent, Child>)
     case closures(get: (Parent) -> Child, set: (inout Parent, Child) -> Void)
+    case inPlace(get: (Parent) -> Child, modify: (inout Parent, (inout Child) -> Void) -> Void)
   }
 
   @usableFromInline let access: Access
@@ -42,6 +43,19 @@ public struct StateLens<Parent, Child>: @unchecked Sendable {
     self.init(get: get, set: set, identity: "\(fileID):\(line)")
   }
 
+  /// A lens whose `modify` reaches the child in place (through `_modify` accessors), for hosts
+  /// whose state is dynamic: unlike a key path through computed properties (get, then set) or a
+  /// get/set pair, the child is never copied, so writing one element of a big collection inside it
+  /// costs what the element costs.
+  public init(
+    get: @escaping (Parent) -> Child, modify: @escaping (inout Parent, (inout Child) -> Void) -> Void,
+    identity: some Hashable & Sendable
+  ) {
+    self.access = .inPlace(get: get, modify: modify)
+    self.offset = -1
+    self.identity = AnyHashableSendable(identity)
+  }
+
   @inlinable
   public func get(_ parent: Parent) -> Child {
     // Stored offset: skips `KeyPath._projectReadOnly`, which also instantiates generic metadata per call.
@@ -53,6 +67,7 @@ public struct StateLens<Parent, Child>: @unchecked Sendable {
     switch access {
     case let .keyPath(keyPath): return parent[keyPath: keyPath]
     case let .closures(get, _): return get(parent)
+    case let .inPlace(get, _): return get(parent)
     }
   }
 
@@ -60,10 +75,11 @@ public struct StateLens<Parent, Child>: @unchecked Sendable {
     switch access {
     case let .keyPath(keyPath): parent[keyPath: keyPath] = child
     case let .closures(_, set): set(&parent, child)
+    case let .inPlace(_, modify): modify(&parent) { $0 = child }
     }
   }
 
-  /// Runs `body` on the child in place (key paths) or on a copy written back (closures).
+  /// Runs `body` on the child in place (key paths, in-place lenses) or on a copy written back (get/set).
   @inlinable
   public func modify<Result>(_ parent: inout Parent, _ body: (inout Child) -> Result) -> Result {
     if offset >= 0 { return _modifyStored(&parent, at: offset, body) }
@@ -75,6 +91,12 @@ public struct StateLens<Parent, Child>: @unchecked Sendable {
       let result = body(&child)
       set(&parent, child)
       return result
+    case let .inPlace(_, modify):
+      return withoutActuallyEscaping(body) { body in
+        var result: Result?
+        modify(&parent) { result = body(&$0) }
+        return result!
+      }
     }
   }
 }

@@ -65,7 +65,7 @@ enum FeatureReducerBuilder {
     switch child.kind {
     case .scope(let feature):
       return AnyFeatureReducer(Scope<Value, FeatureAction, AnyFeatureReducer>(
-        state: StateLens(\Value[key: key]), action: childLens(key), place: child.definedAt
+        state: fieldLens(key), action: childLens(key), place: child.definedAt
       ) { reducer(for: feature, host: host) })
     case .lens(let feature, let get, let set):
       let lens = StateLens<Value, Value>(
@@ -88,12 +88,12 @@ enum FeatureReducerBuilder {
     case .optional(let feature):
       return AnyFeatureReducer(
         parent.ifLet(
-          StateLens(\Value[key: key].asOptional), action: childLens(key), fileID: child.definedAt, line: 0
+          StateLens(get: { $0[key: key].asOptional }, modify: { $1(&$0[key: key].asOptional) }, identity: key), action: childLens(key), fileID: child.definedAt, line: 0
         ) { reducer(for: feature, host: host) })
     case .forEach(let feature):
       return AnyFeatureReducer(
         parent.forEach(
-          StateLens(\Value[key: key].asIdentified), action: elementLens(key), fileID: child.definedAt, line: 0
+          StateLens(get: { $0[key: key].asIdentified }, modify: { $1(&$0[key: key].asIdentified) }, identity: key), action: elementLens(key), fileID: child.definedAt, line: 0
         ) {
           reducer(for: feature, host: host)
         })
@@ -101,16 +101,21 @@ enum FeatureReducerBuilder {
       let destination = DestinationReducer(kinds: kinds, host: host)
       return AnyFeatureReducer(
         parent.presentation(
-          StateLens(\Value[key: key].asPresentation), action: presentationLens(key),
+          StateLens(get: { $0[key: key].asPresentation }, modify: { $1(&$0[key: key].asPresentation) }, identity: key), action: presentationLens(key),
           identity: { DestinationReducer.identity(of: $0, kinds: kinds) },
           isEphemeral: { DestinationReducer.isAlert($0, kinds: kinds) }, fileID: child.definedAt, line: 0
         ) { destination })
     case .stack(let kinds):
       let element = DestinationReducer(kinds: kinds, host: host)
       return AnyFeatureReducer(parent.stack(
-          StateLens(\Value[key: key].asStack), action: stackLens(key), fileID: child.definedAt, line: 0
+          StateLens(get: { $0[key: key].asStack }, modify: { $1(&$0[key: key].asStack) }, identity: key), action: stackLens(key), fileID: child.definedAt, line: 0
         ) { element })
     }
+  }
+
+  /// A record field, modified in place.
+  static func fieldLens(_ key: String) -> StateLens<Value, Value> {
+    StateLens(get: { $0[key: key] }, modify: { $1(&$0[key: key]) }, identity: key)
   }
 
   // MARK: Action lenses
