@@ -81,4 +81,33 @@ final class FeatureHostTests: XCTestCase {
     }
     XCTAssertEqual(store.store.state[key: "count"], .integer(7))
   }
+
+  func testRunawayAndMemoryBombReducersLeaveTheStateAndTheHostUsable() async throws {
+    let lua = try LuaState(options: LuaOptions(memoryLimit: 64 << 20, instructionLimit: 1_000_000))
+    let host = try ReluaHost.install(in: lua)
+    let feature = try lua.execute("""
+      local relua = require "relua"
+      return relua.feature "Risky" {
+        state = { n = 0 },
+        actions = { spin = {}, bomb = {}, inc = {} },
+        reduce = relua.on {
+          spin = function(s) s.n = 1; while true do end end,
+          bomb = function(s) s.n = 2; local t = {} for i = 1, 1e9 do t[i] = ("x"):rep(1000) .. i end end,
+          inc = function(s) s.n = s.n + 1 end,
+        },
+      }
+      """, name: "=risky.lua")[0]
+    let store = try LuaStoreObject(host: host, feature: host.feature(feature, what: "test"), dependencies: .init())
+    XCTAssertThrowsError(try store.send("spin")) { error in
+      XCTAssertTrue("\(error)".contains("instruction budget exhausted"), "\(error)")
+      XCTAssertTrue("\(error)".contains("risky.lua:"), "\(error)")
+    }
+    XCTAssertEqual(store.store.state[key: "n"], .integer(0))
+    XCTAssertThrowsError(try store.send("bomb")) { error in
+      XCTAssertTrue("\(error)".contains("memory limit"), "\(error)")
+    }
+    XCTAssertEqual(store.store.state[key: "n"], .integer(0))
+    try store.send("inc")
+    XCTAssertEqual(store.store.state[key: "n"], .integer(1))
+  }
 }
