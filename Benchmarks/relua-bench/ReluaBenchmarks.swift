@@ -81,7 +81,11 @@ func measureSendMemory(sends: Int = 1_000_000) -> (megabytes: Double, references
   try! lua.call(loop, store, .integer(Int64(sends)))
   lua.collectGarbage()
   let after = residentBytes()
-  return (Double(max(0, after - before)) / 1_048_576, lua.liveReferences == references)
+  let referencesAfter = lua.liveReferences
+  if referencesAfter != references {
+    FileHandle.standardError.write(Data("lua.memory.1M: live references \(references) → \(referencesAfter)\n".utf8))
+  }
+  return (Double(max(0, after - before)) / 1_048_576, referencesAfter == references)
 }
 
 private func residentBytes() -> Int {

@@ -453,6 +453,8 @@ int relua_ptostring(lua_State *L, int idx) {
   return relua_protected(L, 1, 1);
 }
 
+void relua_gc_generational(lua_State *L) { lua_gc(L, LUA_GCGEN, 0, 0); }
+
 void relua_gc_collect(lua_State *L) {
   relua_control *c = relua_getcontrol(L);
   int saved = c->strict;

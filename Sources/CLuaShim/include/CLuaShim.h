@@ -103,6 +103,9 @@ int relua_plen(lua_State *L, int idx);
 int relua_ptostring(lua_State *L, int idx);
 /// Full garbage collection (finalizers run protected, in strict mode).
 void relua_gc_collect(lua_State *L);
+/// Switches the collector to generational mode (Lua 5.4): short-lived objects such as the state
+/// views of each reducer call die young instead of piling up until the next full cycle.
+void relua_gc_generational(lua_State *L);
 int relua_gc_count_bytes(lua_State *L);
 
 #define RELUA_TRACEBACK_KEY "relua.traceback"

@@ -45,6 +45,9 @@ public final class ReluaHost {
 
   private init(lua: LuaState) throws {
     self.lua = lua
+    // Every reducer call makes a view (a userdata owning a Swift object the collector cannot see):
+    // generational collection frees them young (measured: 1M sends, +60 MB resident → flat).
+    try lua.withRawState { relua_gc_generational($0) }
     views = try StateViews(lua: lua)
     driver = try LuaCoroutineDriver.of(lua)
     compiler = FeatureCompiler(lua: lua, tags: tags)
