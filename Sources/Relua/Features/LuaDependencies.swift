@@ -33,11 +33,40 @@ enum LuaDependencies {
       return []
     }))
     try deps.rawSet("clock", .table(clock))
+    let github = try lua.table()
+    try github.rawSet("search", .function(host.driver.awaitable(name: "deps.github.search", in: lua) { arguments in
+      let query = try searchQuery(arguments.first, host: host)
+      switch await DependencyValues.current.github.search(query) {
+      case .success(let result): return [try lua.value(result)]
+      case .failure(let failure): return [.nil, try lua.value(failure.record)]
+      }
+    }))
+    try deps.rawSet("github", .table(github))
     try deps.rawSet("dismiss", .function(lua.function { _ in
       MainActor.assumeIsolated { DependencyValues.current.dismiss() }
       return []
     }))
     return deps
+  }
+
+  /// `{ q = "tca", page = 2, per_page = 10, sort = "stars", language = "swift" }`.
+  private static func searchQuery(_ argument: LuaValue?, host: ReluaHost) throws -> RepositorySearchClient.Query {
+    guard let argument, case .table = argument, case .record(let record) = try host.value(from: argument) else {
+      throw LuaError.argument(position: 1, message: "deps.github.search{ q = …, page = …, per_page = … } expects a table")
+    }
+    guard case .string(let q) = record["q"] else {
+      throw LuaError.argument(position: 1, message: "deps.github.search: 'q' (the query text) is required")
+    }
+    func integer(_ key: String, _ fallback: Int) throws -> Int {
+      switch record[key] {
+      case .null: return fallback
+      case .integer(let value) where value > 0: return Int(value)
+      default: throw LuaError.argument(position: 1, message: "deps.github.search: '\(key)' must be a positive integer")
+      }
+    }
+    return RepositorySearchClient.Query(
+      q: q, page: try integer("page", 1), perPage: try integer("per_page", 30),
+      sort: record["sort"].stringValue, language: record["language"].stringValue)
   }
 }
 
@@ -99,10 +128,50 @@ struct DependencyOptions {
         } else {
           throw ReluaError.usage("deps.date: expected seconds since 1970 or \"live\"")
         }
+      case "github":
+        apply.append(try Self.githubStub(value, host: host))
       default:
-        throw ReluaError.usage("deps: unknown dependency '\(name)' (known: clock, date, random, uuid)")
+        throw ReluaError.usage("deps: unknown dependency '\(name)' (known: clock, date, github, random, uuid)")
       }
     }
+  }
+
+  /// `github = function(query) return result end` (or `return nil, err`; a third value delays the
+  /// answer by that many seconds on the store's clock): a scripted stub, called with the query as
+  /// a table on each search. `github = "live"`: the host's live client.
+  private static func githubStub(_ value: LuaValue, host: ReluaHost) throws -> (inout DependencyValues) -> Void {
+    if let live = host.liveGitHub, value.stringValue == "live" {
+      return { $0.github = live }
+    }
+    guard let stub = value.functionValue else {
+      throw ReluaError.usage("deps.github: expected a function(query) returning a result (or nil, err), or \"live\"")
+    }
+    let box = UncheckedSendable(stub)
+    let client = RepositorySearchClient { [host] query in
+      do {
+        var fields: [(String, Value)] = [
+          ("q", .string(query.q)), ("page", .integer(Int64(query.page))), ("per_page", .integer(Int64(query.perPage))),
+        ]
+        if let sort = query.sort { fields.append(("sort", .string(sort))) }
+        if let language = query.language { fields.append(("language", .string(language))) }
+        let results = try host.lua.call(box.value, host.lua.value(Value.record(ValueRecord(fields))))
+        // A third value is a delay in seconds on the store's clock (a slow response, for tests).
+        if results.count > 2, let delay = results[2].doubleValue, delay > 0 {
+          try await DependencyValues.current.clock.sleep(for: .seconds(delay))
+        }
+        let result = try results.first.map { try host.value(from: $0) } ?? .null
+        if result.isNull {
+          let error = try results.dropFirst().first.map { try host.value(from: $0) } ?? .null
+          return .failure(.init(error.isNull ? .record(ValueRecord([("kind", .string("transport")), ("message", .string("the stub returned nothing"))])) : error))
+        }
+        return .success(result)
+      } catch is CancellationError {
+        return .failure(.init(kind: "cancelled", message: "The search was cancelled."))
+      } catch {
+        return .failure(.init(kind: "transport", message: "the github stub raised: \(LuaCoroutineDriver.message(of: error))"))
+      }
+    }
+    return { $0.github = client }
   }
 
   func prepare(_ values: inout DependencyValues) {

@@ -24,6 +24,8 @@ public final class ReluaHost {
   var lastReducerError: ReluaError?
   /// The store and action being processed right now (see `StateAnchors`).
   var currentSend: CurrentSend?
+  /// The live GitHub client stores use for `deps = { github = "live" }` and the REPL (set by the CLI).
+  public var liveGitHub: RepositorySearchClient?
 
   private struct Entry {
     weak var state: LuaState?
