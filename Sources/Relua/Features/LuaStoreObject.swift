@@ -56,7 +56,7 @@ public final class LuaStoreObject {
 
   public var screens: [FeatureScreen] { FeatureScreens.screens(of: feature, state: store.state) }
 
-  static func register(in host: ReluaHost) throws {
+  static func register(in host: ReluaHost, scope: LuaValue) throws {
     let lua = host.lua
     let type = try lua.register(
       type: LuaStoreObject.self, name: "Store",
@@ -106,6 +106,7 @@ public final class LuaStoreObject {
           return .none
         }
       ])
+    try type.methods.rawSet(.text("scope"), scope)
     try type.methods.rawSet(.text("wait"), .function(host.driver.awaitable(name: "store:wait", in: lua) { arguments in
       guard let store = try arguments.first?.userdataValue?.object(as: LuaStoreObject.self) else {
         throw LuaError.argument(position: 1, message: "Store expected (call it as store:wait())")

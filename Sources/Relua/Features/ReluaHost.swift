@@ -90,7 +90,7 @@ public final class ReluaHost {
     try module.rawSet("uuid", .function(lua.function { stack in
       [.text(UUID(try stack.int(at: 1)).uuidString)]
     }))
-    try LuaStoreObject.register(in: self)
+    try LuaStoreObject.register(in: self, scope: module.rawGet("scopeStore"))
     try LuaTestStoreObject.register(in: self)
     let package = try lua.global("package").tableValue
     try package?["loaded"].tableValue?.rawSet("relua", .table(module))
