@@ -20,6 +20,8 @@ let package = Package(
   targets: [
     // liblua5.4 from Debian (pkg-config lua5.4); headers only, no code.
     .systemLibrary(name: "CLua", pkgConfig: "lua5.4", providers: [.apt(["liblua5.4-dev"])]),
+    // libedit (readline-compatible line editing) for `relua repl`.
+    .systemLibrary(name: "CEditLine", pkgConfig: "libedit", providers: [.apt(["libedit-dev"])]),
     // The C shim: macros as functions, the protected trampoline for Swift functions.
     .target(name: "CLuaShim", dependencies: ["CLua"]),
     .target(name: "Lua", dependencies: ["CLua", "CLuaShim"]),
@@ -34,7 +36,7 @@ let package = Package(
       ]
     ),
     // The scripting host: Lua values and state views, the feature DSL over Composable, the test runner.
-    .target(name: "Relua", dependencies: ["Lua", "CLua", "CLuaShim", "Composable"]),
+    .target(name: "Relua", dependencies: ["Lua", "CLua", "CLuaShim", "Composable", "CEditLine"]),
     .executableTarget(
       name: "relua",
       dependencies: ["Lua", "Relua", .product(name: "ArgumentParser", package: "swift-argument-parser")]

@@ -89,6 +89,14 @@ public final class Store<State, Action> {
     try rootSendChecked(action)
   }
 
+  /// Replaces the state (root stores): time travel and state files in hosts such as a REPL. It is
+  /// not an action: no reducer runs; observers are told; running effects keep running.
+  public func restore(_ state: State) {
+    guard let root, !root.isSending else { return }
+    root.state = state
+    if !root.observers.isEmpty { root.notifyObservers() }
+  }
+
   /// Runtime warnings collected so far (actions for absent children, effect errors, …).
   public var warnings: [RuntimeWarning] { root?.warnings ?? view!.warnings() }
 

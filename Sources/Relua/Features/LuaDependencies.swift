@@ -92,7 +92,19 @@ struct DependencyOptions {
         case let text?:
           guard let uuid = UUID(uuidString: text) else { throw ReluaError.usage("deps.uuid: '\(text)' is not \"incrementing\", \"live\" or a UUID") }
           apply.append { $0.uuid = .constant(uuid) }
-        case nil: throw ReluaError.usage("deps.uuid: expected \"incrementing\", \"live\" or a UUID")
+        case nil:
+          // A list of UUIDs, returned in turn (a recorded session replays what it produced).
+          guard let list = try value.tableValue?.array(), !list.isEmpty else {
+            throw ReluaError.usage("deps.uuid: expected \"incrementing\", \"live\", a UUID or a list of UUIDs")
+          }
+          let uuids = try list.map { item -> UUID in
+            guard let text = item.stringValue, let uuid = UUID(uuidString: text) else {
+              throw ReluaError.usage("deps.uuid: every entry of the list must be a UUID")
+            }
+            return uuid
+          }
+          let next = LockedValue(0)
+          apply.append { $0.uuid = UUIDGenerator { next.withLock { index in defer { index += 1 }; return uuids[index % uuids.count] } } }
         }
       case "random":
         if value.stringValue == "live" {

@@ -90,6 +90,12 @@ public final class ReluaHost {
     try module.rawSet("uuid", .function(lua.function { stack in
       [.text(UUID(try stack.int(at: 1)).uuidString)]
     }))
+    try module.rawSet("fromJSON", .function(lua.function { [unowned self] stack in
+      [try self.lua.value(try Value(json: try stack.string(at: 1)))]
+    }))
+    try module.rawSet("toJSON", .function(lua.function { [unowned self] stack in
+      [.text(try self.value(from: stack.value(at: 1)).json(pretty: stack.isTruthy(at: 2)))]
+    }))
     try LuaStoreObject.register(in: self, scope: module.rawGet("scopeStore"))
     try LuaTestStoreObject.register(in: self)
     let package = try lua.global("package").tableValue

@@ -1,0 +1,38 @@
+import Foundation
+
+/// Where the REPL writes: standard output and error, with colour only on a terminal and when
+/// `NO_COLOR` is unset.
+public struct ConsoleOutput: Sendable {
+  public var useColor: Bool
+  public var write: @Sendable (String) -> Void
+  public var writeError: @Sendable (String) -> Void
+
+  public init(
+    useColor: Bool = isatty(STDOUT_FILENO) != 0 && ProcessInfo.processInfo.environment["NO_COLOR"] == nil,
+    write: @escaping @Sendable (String) -> Void = { FileHandle.standardOutput.write(Data(($0 + "\n").utf8)) },
+    writeError: @escaping @Sendable (String) -> Void = { FileHandle.standardError.write(Data(($0 + "\n").utf8)) }
+  ) {
+    self.useColor = useColor
+    self.write = write
+    self.writeError = writeError
+  }
+
+  enum Style: String {
+    case dim = "2", red = "31", green = "32", yellow = "33", cyan = "36", bold = "1"
+  }
+
+  func styled(_ text: String, _ style: Style) -> String {
+    useColor ? "\u{1B}[\(style.rawValue)m\(text)\u{1B}[0m" : text
+  }
+
+  /// A diff with `−` lines red and `+` lines green.
+  func diff(_ text: String) -> String {
+    guard useColor else { return text }
+    return text.split(separator: "\n", omittingEmptySubsequences: false).map { line -> String in
+      let trimmed = line.drop { $0 == " " }
+      if trimmed.hasPrefix("−") { return styled(String(line), .red) }
+      if trimmed.hasPrefix("+") { return styled(String(line), .green) }
+      return String(line)
+    }.joined(separator: "\n")
+  }
+}

@@ -1,0 +1,218 @@
+import Foundation
+import Lua
+
+/// `relua repl`: Lua's own `lua -i` for plain Lua, and, when the script returns a feature, an
+/// interactive app over a store of it (see `FeatureConsole`).
+///
+/// lua.c's behaviour: a line is first tried as `return <line>` (so `1+1` prints `2`), `=expr` is
+/// short for it; input that ends early continues on a `>>` prompt; results print tab-separated;
+/// an error prints its message and traceback and the REPL goes on; Ctrl-C interrupts a running
+/// chunk ("interrupted!"); Ctrl-D ends the session. Lines starting with `:` are commands (`:help`).
+@MainActor
+public final class ConsoleSession {
+  public let lua: LuaState
+  public let host: ReluaHost
+  let reader: LineReader
+  let output: ConsoleOutput
+  private let pretty: LuaFunction
+  private(set) var feature: FeatureConsole?
+  private var running = true
+
+  public init(lua: LuaState, reader: LineReader, output: ConsoleOutput = ConsoleOutput()) throws {
+    self.lua = lua
+    self.host = try ReluaHost.install(in: lua)
+    self.reader = reader
+    self.output = output
+    guard let pretty = try lua.call(lua.load(ConsolePrelude.source, name: ConsolePrelude.chunkName)).first?.functionValue else {
+      throw ReluaError.usage("the REPL prelude did not load")
+    }
+    self.pretty = pretty
+    reader.complete = { [weak self] line, word in
+      // Called on the reading thread: only the snapshot of names is read there.
+      self?.completionSnapshot.withLock { $0 }.filter { $0.hasPrefix(word) && $0 != word }.sorted() ?? []
+    }
+  }
+
+  /// Names Tab completes (globals, fields, commands, actions), refreshed after each line.
+  let completionSnapshot = LockedValue<[String]>([])
+
+  // MARK: Loading a script
+
+  /// Runs `file` first (like `lua -i FILE`); if it returns a feature, starts feature mode on it.
+  public func load(file: String) async -> Bool {
+    do {
+      let chunk = try lua.load(file: file)
+      let results = try await LuaCoroutineDriver.run(chunk)
+      if let first = results.first, case .table(let table) = first, try host.tags.isFeature(table) {
+        feature = try FeatureConsole(session: self, file: file, featureValue: first)
+        try lua.setGlobal("store", feature!.storeValue)
+        feature!.showScreen()
+      }
+      return true
+    } catch {
+      report(error)
+      return false
+    }
+  }
+
+  // MARK: The loop
+
+  public func run() async -> Int32 {
+    if reader.isInteractive {
+      output.write(output.styled("relua — Lua 5.4 with features. :help lists commands; Ctrl-D quits.", .dim))
+    }
+    refreshCompletions()
+    while running {
+      guard let line = await reader.readLine(prompt: prompt(continuation: false)) else { break }
+      await handle(line)
+      refreshCompletions()
+    }
+    if reader.isInteractive { output.write("") }
+    feature?.stop()
+    return 0
+  }
+
+  private func prompt(continuation: Bool) -> String {
+    guard reader.isInteractive else { return "" }
+    if continuation { return ">> " }
+    if let feature { return feature.breadcrumb + " > " }
+    return "> "
+  }
+
+  func handle(_ line: String) async {
+    let trimmed = line.trimmingCharacters(in: .whitespaces)
+    if trimmed.isEmpty { return }
+    if trimmed.hasPrefix(":") {
+      await command(String(trimmed.dropFirst()))
+      return
+    }
+    await evaluate(line)
+  }
+
+  // MARK: Evaluating Lua (lua.c's rules)
+
+  private func evaluate(_ first: String) async {
+    var source = first
+    if source.hasPrefix("=") { source = "return " + source.dropFirst() }
+    var chunk: LuaFunction?
+    while chunk == nil {
+      do {
+        chunk = try lua.load("return " + source, name: "=stdin")
+      } catch {
+        do {
+          chunk = try lua.load(source, name: "=stdin")
+        } catch LuaError.syntax(_, let incompleteInput) where incompleteInput {
+          guard let more = await reader.readLine(prompt: prompt(continuation: true)) else { return }
+          source += "\n" + more
+        } catch {
+          report(error)
+          return
+        }
+      }
+    }
+    let before = feature?.currentState
+    do {
+      let results = try await runInterruptibly(chunk!)
+      if !results.isEmpty {
+        let texts = try results.map { value -> String in
+          try pretty.call(value, true).first?.stringValue ?? "nil"
+        }
+        output.write(texts.joined(separator: "\t"))
+      }
+    } catch {
+      report(error)
+    }
+    if let feature, let before { feature.showChange(from: before, cause: nil) }
+  }
+
+  /// Runs a chunk as a driven coroutine (so it can await), with Ctrl-C interrupting it.
+  func runInterruptibly(_ chunk: LuaFunction) async throws -> [LuaValue] {
+    InterruptSignal.arm(lua)
+    defer { InterruptSignal.disarm() }
+    return try await LuaCoroutineDriver.run(chunk)
+  }
+
+  func report(_ error: any Error) {
+    switch error {
+    case let error as LuaError:
+      if case .runtime(let message, let traceback) = error {
+        output.writeError(output.styled(message, .red) + (traceback.map { "\n" + $0 } ?? ""))
+      } else {
+        output.writeError(output.styled(error.message, .red))
+      }
+    case let error as ReluaError:
+      output.writeError(output.styled(error.fullDescription, .red))
+    default:
+      output.writeError(output.styled("\(error)", .red))
+    }
+  }
+
+  // MARK: Commands
+
+  private func command(_ text: String) async {
+    let name = String(text.prefix { !$0.isWhitespace })
+    let argument = text.dropFirst(name.count).trimmingCharacters(in: .whitespaces)
+    switch name {
+    case "help", "h", "?":
+      output.write(helpText)
+    case "quit", "q", "exit":
+      running = false
+    default:
+      if let feature {
+        await feature.command(name, argument)
+      } else {
+        output.writeError("unknown command ':\(name)' — :help lists the commands")
+      }
+    }
+  }
+
+  private var helpText: String {
+    var lines = [
+      "Lua: type an expression (1+1) or a statement; =expr prints; an unfinished line continues on >>.",
+      "  :help            this list",
+      "  :quit            leave (or Ctrl-D); Ctrl-C stops a running chunk",
+    ]
+    if feature != nil { lines += FeatureConsole.helpLines }
+    return lines.joined(separator: "\n")
+  }
+
+  // MARK: Completion
+
+  func refreshCompletions() {
+    var names: [String] = []
+    if let values = try? lua.execute("""
+      local names = {}
+      for k, v in pairs(_G) do
+        if type(k) == "string" then
+          names[#names + 1] = k
+          if type(v) == "table" and k ~= "_G" and k ~= "package" then
+            for field in pairs(v) do if type(field) == "string" then names[#names + 1] = k .. "." .. field end end
+          end
+        end
+      end
+      return table.concat(names, "\\n")
+      """, name: "=[completion]").first?.stringValue {
+      names += values.split(separator: "\n").map(String.init)
+    }
+    for keyword in ["and", "break", "do", "else", "elseif", "end", "false", "for", "function", "goto", "if", "in",
+      "local", "nil", "not", "or", "repeat", "return", "then", "true", "until", "while"]
+    {
+      names.append(keyword)
+    }
+    names += [":help", ":quit"]
+    if let feature { names += feature.completions() }
+    completionSnapshot.withLock { $0 = names }
+  }
+}
+
+/// A value guarded by a lock (read by libedit's completion on its own thread).
+final class LockedValue<Value>: @unchecked Sendable {
+  private var value: Value
+  private let lock = NSLock()
+  init(_ value: Value) { self.value = value }
+  func withLock<R>(_ body: (inout Value) -> R) -> R {
+    lock.lock()
+    defer { lock.unlock() }
+    return body(&value)
+  }
+}

@@ -1,0 +1,281 @@
+import Composable
+import Foundation
+import Lua
+
+/// Feature mode of the REPL: a store of the feature the script returned, with live dependencies.
+/// It shows the top screen (its `view`, under a breadcrumb like `Game › ResultList`), and after
+/// each action the state diff and the new screen. Effects run in the background with the real
+/// clock; what they change is shown as it arrives.
+///
+/// Beyond TCA: `:undo`/`:redo` (time travel over state snapshots), `:reload` (re-read the scripts,
+/// keep the state), `:save`/`:load` (state files; loading one opens the screens it implies), and
+/// `:record`/`:stop` (the session written as an exhaustive `*_test.lua`).
+@MainActor
+final class FeatureConsole {
+  unowned let session: ConsoleSession
+  let file: String
+  private(set) var definition: FeatureDefinition
+  private(set) var store: LuaStoreObject
+  private(set) var storeValue: LuaValue
+  private var observation: ObservationToken?
+  private var isRunningCommand = false
+  private var shownState: Value
+  // Time travel.
+  private var past: [Value] = []
+  private var future: [Value] = []
+  // Recording.
+  private var recording: SessionRecording?
+
+  static let helpLines = [
+    "Feature mode (the global `store` is the app's store):",
+    "  :ACTION [PAYLOAD]  send an action of the screen on top (or a full path): :increment, :setCount 5",
+    "  :send ACTION [PAYLOAD]  the same, explicitly; PAYLOAD is a Lua expression",
+    "  :state [PATH]      the state (or part of it: :state counter.count)",
+    "  :screens           what is on screen, from the root to the top",
+    "  :back              dismiss or pop the screen on top",
+    "  :undo / :redo      step back and forth through the states of this session",
+    "  :reload            re-read the scripts, keep the state (a script error keeps the old code)",
+    "  :save FILE         write the state as JSON;  :load FILE  open a saved state",
+    "  :record FILE       record the session as a test (FILE ends in _test.lua);  :stop  write it",
+  ]
+
+  init(session: ConsoleSession, file: String, featureValue: LuaValue) throws {
+    self.session = session
+    self.file = file
+    let host = session.host
+    definition = try host.feature(featureValue, what: "relua repl")
+    var dependencies = DependencyValues.fallback
+    if let live = host.liveGitHub { dependencies.github = live }
+    store = try LuaStoreObject(host: host, feature: definition, dependencies: dependencies)
+    storeValue = .userdata(try host.lua.userdata(store))
+    shownState = store.store.state
+    observe()
+  }
+
+  var currentState: Value { store.store.state }
+
+  var breadcrumb: String {
+    store.screens.map(\.feature.name).joined(separator: " › ")
+  }
+
+  private func observe() {
+    observation = store.store.observe({ $0 }) { [weak self] state in
+      guard let self, !self.isRunningCommand else { return }
+      // A change that no command made: an effect's action arriving in the background.
+      self.showChange(from: self.shownState, cause: "effect")
+    }
+  }
+
+  func stop() {
+    observation?.cancel()
+    store.store.cancelAllEffects()
+  }
+
+  // MARK: Showing
+
+  func showScreen() {
+    let output = session.output
+    let screens = store.screens
+    guard let top = screens.last else { return }
+    output.write(output.styled("── " + breadcrumb + " ──", .cyan))
+    do {
+      if let text = try session.host.render(top.feature, top.state) {
+        output.write(text)
+      } else {
+        output.write(top.state.luaLiteral(.multiLine))
+      }
+    } catch {
+      session.report(error)
+    }
+    shownState = store.store.state
+  }
+
+  /// Prints the diff since `old` (like TCA's `_printChanges`) and the screen, if anything changed.
+  func showChange(from old: Value, cause: String?) {
+    let new = store.store.state
+    guard let diff = ValueDiff.lines(from: old, to: new) else { return }
+    let output = session.output
+    if let cause { output.write(output.styled("(\(cause))", .dim)) }
+    output.write(output.diff(diff))
+    if cause == nil {
+      past.append(old)
+      future.removeAll()
+    }
+    showScreen()
+  }
+
+  // MARK: Commands
+
+  func command(_ name: String, _ argument: String) async {
+    isRunningCommand = true
+    defer { isRunningCommand = false }
+    let output = session.output
+    switch name {
+    case "send":
+      let parts = argument.split(separator: " ", maxSplits: 1).map(String.init)
+      guard let action = parts.first else { return output.writeError("usage: :send ACTION [PAYLOAD]") }
+      send(action, payloadSource: parts.count > 1 ? parts[1] : nil)
+    case "state":
+      do {
+        output.write(try currentState.at(path: argument).luaLiteral(.multiLine))
+      } catch {
+        session.report(error)
+      }
+    case "screens":
+      for (depth, screen) in store.screens.enumerated() {
+        output.write(String(repeating: "  ", count: depth) + screen.feature.name + (screen.place.isEmpty ? "" : "  (\(screen.place))"))
+      }
+    case "back":
+      guard let top = store.screens.last, let close = top.closeAction else {
+        return output.writeError("already on the root screen")
+      }
+      perform(recording: (close, top.popID ?? .null)) { try self.store.send(close, payload: top.popID ?? .null) }
+    case "undo":
+      guard let previous = past.popLast() else { return output.writeError("nothing to undo") }
+      future.append(currentState)
+      restore(previous)
+    case "redo":
+      guard let next = future.popLast() else { return output.writeError("nothing to redo") }
+      past.append(currentState)
+      restore(next)
+    case "reload":
+      reload()
+    case "save":
+      save(to: argument)
+    case "load":
+      load(from: argument)
+    case "record":
+      startRecording(argument)
+    case "stop":
+      stopRecording()
+    default:
+      send(name, payloadSource: argument.isEmpty ? nil : argument)
+    }
+  }
+
+  /// Sends `name` relative to the screen on top, else as a path from the root.
+  private func send(_ name: String, payloadSource: String?) {
+    let payload: Value
+    do {
+      payload = try payloadSource.map(evaluatePayload) ?? .null
+    } catch {
+      return session.report(error)
+    }
+    // The screen's own action, else one of its scoped children's (the Game screen shows the
+    // Counter's buttons), else a full path from the root.
+    let top = store.screens.last
+    let prefix = top?.actionPrefix ?? ""
+    var candidates = [prefix + name]
+    for child in top?.feature.children ?? [] {
+      switch child.kind {
+      case .scope, .lens, .optional: candidates.append(prefix + child.key + "." + name)
+      default: break
+      }
+    }
+    candidates.append(name)
+    let action = candidates.first { (try? store.resolver.steps($0)) != nil } ?? prefix + name
+    perform(recording: (action, payload)) { try self.store.send(action, payload: payload) }
+  }
+
+  private func evaluatePayload(_ source: String) throws -> Value {
+    let chunk = try session.lua.load("return " + source, name: "=payload")
+    guard let value = try session.lua.call(chunk).first else { return .null }
+    return try session.host.value(from: value)
+  }
+
+  private func perform(recording action: (String, Value), _ body: () throws -> Void) {
+    let before = currentState
+    do {
+      try body()
+      recording?.append(action: action.0, payload: action.1, state: currentState)
+      showChange(from: before, cause: nil)
+    } catch {
+      session.report(error)
+    }
+  }
+
+  private func restore(_ state: Value) {
+    let before = currentState
+    store.store.restore(state)
+    if let diff = ValueDiff.lines(from: before, to: state) { session.output.write(session.output.diff(diff)) }
+    showScreen()
+  }
+
+  // MARK: Reload, save, load
+
+  private func reload() {
+    do {
+      let chunk = try session.lua.load(file: file)
+      guard let value = try session.lua.call(chunk).first else { throw ReluaError.usage("\(file) returned nothing") }
+      let newDefinition = try session.host.feature(value, what: "relua repl :reload")
+      let state = currentState
+      stop()
+      var dependencies = store.store.dependencies
+      dependencies.context = .live
+      store = try LuaStoreObject(host: session.host, feature: newDefinition, state: state, dependencies: dependencies)
+      storeValue = .userdata(try session.lua.userdata(store))
+      try session.lua.setGlobal("store", storeValue)
+      definition = newDefinition
+      observe()
+      session.output.write(session.output.styled("reloaded \(file); the state is kept", .dim))
+      showScreen()
+    } catch {
+      session.report(error)
+      session.output.writeError("the old code keeps running")
+    }
+  }
+
+  private func save(to path: String) {
+    guard !path.isEmpty else { return session.output.writeError("usage: :save FILE") }
+    do {
+      try (currentState.json(pretty: true) + "\n").write(toFile: path, atomically: true, encoding: .utf8)
+      session.output.write(session.output.styled("saved to \(path)", .dim))
+    } catch {
+      session.report(error)
+    }
+  }
+
+  private func load(from path: String) {
+    guard !path.isEmpty else { return session.output.writeError("usage: :load FILE") }
+    do {
+      let text = try String(contentsOfFile: path, encoding: .utf8)
+      let state = FeatureStateShape.conform(try Value(json: text, hint: currentState), to: definition)
+      past.append(currentState)
+      future.removeAll()
+      restore(state)
+    } catch {
+      session.report(error)
+    }
+  }
+
+  // MARK: Recording
+
+  private func startRecording(_ path: String) {
+    guard path.hasSuffix("_test.lua") else { return session.output.writeError("usage: :record FILE_test.lua") }
+    recording = SessionRecording(path: path, featureFile: file, initialState: currentState)
+    SessionRecording.installRecorders(on: store.store, into: recording!)
+    session.output.write(session.output.styled("recording to \(path); :stop writes it", .dim))
+  }
+
+  private func stopRecording() {
+    guard let recording else { return session.output.writeError("not recording (:record FILE_test.lua)") }
+    self.recording = nil
+    do {
+      try recording.write()
+      session.output.write(session.output.styled("wrote \(recording.path) (\(recording.steps.count) action(s)); run it with relua test \(recording.path)", .dim))
+    } catch {
+      session.report(error)
+    }
+  }
+
+  // MARK: Completion
+
+  func completions() -> [String] {
+    var names = [":send", ":state", ":screens", ":back", ":undo", ":redo", ":reload", ":save", ":load", ":record", ":stop"]
+    if let top = store.screens.last {
+      names += top.feature.actions.keys.map { ":" + $0 }
+      names += top.feature.children.map { ":" + $0.key + "." }
+    }
+    return names
+  }
+}
