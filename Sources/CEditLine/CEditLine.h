@@ -3,9 +3,14 @@
 #include <stdio.h>
 #include <editline/readline.h>
 
+#include <locale.h>
+
 static inline void relua_editline_setup(rl_completion_func_t *completion) {
+  setlocale(LC_CTYPE, "");  // multibyte input (UTF-8) where the environment says so
   rl_readline_name = "relua";
   rl_attempted_completion_function = completion;
+  rl_completion_append_character = '\0';
+  rl_bind_key('\t', rl_complete);
 }
 
 static inline void relua_editline_completion_over(void) { rl_attempted_completion_over = 1; }

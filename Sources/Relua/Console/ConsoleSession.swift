@@ -38,9 +38,23 @@ public final class ConsoleSession {
 
   // MARK: Loading a script
 
+  /// Modules `require` had loaded before any script ran (the standard library, relua).
+  private var builtinModules: Set<String> = []
+
+  /// Drops the script modules `require` cached, so that `:reload` reads them again.
+  func forgetScriptModules() throws {
+    guard let loaded = try lua.global("package").tableValue?["loaded"].tableValue else { return }
+    for (key, _) in try loaded.pairs() {
+      if let name = key.stringValue, !builtinModules.contains(name) { try loaded.rawSet(key, .nil) }
+    }
+  }
+
   /// Runs `file` first (like `lua -i FILE`); if it returns a feature, starts feature mode on it.
   public func load(file: String) async -> Bool {
     do {
+      if let loaded = try lua.global("package").tableValue?["loaded"].tableValue {
+        builtinModules = Set(try loaded.pairs().compactMap { $0.key.stringValue })
+      }
       let chunk = try lua.load(file: file)
       let results = try await LuaCoroutineDriver.run(chunk)
       if let first = results.first, case .table(let table) = first, try host.tags.isFeature(table) {
@@ -75,7 +89,8 @@ public final class ConsoleSession {
   private func prompt(continuation: Bool) -> String {
     guard reader.isInteractive else { return "" }
     if continuation { return ">> " }
-    if let feature { return feature.breadcrumb + " > " }
+    // ASCII only: libedit measures the prompt in bytes in the C locale.
+    if let feature { return feature.promptPath + "> " }
     return "> "
   }
 

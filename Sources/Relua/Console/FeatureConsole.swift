@@ -58,6 +58,11 @@ final class FeatureConsole {
     store.screens.map(\.feature.name).joined(separator: " › ")
   }
 
+  /// The breadcrumb for the prompt: `Game/ResultList`.
+  var promptPath: String {
+    store.screens.map(\.feature.name).joined(separator: "/")
+  }
+
   private func observe() {
     observation = store.store.observe({ $0 }) { [weak self] state in
       guard let self, !self.isRunningCommand else { return }
@@ -205,6 +210,7 @@ final class FeatureConsole {
 
   private func reload() {
     do {
+      try session.forgetScriptModules()
       let chunk = try session.lua.load(file: file)
       guard let value = try session.lua.call(chunk).first else { throw ReluaError.usage("\(file) returned nothing") }
       let newDefinition = try session.host.feature(value, what: "relua repl :reload")

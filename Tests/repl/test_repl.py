@@ -1,0 +1,358 @@
+#!/usr/bin/env python3
+"""relua repl, driven through a real pseudo-terminal (stdlib pty, no pexpect).
+
+Usage: python3 Tests/repl/test_repl.py PATH_TO_RELUA
+Prints one line per test and `N passed, N failed`; the exit code is the number of failures.
+"""
+import os
+import pty
+import re
+import select
+import shutil
+import signal
+import subprocess
+import sys
+import tempfile
+import time
+
+RELUA = os.path.abspath(sys.argv[1]) if len(sys.argv) > 1 else "relua"
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+TIMEOUT = 20.0
+ANSI = re.compile(r"\x1b\[[0-9;?]*[A-Za-z]|\x1b[=>]|\r|[\x00-\x08\x0b-\x1f]")
+
+
+class Terminal:
+    """A process on a pseudo-terminal: send keys, wait for output matching a pattern."""
+
+    def __init__(self, args, cwd=ROOT, env=None):
+        environment = dict(os.environ, TERM="xterm", NO_COLOR="1")
+        environment.update(env or {})
+        self.pid, self.fd = pty.fork()
+        if self.pid == 0:
+            os.chdir(cwd)
+            os.execve(RELUA, [RELUA] + args, environment)
+        self.buffer = ""
+        self.seen = 0  # the part of the buffer already matched
+
+    def send(self, text):
+        os.write(self.fd, text.encode())
+
+    def line(self, text):
+        self.send(text + "\r")
+
+    def read_some(self, timeout):
+        ready, _, _ = select.select([self.fd], [], [], timeout)
+        if not ready:
+            return False
+        try:
+            data = os.read(self.fd, 65536)
+        except OSError:
+            return False
+        if not data:
+            return False
+        self.buffer += ANSI.sub("", data.decode("utf-8", "replace"))
+        return True
+
+    def expect(self, pattern, timeout=TIMEOUT):
+        """Waits until `pattern` (a regex) appears after what was matched before; returns the match."""
+        deadline = time.time() + timeout
+        regex = re.compile(pattern)
+        while True:
+            match = regex.search(self.buffer, self.seen)
+            if match:
+                self.seen = match.end()
+                return match
+            remaining = deadline - time.time()
+            if remaining <= 0 or not self.read_some(remaining):
+                if time.time() >= deadline or not self.alive():
+                    raise AssertionError("expected %r; got:\n%s" % (pattern, self.buffer[self.seen:][-2000:]))
+
+    def alive(self):
+        pid, _ = os.waitpid(self.pid, os.WNOHANG)
+        return pid == 0
+
+    def wait_exit(self, timeout=TIMEOUT):
+        deadline = time.time() + timeout
+        while time.time() < deadline:
+            self.read_some(0.1)
+            pid, status = os.waitpid(self.pid, os.WNOHANG)
+            if pid != 0:
+                return os.waitstatus_to_exitcode(status)
+        raise AssertionError("the REPL did not exit")
+
+    def close(self):
+        try:
+            os.kill(self.pid, signal.SIGKILL)
+            os.waitpid(self.pid, 0)
+        except (ProcessLookupError, ChildProcessError):
+            pass
+        os.close(self.fd)
+
+
+def repl(*args, env=None, cwd=ROOT):
+    history = tempfile.NamedTemporaryFile(prefix="relua_history_", delete=False).name
+    terminal = Terminal(["repl", *args], cwd=cwd, env=dict({"RELUA_HISTORY": history}, **(env or {})))
+    return terminal
+
+
+def test_expression_is_returned_first():
+    t = repl()
+    try:
+        t.expect(r"> ")
+        t.line("1+1")
+        t.expect(r"\n2\r?\n")
+        t.line("=3*4")
+        t.expect(r"\n12\r?\n")
+        t.line("'text', {1, 2, name = \"x\"}")
+        t.expect(r"text\t\{ 1, 2, name = \"x\" \}")
+    finally:
+        t.close()
+
+
+def test_unfinished_input_continues_on_a_second_prompt():
+    t = repl()
+    try:
+        t.expect(r"> ")
+        t.line("for i = 1, 3 do")
+        t.expect(r">> ")
+        t.line("print(i * 10)")
+        t.expect(r">> ")
+        t.line("end")
+        t.expect(r"10\s+20\s+30")
+    finally:
+        t.close()
+
+
+def test_an_error_then_a_working_line():
+    t = repl()
+    try:
+        t.expect(r"> ")
+        t.line("error('boom')")
+        t.expect(r"stdin:1: boom")
+        t.expect(r"stack traceback")
+        t.line("=40 + 2")
+        t.expect(r"\n42\r?\n")
+    finally:
+        t.close()
+
+
+def test_ctrl_c_stops_a_running_chunk_and_the_repl_goes_on():
+    t = repl()
+    try:
+        t.expect(r"> ")
+        t.line("while true do end")
+        time.sleep(0.5)
+        t.send("\x03")
+        t.expect(r"interrupted")
+        t.line("=1 + 1")
+        t.expect(r"\n2\r?\n")
+    finally:
+        t.close()
+
+
+def test_ctrl_d_exits():
+    t = repl()
+    try:
+        t.expect(r"> ")
+        # The prompt is printed just before the line editor puts the terminal in raw mode; a ^D
+        # typed in that instant would be taken by the cooked terminal instead (no output to wait on).
+        time.sleep(0.3)
+        t.send("\x04")
+        assert t.wait_exit() == 0
+    finally:
+        t.close()
+
+
+def test_tab_completes_a_table_field():
+    t = repl()
+    try:
+        t.expect(r"> ")
+        time.sleep(0.3)
+        t.send("string.fo\t")
+        t.expect(r"string\.format")
+        t.line("('%d', 7)")          # the line now reads: string.format ('%d', 7)
+        t.expect(r"\n7\r?\n")
+    finally:
+        t.close()
+
+
+def test_history_is_kept_between_sessions():
+    history = tempfile.NamedTemporaryFile(prefix="relua_history_", delete=False).name
+    os.unlink(history)
+    first = Terminal(["repl"], env={"RELUA_HISTORY": history})
+    try:
+        first.expect(r"> ")
+        first.line("history_marker = 42")
+        first.expect(r"> ")
+        time.sleep(0.3)  # see test_ctrl_d_exits
+        first.send("\x04")
+        first.wait_exit()
+    finally:
+        first.close()
+    second = Terminal(["repl"], env={"RELUA_HISTORY": history})
+    try:
+        second.expect(r"> ")
+        time.sleep(0.3)  # keys that need the line editor in raw mode
+        second.send("\x1b[A")  # up arrow: the last line of the first session
+        second.expect(r"history_marker = 42")
+        second.send("\r")
+        second.line("=history_marker")
+        second.expect(r"\n42\r?\n")
+    finally:
+        second.close()
+
+
+def test_piped_input_has_no_prompts():
+    result = subprocess.run(
+        [RELUA, "repl"], input="1+1\n=2*3\nprint('hi')\n", capture_output=True, text=True, cwd=ROOT, timeout=60)
+    assert result.returncode == 0, result.stderr
+    assert result.stdout == "2\n6\nhi\n", repr(result.stdout)
+
+
+def secret_of(t):
+    t.line(":state counter.secret")
+    return int(t.expect(r"\n(-?\d+)\r?\n").group(1))
+
+
+def test_playing_the_guessing_game():
+    t = repl("Scripts/Features/GuessingGame.lua")
+    try:
+        t.expect(r"Games played: 0")
+        secret = secret_of(t)
+        t.line(":setCount %d" % secret)
+        t.expect(r"correct")
+        t.line(":playNext")
+        t.expect(r"Games played: 1")
+        t.line(":showResults")
+        t.expect(r"Game › ResultList")
+        t.expect(r"Secret: %d\s+Answer: %d" % (secret, secret))
+        t.line(":remove {1}")
+        t.expect(r"No results yet\.")
+        t.line(":back")
+        t.expect(r"Games played: 0")   # the count dropped
+        t.line(":undo")
+        t.expect(r"Game › ResultList")
+        t.line(":redo")
+        t.expect(r"Games played: 0")
+    finally:
+        t.close()
+
+
+def test_completion_of_an_action_name():
+    t = repl("Scripts/Features/GuessingGame.lua")
+    try:
+        t.expect(r"Game> ")
+        time.sleep(0.3)
+        t.send(":showR\t")
+        t.expect(r":showResults")
+        t.send("\r")
+        t.expect(r"Game › ResultList")
+    finally:
+        t.close()
+
+
+def copy_scripts():
+    directory = tempfile.mkdtemp(prefix="relua_repl_")
+    shutil.copytree(os.path.join(ROOT, "Scripts", "Features"), os.path.join(directory, "Scripts", "Features"))
+    return directory
+
+
+def test_reload_keeps_the_state():
+    directory = copy_scripts()
+    t = repl("Scripts/Features/GuessingGame.lua", cwd=directory)
+    try:
+        t.expect(r"Games played: 0")
+        t.line(":setCount 17")
+        t.expect(r"Guess: 17")
+        counter = os.path.join(directory, "Scripts", "Features", "Counter.lua")
+        with open(counter) as f:
+            source = f.read()
+        with open(counter, "w") as f:
+            f.write(source.replace('"Guess: %d', '"Your guess: %d'))
+        t.line(":reload")
+        t.expect(r"reloaded")
+        t.expect(r"Your guess: 17")
+        with open(counter, "w") as f:
+            f.write(source + "\nthis is not Lua\n")
+        t.line(":reload")
+        t.expect(r"the old code keeps running")
+        t.line(":increment")
+        t.expect(r"Your guess: 18")
+    finally:
+        t.close()
+
+
+def test_save_then_load_reopens_the_same_screens():
+    directory = copy_scripts()
+    saved = os.path.join(directory, "state.json")
+    t = repl("Scripts/Features/GuessingGame.lua", cwd=directory)
+    try:
+        t.expect(r"Games played: 0")
+        t.line(":playNext")
+        t.expect(r"Games played: 1")
+        t.line(":showResults")
+        t.expect(r"Game › ResultList")
+        t.line(":save %s" % saved)
+        t.expect(r"saved to")
+        t.line(":back")
+        t.expect(r"── Game ──")
+    finally:
+        t.close()
+    t = repl("Scripts/Features/GuessingGame.lua", cwd=directory)
+    try:
+        t.expect(r"Games played: 0")
+        t.line(":load %s" % saved)
+        t.expect(r"Game › ResultList")
+        t.line(":screens")
+        t.expect(r"ResultList\s+\(destination\.results\)")
+    finally:
+        t.close()
+
+
+def test_record_writes_a_test_that_passes():
+    directory = copy_scripts()
+    os.makedirs(os.path.join(directory, "Scripts", "Tests"))
+    recorded = os.path.join(directory, "Scripts", "Tests", "recorded_test.lua")
+    t = repl("Scripts/Features/GuessingGame.lua", cwd=directory)
+    try:
+        t.expect(r"Games played: 0")
+        t.line(":record %s" % recorded)
+        t.expect(r"recording to")
+        t.line(":increment")
+        t.expect(r"Guess: 1")
+        t.line(":playNext")
+        t.expect(r"Games played: 1")
+        t.line(":showResults")
+        t.expect(r"ResultList")
+        t.line(":remove {1}")
+        t.expect(r"No results yet")
+        t.line(":back")
+        t.expect(r"Games played: 0")
+        t.line(":stop")
+        t.expect(r"wrote .*recorded_test\.lua \(5 action")
+    finally:
+        t.close()
+    result = subprocess.run([RELUA, "test", recorded], capture_output=True, text=True, cwd=directory, timeout=120)
+    assert result.returncode == 0, result.stdout + result.stderr
+    assert "1 passed, 0 failed" in result.stdout, result.stdout
+
+
+def main():
+    tests = [(name, value) for name, value in sorted(globals().items()) if name.startswith("test_")]
+    passed = failed = 0
+    for name, test in tests:
+        try:
+            test()
+            passed += 1
+            print("PASS " + name[5:].replace("_", " "))
+        except Exception as error:  # noqa: BLE001 - every failure is reported
+            failed += 1
+            print("FAIL " + name[5:].replace("_", " "))
+            print("   " + str(error).replace("\n", "\n   "))
+        sys.stdout.flush()
+    print("\n%d passed, %d failed" % (passed, failed))
+    sys.exit(min(failed, 125))
+
+
+if __name__ == "__main__":
+    main()
