@@ -36,10 +36,13 @@ let package = Package(
       ]
     ),
     // The scripting host: Lua values and state views, the feature DSL over Composable, the test runner.
-    .target(name: "Relua", dependencies: ["Lua", "CLua", "CLuaShim", "Composable", "CEditLine"]),
+    .target(name: "Relua", dependencies: ["Lua", "CLua", "CLuaShim", "Composable", "CEditLine", "GitHub"]),
+    // GitHub's repository search: the live client (URLSession) and a loopback fake server.
+    .target(name: "GitHub"),
+    .target(name: "GitHubFake"),
     .executableTarget(
       name: "relua",
-      dependencies: ["Lua", "Relua", .product(name: "ArgumentParser", package: "swift-argument-parser")]
+      dependencies: ["Lua", "Relua", "GitHub", "GitHubFake", .product(name: "ArgumentParser", package: "swift-argument-parser")]
     ),
     .executableTarget(
       name: "relua-bench",
@@ -56,7 +59,9 @@ let package = Package(
       ]
     ),
     .testTarget(
-      name: "ReluaTests", dependencies: ["Relua", "Lua", .product(name: "Clocks", package: "swift-clocks")]),
+      name: "ReluaTests",
+      dependencies: ["Relua", "Lua", "GitHub", "GitHubFake", .product(name: "Clocks", package: "swift-clocks")]),
     .testTarget(name: "CLITests", dependencies: ["relua"]),
+    .testTarget(name: "GitHubTests", dependencies: ["GitHub", "GitHubFake"]),
   ]
 )

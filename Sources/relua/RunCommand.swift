@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import Lua
+import GitHub
 import Relua
 
 /// `relua run FILE [ARGS…]`: runs one script in the sandbox, like `lua FILE ARGS…`.
@@ -30,7 +31,7 @@ struct RunCommand: AsyncParsableCommand {
     do {
       let lua = try LuaState(options: sandbox.luaOptions(scriptRoots: LuaTestDiscovery.scriptRoots(for: file)))
       defer { lua.close() }
-      try ReluaHost.install(in: lua)
+      try ReluaHost.install(in: lua).liveGitHub = .live(LiveGitHubClient.fromEnvironment())
       let argTable = try lua.table(array: arguments.map { .text($0) })
       try argTable.rawSet(.integer(0), .text(file))
       try lua.setGlobal("arg", .table(argTable))
