@@ -64,6 +64,8 @@ final class FeatureConsole {
   }
 
   private func observe() {
+    let output = session.output
+    store.store.onWarning { warning in output.writeError(output.styled("warning: " + warning.message, .yellow)) }
     observation = store.store.observe({ $0 }) { [weak self] state in
       guard let self, !self.isRunningCommand else { return }
       // A change that no command made: an effect's action arriving in the background.
