@@ -251,6 +251,19 @@ def test_completion_of_an_action_name():
         t.close()
 
 
+def test_completion_of_a_state_path():
+    t = repl("Scripts/Features/GuessingGame.lua")
+    try:
+        t.expect(r"Game> ")
+        time.sleep(0.3)
+        t.send(":state counter.sec\t")
+        t.expect(r"counter\.secret")
+        t.send("\r")
+        t.expect(r"\n-?\d+\r?\n")
+    finally:
+        t.close()
+
+
 def copy_scripts():
     directory = tempfile.mkdtemp(prefix="relua_repl_")
     shutil.copytree(os.path.join(ROOT, "Scripts", "Features"), os.path.join(directory, "Scripts", "Features"))

@@ -283,7 +283,20 @@ final class FeatureConsole {
     if let top = store.screens.last {
       names += top.feature.actions.keys.map { ":" + $0 }
       names += top.feature.children.map { ":" + $0.key + "." }
+      for child in top.feature.children {
+        if case .scope(let scoped) = child.kind { names += scoped.actions.keys.map { ":" + $0 } }
+      }
     }
+    // State paths, for `:state PATH` (records three levels deep).
+    func paths(_ value: Value, _ prefix: String, _ depth: Int) {
+      guard depth < 3, case .record(let record) = value else { return }
+      for field in record.fields {
+        let path = prefix.isEmpty ? field.key : prefix + "." + field.key
+        names.append(path)
+        paths(field.value, path, depth + 1)
+      }
+    }
+    paths(currentState, "", 0)
     return names
   }
 }
