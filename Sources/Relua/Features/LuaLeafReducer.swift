@@ -12,7 +12,7 @@ struct LuaLeafReducer: Reducer {
   let host: ReluaHost
 
   func reduce(into state: inout Value, action: FeatureAction) -> Effect<FeatureAction> {
-    // Stores run reducers on the main actor; the Lua state lives there.
+    // Stores run reducers on the main actor, where the Lua state lives.
     nonisolated(unsafe) var effect = Effect<FeatureAction>.none
     nonisolated(unsafe) var current = state
     state = .null
@@ -23,26 +23,24 @@ struct LuaLeafReducer: Reducer {
 
   @MainActor
   private func reduceOnMainActor(_ state: inout Value, _ action: FeatureAction) -> Effect<FeatureAction> {
-    do {
-      if !feature.bindable.isEmpty, action.head == "binding", action.steps.count == 2,
-        case .name(let field)? = action.steps.last
-      {
-        if let failure = applyBinding(field, action.payload, to: &state) { return failure }
-      }
-      let handler: LuaFunction?
-      if action.steps.count == 1, let name = action.head {
-        handler = feature.handlers[name]
-      } else {
-        handler = feature.handlers.isEmpty ? nil : feature.handlers[action.pattern]
-      }
-      if let handler {
-        return host.runHandler(handler, feature: feature, state: &state, action: action)
-      }
-      if let reduceFunction = feature.reduceFunction {
-        return host.runReduceFunction(reduceFunction, feature: feature, state: &state, action: action)
-      }
-      return .none
+    if !feature.bindable.isEmpty, action.head == "binding", action.steps.count == 2,
+      case .name(let field)? = action.steps.last
+    {
+      if let failure = applyBinding(field, action.payload, to: &state) { return failure }
     }
+    let handler: LuaFunction?
+    if action.steps.count == 1, let name = action.head {
+      handler = feature.handlers[name]
+    } else {
+      handler = feature.handlers.isEmpty ? nil : feature.handlers[action.pattern]
+    }
+    if let handler {
+      return host.runHandler(handler, feature: feature, state: &state, action: action)
+    }
+    if let reduceFunction = feature.reduceFunction {
+      return host.runReduceFunction(reduceFunction, feature: feature, state: &state, action: action)
+    }
+    return .none
   }
 
   /// `binding.field(value)`: sets the field, keeping its kind (a string field takes strings).

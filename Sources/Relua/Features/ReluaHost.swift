@@ -22,8 +22,10 @@ public final class ReluaHost {
   var testStores: [LuaTestStoreObject] = []
   /// The error of the last Lua reducer that raised (the test store reports it as the failure).
   var lastReducerError: ReluaError?
-  /// The store and action being processed right now (see `StateAnchors`).
-  var currentSend: CurrentSend?
+  /// The store and action being processed right now (see `StateAnchors`). Written by the root
+  /// reducer, which stores run on the main actor; `nonisolated(unsafe)` spares the per-action
+  /// executor check of `MainActor.assumeIsolated`.
+  nonisolated(unsafe) var currentSend: CurrentSend?
   /// The live GitHub client stores use for `deps = { github = "live" }` and the REPL (set by the CLI).
   public var liveGitHub: RepositorySearchClient?
 

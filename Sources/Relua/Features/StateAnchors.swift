@@ -9,7 +9,6 @@ import Composable
 /// `state.rows[id = 42]`; `destination.results.remove` reaches ResultList at
 /// `state.destination.results`). A derived (lens) child has no place of its own: its writes reach
 /// the state through the lens's `set`, which is anchored at the parent.
-@MainActor
 struct CurrentSend {
   let feature: FeatureDefinition
   let action: FeatureAction
@@ -88,7 +87,7 @@ extension ReluaHost {
   func rootReducer(for feature: FeatureDefinition) -> (inout Value, FeatureAction) -> Effect<FeatureAction> {
     let reducer = FeatureReducerBuilder.reducer(for: feature, host: self)
     return { [unowned self] state, action in
-      MainActor.assumeIsolated { self.currentSend = CurrentSend(feature: feature, action: action) }
+      self.currentSend = CurrentSend(feature: feature, action: action)
       return reducer.reduce(into: &state, action: action)
     }
   }
