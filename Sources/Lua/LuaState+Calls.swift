@@ -100,17 +100,8 @@ extension LuaState {
   private func call(
     _ function: LuaFunction, argumentCount: Int, pushArguments: (OpaquePointer) throws -> Void
   ) throws -> [LuaValue] {
-    let L = try currentThread()
-    try reserve(L, argumentCount + 4)
-    let top = lua_gettop(L)
-    defer { lua_settop(L, top) }
-    try function.push(onto: L, from: handle)
-    try pushArguments(L)
-    let status = relua_pcall(L, Int32(argumentCount), LUA_MULTRET)
-    guard status == LUA_OK else {
-      let traceback = status == LUA_ERRRUN || status == LUA_ERRERR ? takeTraceback(L) : nil
-      throw failure(status: status, on: L, traceback: traceback)
+    try callRaw(function, argumentCount: argumentCount, pushArguments: pushArguments) { L, first, count in
+      values(from: first, to: first + count - 1, in: L)
     }
-    return values(from: top + 1, to: lua_gettop(L), in: L)
   }
 }

@@ -11,14 +11,8 @@ import XCTest
 @MainActor
 final class SearchEndToEndTests: XCTestCase {
   func testSearchAndPagingThroughTheLiveClient() async throws {
-    let server = FakeGitHubServer(totalCount: 25)
-    try server.start()
+    let (server, lua) = try start()
     defer { server.stop() }
-    let scripts = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-      .deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent("Scripts").path
-    let lua = try LuaState(options: LuaOptions(scriptRoots: [scripts]))
-    let host = try ReluaHost.install(in: lua)
-    host.liveGitHub = .live(LiveGitHubClient(baseURL: server.baseURL, timeout: 5))
     let script = try lua.load("""
       local relua = require "relua"
       local Search = require "Features.RepositorySearch"
@@ -43,15 +37,9 @@ final class SearchEndToEndTests: XCTestCase {
   }
 
   func testAnHTTPFailureBecomesTheAlertWithGitHubsMessage() async throws {
-    let server = FakeGitHubServer(totalCount: 25)
-    try server.start()
+    let (server, lua) = try start()
     defer { server.stop() }
     server.script(.rateLimitSecondary(retryAfter: 30))
-    let scripts = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-      .deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent("Scripts").path
-    let lua = try LuaState(options: LuaOptions(scriptRoots: [scripts]))
-    let host = try ReluaHost.install(in: lua)
-    host.liveGitHub = .live(LiveGitHubClient(baseURL: server.baseURL, timeout: 5))
     let script = try lua.load("""
       local relua = require "relua"
       local Search = require "Features.RepositorySearch"
@@ -65,5 +53,16 @@ final class SearchEndToEndTests: XCTestCase {
     XCTAssertEqual(results.map(\.description), [
       "GitHub asks to slow down (secondary rate limit); retry in 30 s.", "0", "none",
     ])
+  }
+
+  /// The fake server, and a Lua state whose `deps.github = "live"` is the live client pointed at it.
+  private func start() throws -> (FakeGitHubServer, LuaState) {
+    let server = FakeGitHubServer(totalCount: 25)
+    try server.start()
+    let scripts = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+      .deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent("Scripts").path
+    let lua = try LuaState(options: LuaOptions(scriptRoots: [scripts]))
+    try ReluaHost.install(in: lua).liveGitHub = .live(LiveGitHubClient(baseURL: server.baseURL, timeout: 5))
+    return (server, lua)
   }
 }
