@@ -4,13 +4,10 @@ import Lua
 /// what the Lua declarations could not check alone (handlers that match no action).
 @MainActor
 final class FeatureCompiler {
-  private var compiled: [ObjectIdentifier: FeatureDefinition] = [:]
   private var byTable: [UnsafeRawPointer: FeatureDefinition] = [:]
-  private let lua: LuaState
   private let tags: ReluaTags
 
-  init(lua: LuaState, tags: ReluaTags) {
-    self.lua = lua
+  init(tags: ReluaTags) {
     self.tags = tags
   }
 

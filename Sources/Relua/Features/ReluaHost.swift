@@ -54,7 +54,7 @@ public final class ReluaHost {
     try lua.withRawState { relua_gc_generational($0) }
     views = try StateViews(lua: lua)
     driver = try LuaCoroutineDriver.of(lua)
-    compiler = FeatureCompiler(lua: lua, tags: tags)
+    compiler = FeatureCompiler(tags: tags)
     deps = try LuaDependencies.makeTable(host: self)
     let primitives = try lua.table()
     try primitives.rawSet("where", .function(lua.rawFunction { stack in

@@ -44,7 +44,7 @@ extension ReluaHost {
       return id
     }
     while index < steps.endIndex {
-      guard let key = name(at: index), let child = feature.child(key) else { return lensKey == nil ? nil : nil }
+      guard let key = name(at: index), let child = feature.child(key) else { return nil }
       switch child.kind {
       case .scope(let next), .optional(let next):
         path.append(.key(key))
