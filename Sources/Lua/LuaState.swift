@@ -119,7 +119,10 @@ public final class LuaState {
   public var liveSwiftObjects: Int { control.map { Int($0.pointee.live_boxes) } ?? 0 }
 
   /// Registry references held by Swift values (`LuaRef`s) that are still alive.
-  public var liveReferences: Int { handle.liveReferences }
+  public var liveReferences: Int {
+    handle.drainReleases()
+    return handle.liveReferences
+  }
 
   /// Runs a full garbage collection (finalizers included).
   public func collectGarbage() {

@@ -1,5 +1,6 @@
 import CLua
 import CLuaShim
+import Synchronization
 
 /// The shared "alive" box between a `LuaState` and the references into it. References hold it
 /// strongly (not the state): once the state is closed, `mainThread` is nil and every use of a
@@ -11,6 +12,12 @@ final class LuaStateHandle {
   unowned(unsafe) var owner: LuaState?
   /// Registry references made by Swift that are still alive.
   var liveReferences = 0
+  /// References released by `deinit`s, waiting to be unreferenced by the state's own thread. A Swift
+  /// value holding a reference can be freed on any thread (the last owner of an effect's closure
+  /// may be an executor thread); `luaL_unref` writes the registry, which only the code running the
+  /// state may do. So releases are queued here and done at the next access (`drainReleases`).
+  private let pendingReleases = Mutex<[Int32]>([])
+  private let pendingCount = Atomic<Int>(0)
 
   init(mainThread: OpaquePointer) {
     self.mainThread = mainThread
@@ -24,7 +31,22 @@ final class LuaStateHandle {
   @inline(__always)
   func access() throws(LuaError) -> (LuaState, OpaquePointer) {
     guard let control, let owner else { throw .closed }
+    if pendingCount.load(ordering: .relaxed) > 0 { drainReleases() }
     return (owner, control.pointee.current)
+  }
+
+  /// Unreferences the queued releases (on the thread using the state).
+  func drainReleases() {
+    guard let control else { return }
+    let references = pendingReleases.withLock { queued -> [Int32] in
+      defer { queued.removeAll(keepingCapacity: true) }
+      return queued
+    }
+    guard !references.isEmpty else { return }
+    pendingCount.subtract(references.count, ordering: .relaxed)
+    let L: OpaquePointer = control.pointee.current
+    for reference in references { luaL_unref(L, luaRegistryIndex, reference) }
+    liveReferences -= references.count
   }
 
   func markClosed() {
@@ -40,11 +62,11 @@ final class LuaStateHandle {
     return luaL_ref(L, luaRegistryIndex)
   }
 
+  /// Queues a reference for release (any thread; see `pendingReleases`).
   func release(_ reference: Int32) {
-    guard let control, reference != LUA_NOREF, reference != LUA_REFNIL else { return }
-    let L: OpaquePointer = control.pointee.current
-    luaL_unref(L, luaRegistryIndex, reference)
-    liveReferences -= 1
+    guard control != nil, reference != LUA_NOREF, reference != LUA_REFNIL else { return }
+    pendingReleases.withLock { $0.append(reference) }
+    pendingCount.add(1, ordering: .relaxed)
   }
 }
 

@@ -2,7 +2,14 @@
 /// `await dismiss()` makes the store receive the parent's `.dismiss` (or `.popFrom(id:)`).
 /// The presenting operator installs the handler around the child's effects.
 public struct DismissEffect: Sendable {
-  @TaskLocal static var handler: (@MainActor @Sendable () -> Void)?
+  /// Boxed: a task-local of a global-actor-isolated function type crashed in optimized builds
+  /// (swift_task_localValuePush, Swift 6.3 on Linux); a class reference is a plain pointer.
+  final class Handler: Sendable {
+    let dismiss: @MainActor @Sendable () -> Void
+    init(_ dismiss: @escaping @MainActor @Sendable () -> Void) { self.dismiss = dismiss }
+  }
+
+  @TaskLocal static var handler: Handler?
 
   let fileID: StaticString
   let line: UInt
@@ -24,7 +31,7 @@ public struct DismissEffect: Sendable {
       return
     }
     guard !Task.isCancelled else { return }
-    handler()
+    handler.dismiss()
   }
 }
 

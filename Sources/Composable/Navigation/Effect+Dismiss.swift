@@ -10,7 +10,8 @@ extension Effect {
       return Effect(
         operation: .run(
           RunOperation(priority: run.priority) { @MainActor send in
-            await DismissEffect.$handler.withValue({ @MainActor in send(dismissAction) }) { await body(send) }
+            let handler = DismissEffect.Handler { @MainActor in send(dismissAction) }
+            await DismissEffect.$handler.withValue(handler) { await body(send) }
           }))
     case let .merge(effects): return Effect(operation: .merge(effects.map { $0.withDismissHandler(sending: dismissAction) }))
     case let .concatenate(effects):
@@ -20,3 +21,4 @@ extension Effect {
     }
   }
 }
+

@@ -134,6 +134,13 @@ public final class Store<State, Action> {
     }
   }
 
+  /// `waitForEffects` with a limit; false when effects were still running at the deadline.
+  @discardableResult
+  public func waitForEffects(timeout: Duration) async -> Bool {
+    guard let root else { await view!.waitForEffects(); return true }
+    return await root.wait(until: { root.inFlightCount == 0 }, timeout: timeout)
+  }
+
   // MARK: Observation
 
   /// Calls `onChange` with the projection now and after each send that changes it.

@@ -23,6 +23,7 @@ public final class LuaStoreObject {
     store = Store(
       initialState: initial, reduce: host.rootReducer(for: feature), dependencies: dependencies,
       transaction: host.storeTransaction)
+    host.track(store)
   }
 
   /// `relua.Store(Feature, { state = table, json = text, deps = { … } })`.

@@ -140,17 +140,31 @@ public final class LuaTestStoreObject {
     guard let clock else {
       throw LuaError.runtime(message: "store:advance needs a test clock: relua.TestStore(Feature, { deps = { clock = \"test\" } })", traceback: nil)
     }
-    try await perform { await clock.advance(by: .seconds(seconds)) }
+    try await perform {
+      await settleEffects()
+      await clock.advance(by: .seconds(seconds))
+      await settleEffects()
+    }
   }
 
   /// The exhaustive checks at the end of a test (actions received but not asserted, effects still
-  /// running), then every effect is cancelled so none outlives the test's Lua state.
+  /// running); the runner then stops the effects (`ReluaHost.stopEffects`).
   func finishTest() -> [String] {
     failures.removeAll()
     testStore.assertNothingPending()
-    testStore.store.cancelAllEffects()
     defer { failures.removeAll() }
     return failures
+  }
+
+  /// Lets effects that were just started or woken reach their next suspension before the clock
+  /// moves: an effect's sleep registers with the test clock from another executor (swift-clocks'
+  /// `TestClock.sleep` is nonisolated), so advancing right away could miss it. TCA's tests avoid
+  /// this with a main serial executor; here, a few scheduler turns and a millisecond of real time.
+  private func settleEffects() async {
+    for _ in 0..<3 {
+      await Task.megaYield()
+      try? await Task.sleep(for: .milliseconds(1))
+    }
   }
 
   static func register(in host: ReluaHost) throws {

@@ -105,10 +105,26 @@ public final class ReluaHost {
     try lua.setGlobal("relua", .table(module))
   }
 
+  /// Stores made in this state (weakly): their effects are stopped before the state closes.
+  private var stores: [WeakStore] = []
+  private struct WeakStore { weak var store: Store<Value, FeatureAction>? }
+
+  func track(_ store: Store<Value, FeatureAction>) {
+    stores.removeAll { $0.store == nil }
+    stores.append(WeakStore(store: store))
+  }
+
+  /// Cancels the effects of every store of this state and waits (up to 2 s each) until they have
+  /// ended: a coroutine must never be resumed after its Lua state closed.
+  public func stopEffects() async {
+    let live = stores.compactMap(\.store) + testStores.map(\.testStore.store)
+    for store in live { store.cancelAllEffects() }
+    for store in live { await store.waitForEffects(timeout: .seconds(2)) }
+  }
+
   /// Runs the end-of-test checks of every test store made in this state; throws them as one error.
   public func finishTests() throws {
     let stores = testStores
-    testStores.removeAll()
     let messages = stores.flatMap { $0.finishTest() }
     if !messages.isEmpty {
       throw LuaError.runtime(

@@ -69,9 +69,11 @@ public final class LuaTestRunner {
 
   private func runTest(file: String, index: Int, name: String) async -> LuaTestResult.Outcome {
     var context: (location: String?, traceback: String?) = (nil, nil)
+    var state: LuaState?
+    defer { state?.close() }
     do {
       let loaded = try load(file)
-      defer { loaded.state.close() }
+      state = loaded.state
       guard index < loaded.declarations.count, loaded.declarations[index].name == name,
         let body = loaded.declarations[index].body
       else {
@@ -83,9 +85,18 @@ public final class LuaTestRunner {
       _ = try await LuaCoroutineDriver.of(loaded.state).run(body, arguments: []) { location, traceback in
         context = (location, traceback)
       }
-      try ReluaHost.install(in: loaded.state).finishTests()
+      let host = try ReluaHost.install(in: loaded.state)
+      do {
+        try host.finishTests()
+      } catch {
+        await host.stopEffects()
+        throw error
+      }
+      await host.stopEffects()
       return .passed
     } catch {
+      // No effect may outlive the test's Lua state: stop them before it closes.
+      if let state, let host = try? ReluaHost.install(in: state) { await host.stopEffects() }
       var failure = LuaTestFailure(error, file: file)
       // Swift errors carry no position: take it from the coroutine the driver saw fail.
       if failure.location == nil, let location = context.location {
