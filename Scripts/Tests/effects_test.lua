@@ -58,7 +58,7 @@ end)
 test("an effect still running at finish fails the test", function()
   local store = newStore()
   store:send("start", function(s) s.running = true end)
-  expect(function() store:finish() end).to_error("still running")
+  expect(function() store:finish(0.1) end).to_error("still running")
   store:send("stop", function(s) s.running = false end)
 end)
 

@@ -200,7 +200,11 @@ public final class LuaTestStoreObject {
       guard let seconds = arguments.first?.doubleValue else { throw LuaError.argument(position: 2, message: "expected seconds") }
       try await store.advance(seconds)
     }
-    try awaitable("finish") { store, _ in try await store.perform { await store.testStore.finish() } }
+    try awaitable("finish") { store, arguments in
+      // store:finish([seconds]): how long to wait for running effects (default 1 s).
+      let timeout = arguments.first?.doubleValue.map { Duration.seconds($0) }
+      try await store.perform { await store.testStore.finish(timeout: timeout) }
+    }
     try awaitable("skipReceivedActions") { store, _ in try await store.perform { await store.testStore.skipReceivedActions() } }
     try awaitable("skipInFlightEffects") { store, _ in try await store.perform { await store.testStore.skipInFlightEffects() } }
   }
