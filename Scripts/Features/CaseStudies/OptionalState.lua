@@ -5,15 +5,7 @@
 local relua = require "relua"
 local feature, on = relua.feature, relua.on
 
-local Counter = feature "Counter" {
-  state = { count = 0 },
-  actions = { increment = {}, decrement = {} },
-  reduce = on {
-    increment = function(s) s.count = s.count + 1 end,
-    decrement = function(s) s.count = s.count - 1 end,
-  },
-  view = function(s) return ("%d   [-] [+]"):format(s.count) end,
-}
+local Counter = require "Features.CaseStudies.Counter"
 
 local OptionalState = feature "OptionalState" {
   -- counter: Counter state, or nil while the counter is hidden
