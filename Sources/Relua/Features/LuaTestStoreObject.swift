@@ -28,13 +28,13 @@ public final class LuaTestStoreObject {
     self.feature = feature
     resolver = host.resolver(for: feature)
     clock = options.testClock
-    let failures = FailureSink()
-    var initialDependencies = DependencyValues.test { name in failures.record("Unimplemented dependency: \(name)") }
+    let missingDependencies = LockedValue<[String]>([])
+    var initialDependencies = DependencyValues.test { name in missingDependencies.withLock { $0.append(name) } }
     options.prepare(&initialDependencies)
     let initial = try state.map { FeatureStateShape.conform($0, to: feature) }
       ?? host.initialState(of: feature, dependencies: initialDependencies)
-    if let missing = failures.messages.first {
-      throw ReluaError.usage("\(missing) (feature '\(feature.name)' reads it in state(deps); give it in deps = { … })")
+    if let missing = missingDependencies.withLock({ $0.first }) {
+      throw ReluaError.usage("Unimplemented dependency: \(missing) (feature '\(feature.name)' reads it in state(deps); give it in deps = { … })")
     }
     let (file, line) = Self.split(location)
     testStore = TestStore(
@@ -208,12 +208,6 @@ public final class LuaTestStoreObject {
     try awaitable("skipReceivedActions") { store, _ in try await store.perform { await store.testStore.skipReceivedActions() } }
     try awaitable("skipInFlightEffects") { store, _ in try await store.perform { await store.testStore.skipInFlightEffects() } }
   }
-}
-
-/// Collects messages from a `@Sendable` callback that only runs on the main actor.
-private final class FailureSink: @unchecked Sendable {
-  var messages: [String] = []
-  func record(_ message: String) { messages.append(message) }
 }
 
 private func indent(_ text: String) -> String {
