@@ -19,6 +19,18 @@ func registerReluaBenchmarks(_ suite: BenchmarkSuite) {
       blackHole(lua)
     }
   }
+  // The same send, taken apart (what each layer adds): an action no handler names; a handler that
+  // does nothing; one that only reads `s.count`.
+  for (suffix, handler) in [("nohandler", nil), ("empty", "function(s) end"), ("read", "function(s) local _ = s.count end")] {
+    suite.add("lua.send.\(suffix)", iterations: 200_000) {
+      let (lua, store) = makeStore(makeCounterFeature(handler: handler), name: "Counter")
+      let loop = try! lua.load("local store, n = ... for _ = 1, n do store:send('increment') end")
+      return { n in
+        try! lua.call(loop, store, .integer(Int64(n)))
+        blackHole(lua)
+      }
+    }
+  }
   for rows in [100, 100_000] {
     suite.add("lua.forEach.\(rows)", iterations: 100_000) {
       let (lua, store) = makeStore(listFeature(rows: rows), name: "List")
@@ -31,14 +43,19 @@ func registerReluaBenchmarks(_ suite: BenchmarkSuite) {
   }
 }
 
-private let counterFeature = """
+private let counterFeature = makeCounterFeature(handler: "function(s) s.count = s.count + 1 end")
+
+/// The benchmarks' counter; `handler` nil: `increment` is declared but no handler names it.
+private func makeCounterFeature(handler: String?) -> String {
+  """
   local relua = require "relua"
   return relua.feature "Counter" {
     state = { count = 0 },
     actions = { increment = {} },
-    reduce = relua.on { increment = function(s) s.count = s.count + 1 end },
+    reduce = relua.on { \(handler.map { "increment = " + $0 } ?? "") },
   }
   """
+}
 
 private func listFeature(rows: Int) -> String {
   """

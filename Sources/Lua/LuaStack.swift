@@ -159,6 +159,9 @@ public struct LuaStack {
 public struct LuaReturn: Sendable {
   let code: Int32
 
+  /// What a `LuaCFunction` returns for this.
+  public var status: Int32 { code }
+
   /// Returns the top `count` values of the stack.
   public static func values(_ count: Int) -> LuaReturn { LuaReturn(code: Int32(count)) }
   public static let none = LuaReturn(code: 0)

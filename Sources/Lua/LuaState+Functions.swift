@@ -5,7 +5,26 @@ import CLuaShim
 /// itself, and says how many it returns (or yields). No allocation per call beyond its own.
 public typealias LuaRawFunctionBody = (LuaStack) throws -> LuaReturn
 
+/// The leanest Swift function (see `LuaState.cFunction`): called with the Lua thread and the
+/// context object it was made with; returns `LuaReturn.status` or `LuaState.raiseStatus(_:on:)`.
+public typealias LuaCFunction = @convention(c) (OpaquePointer?, UnsafeMutableRawPointer?) -> Int32
+
 extension LuaState {
+  /// A Lua function calling `callback` with `context` (retained until Lua collects the function),
+  /// through the same trampoline as every Swift function but without a closure or a `LuaStack`:
+  /// for the few functions on hot paths (state views' metamethods, `store:send`). The callback
+  /// must not raise: it returns a status, and the trampoline raises after it has returned.
+  public func cFunction(_ callback: LuaCFunction, context: AnyObject) throws -> LuaFunction {
+    let L = try currentThread()
+    try reserve(L, 3)
+    relua_pushfunction(L, callback, Unmanaged.passRetained(context).toOpaque(), luaReleaseBox)
+    defer { lua_settop(L, -2) }
+    return LuaFunction(handle: handle, at: -1, in: L)
+  }
+
+  /// The status a `LuaCFunction` returns to raise `error` (same conversions as closures' errors).
+  public func raiseStatus(_ error: any Error, on L: OpaquePointer) -> Int32 { raise(error, on: L) }
+
   /// A Lua function calling a Swift closure with its arguments; returns the closure's values.
   /// A thrown error becomes a Lua error (the same Swift error comes back out of the outer call
   /// as `LuaError.callback`); `LuaError.argument` becomes Lua's `bad argument #n to 'name' (...)`.

@@ -30,6 +30,10 @@ public final class LuaUserdataType<T: AnyObject> {
     return object
   }
 
+  /// The object at `index` of a raw stack, or nil when that is not one of this type.
+  @inline(__always)
+  public func object(at index: Int32, in L: OpaquePointer) -> T? { objectIfPresent(at: index, in: L) }
+
   func objectIfPresent(at index: Int32, in L: OpaquePointer) -> T? {
     guard let box = relua_toobject(L, index, metatableIdentity), let context = box.pointee.context else { return nil }
     return Unmanaged<T>.fromOpaque(context).takeUnretainedValue()

@@ -1,13 +1,58 @@
+import CLua
+import CLuaShim
+import Lua
+
 /// Reads the actions scripts send (`"counter.setCount"`, `"rows[42].onAppear"`,
 /// `'destination.alert.confirm'`) into `FeatureAction`s, checked against what the feature tree
 /// declares: an unknown name or a payload of the wrong type is an error naming the feature and
 /// what it accepts. Parsed paths are cached (a send of a known name costs one dictionary lookup).
 @MainActor
 final class ActionResolver {
+  typealias Resolved = (steps: ArraySlice<FeatureAction.Step>, payload: PayloadType)
   let root: FeatureDefinition
-  private var cache: [String: (steps: ArraySlice<FeatureAction.Step>, payload: PayloadType)] = [:]
+  private var cache: [String: Resolved] = [:]
+  /// For sends from Lua: a Lua table from the action's Lua string to its position in `luaResolved`,
+  /// so a send of a known name costs one `lua_rawget` (Lua strings carry their hash) and makes
+  /// no Swift string.
+  private var luaCache: LuaTable?
+  @exclusivity(unchecked) private var luaResolved: [Resolved] = []
+  private static let cacheLimit = 10_000  // ids make paths unbounded; keep the caches small
 
   init(root: FeatureDefinition) { self.root = root }
+
+  /// Resolves the action named by the Lua string at `index` of `L` (see `resolve(_:payload:)`).
+  func resolve(luaStringAt index: Int32, in L: OpaquePointer, of lua: LuaState, payload: Value) throws -> FeatureAction {
+    try LuaStack.reserveRaw(L, 3)
+    if let luaCache {
+      try luaCache.push(onto: L)
+      lua_pushvalue(L, index)
+      let found = lua_rawget(L, -2) == LUA_TNUMBER
+      let position = Int(lua_tointegerx(L, -1, nil))
+      lua_settop(L, -3)
+      if found {
+        let hit = luaResolved[position]
+        if case .none = hit.payload, case .null = payload { return FeatureAction(steps: hit.steps, payload: payload) }
+        try check(payload, against: hit.payload, FeatureAction(steps: hit.steps).name)
+        return FeatureAction(steps: hit.steps, payload: payload)
+      }
+    }
+    var length = 0
+    let bytes = UnsafeRawBufferPointer(start: lua_tolstring(L, index, &length), count: length)
+    let text = String(decoding: bytes, as: UTF8.self)
+    let action = try resolve(text, payload: payload)
+    // Only names that resolve are cached (the payload is checked on each hit).
+    if luaCache == nil || luaResolved.count >= Self.cacheLimit {
+      luaCache = try lua.table()
+      luaResolved.removeAll()
+    }
+    try luaCache!.push(onto: L)
+    lua_pushvalue(L, index)
+    lua_pushinteger(L, lua_Integer(luaResolved.count))
+    lua_rawset(L, -3)
+    lua_settop(L, -2)
+    luaResolved.append((action.steps, cache[text]!.payload))
+    return action
+  }
 
   func resolve(_ text: String, payload: Value) throws(ReluaError) -> FeatureAction {
     if let hit = cache[text] {
@@ -16,7 +61,7 @@ final class ActionResolver {
     }
     let steps = try Self.parse(text)
     let expected = try Self.walk(steps[...], in: root, text: text)
-    if cache.count > 10_000 { cache.removeAll() }  // ids make paths unbounded; keep the cache small
+    if cache.count > Self.cacheLimit { cache.removeAll() }
     cache[text] = (steps[...], expected)
     try check(payload, against: expected, text)
     return FeatureAction(steps: steps[...], payload: payload)

@@ -1,3 +1,4 @@
+import CLua
 import Composable
 import Foundation
 import Lua
@@ -55,6 +56,17 @@ public final class LuaStoreObject {
     }
   }
 
+  /// `store:send(action[, payload])` from Lua: the action is the Lua string at 2.
+  private func send(fromLua L: OpaquePointer) throws -> Int32 {
+    guard lua_type(L, 2) == LUA_TSTRING else {
+      throw LuaError.argument(
+        position: 2, message: "action name expected (a string such as 'increment' or 'rows[1].toggle'), got \(String(cString: lua_typename(L, lua_type(L, 2))))")
+    }
+    let payload = lua_gettop(L) >= 3 ? try host.views.read(at: 3, in: L, root: host.views.rootName, path: [], hint: nil) : .null
+    try send(resolver.resolve(luaStringAt: 2, in: L, of: host.lua, payload: payload))
+    return 0
+  }
+
   public var screens: [FeatureScreen] { FeatureScreens.screens(of: feature, state: store.state) }
 
   static func register(in host: ReluaHost, scope: LuaValue) throws {
@@ -98,15 +110,20 @@ public final class LuaStoreObject {
           store.tokens.append(token)
           return []
         },
-      ],
-      rawMethods: [
-        "send": { store, stack in
-          let name = try stack.string(at: 2)
-          let payload = stack.count >= 3 ? try host.value(from: stack.value(at: 3)) : .null
-          try store.send(name, payload: payload)
-          return .none
-        }
       ])
+    // `send` is the hot path of every script: a C-convention function (no closure, no Swift string).
+    try type.methods.rawSet("send", .function(lua.cFunction({ L, context in
+      let type = Unmanaged<LuaUserdataType<LuaStoreObject>>.fromOpaque(context!).takeUnretainedValue()
+      guard let store = type.object(at: 1, in: L!) else {
+        return (try? type.metatable.state())?.raiseStatus(
+          LuaError.argument(position: 1, message: "Store expected (call it as store:send(action))"), on: L!) ?? 0
+      }
+      do {
+        return try store.send(fromLua: L!)
+      } catch {
+        return store.host.lua.raiseStatus(error, on: L!)
+      }
+    }, context: type)))
     try type.methods.rawSet(.text("scope"), scope)
     try type.methods.rawSet(.text("wait"), .function(host.driver.awaitable(name: "store:wait", in: lua) { arguments in
       guard let store = try arguments.first?.userdataValue?.object(as: LuaStoreObject.self) else {

@@ -11,7 +11,7 @@ import Lua
 /// identified collection is becomes one (ids checked).
 struct LuaValueReader {
   let L: OpaquePointer
-  /// Recognises state views (userdata) and gives their current value.
+  /// Recognises state views (light userdata) and gives their current value.
   let viewValue: (OpaquePointer, Int32) throws -> Value?
   let root: String
   /// Where the value being read goes (only used in messages, so kept apart from `path`, which
@@ -45,8 +45,10 @@ struct LuaValueReader {
       return .float(lua_tonumberx(L, index, nil))
     case LUA_TSTRING: return .string(try readString(at: index))
     case LUA_TTABLE: return try readTable(at: lua_absindex(L, index), hint: hint)
-    case LUA_TUSERDATA:
+    case LUA_TLIGHTUSERDATA:
       if let value = try viewValue(L, index) { return value }
+      throw error("userdata cannot be state")
+    case LUA_TUSERDATA:
       throw error("userdata cannot be state")
     default:
       let typeName = String(cString: lua_typename(L, lua_type(L, index)))

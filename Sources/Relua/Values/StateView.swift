@@ -1,32 +1,57 @@
 import CLua
 import CLuaShim
-import Lua
 
-/// A live view of the container at `path` in the state of one session: the Swift object inside
-/// the Lua userdata a reducer receives. It holds no value, only where to find it, so reads and
-/// writes go straight to the state in place. It is valid while its session's generation is the
-/// host's current one.
-final class StateView {
-  let host: StateViews
+/// A state view as Lua holds it: a light userdata whose bits are the generation of the session
+/// that made it and the view's slot in that session's table of views. Making one allocates
+/// nothing, in Lua or in Swift, and leaves nothing for the collector; it goes stale as soon as
+/// its session ends, since the generation moves on. (Light userdata share one metatable per Lua
+/// state: `StateViews` owns it, and scripts cannot make light userdata of their own.)
+struct ViewHandle: Equatable {
+  static let slotBits = 24
+  /// Views one reducer call can make (children, elements it walks).
+  static let slotLimit = 1 << slotBits
+  static let generationMask: UInt64 = (1 << (64 - UInt64(slotBits))) - 1
+
+  /// The session's generation, truncated to the bits a handle keeps (never 0).
   let generation: UInt64
+  let slot: Int
+
+  init(generation: UInt64, slot: Int) {
+    self.generation = generation & Self.generationMask
+    self.slot = slot
+  }
+
+  /// The handle a light userdata holds (nil for NULL).
+  @inline(__always)
+  init?(_ pointer: UnsafeMutableRawPointer?) {
+    guard let pointer else { return nil }
+    let bits = UInt64(UInt(bitPattern: pointer))
+    generation = bits >> UInt64(Self.slotBits)
+    slot = Int(bits & UInt64(Self.slotLimit - 1))
+  }
+
+  var pointer: UnsafeMutableRawPointer {
+    UnsafeMutableRawPointer(bitPattern: UInt(generation << UInt64(Self.slotBits) | UInt64(slot)))!
+  }
+}
+
+/// Where a view of the running session looks: the container at `path` in the session's state, or,
+/// once `detached`, a value of its own.
+struct ViewSlot {
   let path: ValuePath
-  /// Child views made for this one, with the registry references that keep their userdata
-  /// (reused for the rest of the session, so `s.counter` is one userdata however often it is
-  /// read). Released when the session ends.
-  @exclusivity(unchecked) var children: [PathComponent: (reference: Int32, view: StateView)] = [:]
   /// Set when the slot this view showed was overwritten (`t[i] = other`, or an element shifted
   /// by `table.insert`/`table.remove`/`table.sort`): the view then keeps the value it had, apart
   /// from the state, as a Lua table moved out of its parent would. This is what makes
   /// `t[i], t[j] = t[j], t[i]` swap, and `table.remove` return the element it removed.
-  @exclusivity(unchecked) var detached: Value?
+  var detached: Value?
+  /// Child views made for this one (slots), reused for the rest of the session, so `s.counter`
+  /// is one view however often it is read.
+  var children: [PathComponent: Int] = [:]
 
-  init(host: StateViews, generation: UInt64, path: ValuePath) {
-    self.host = host
-    self.generation = generation
+  init(path: ValuePath, detached: Value? = nil) {
     self.path = path
+    self.detached = detached
   }
-
-  var isValid: Bool { host.isActive && host.generation == generation }
 }
 
 /// Where the Lua code that triggered a metamethod stands (`chunk:line: `), for messages.

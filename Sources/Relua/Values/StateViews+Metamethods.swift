@@ -14,12 +14,18 @@ extension StateViews {
     .runtime(message: luaCallerLocation(L) + describePath(path, root: rootName) + ": " + message, traceback: nil)
   }
 
+  /// The slot of the view the metamethod was called on (argument 1).
+  @inline(__always)
+  private func receiver(_ L: OpaquePointer) throws -> Int {
+    guard let slot = try liveSlot(at: 1, in: L) else { throw staleError(L) }
+    return slot
+  }
+
   /// The container a view shows; throws when its path no longer leads to one (e.g. the element
   /// it showed was removed).
-  private func container(of view: StateView, _ L: OpaquePointer) throws -> Value {
-    guard view.isValid else { throw staleError(L) }
-    let container = view.detached ?? value[path: view.path]
-    guard container.isContainer else { throw pathError(L, view.path, "this part of the state no longer exists") }
+  private func container(ofSlot slot: Int, _ L: OpaquePointer) throws -> Value {
+    let container = viewedValue(slot)
+    guard container.isContainer else { throw pathError(L, slots[slot].path, "this part of the state no longer exists") }
     return container
   }
 
@@ -46,19 +52,20 @@ extension StateViews {
     }
   }
 
-  func index(_ view: StateView, _ stack: LuaStack) throws -> LuaReturn {
-    let L = stack.unsafeState
-    let container = try container(of: view, L)
+  func index(_ L: OpaquePointer) throws -> Int32 {
+    let view = try receiver(L)
+    let container = try container(ofSlot: view, L)
     guard let (component, child) = slot(forKeyAt: 2, in: container, L) else {
       lua_pushnil(L)
-      return .values(1)
+      return 1
     }
-    try pushChild(of: view, component, child, onto: L)
-    return .values(1)
+    try pushChild(ofSlot: view, component, child, onto: L)
+    return 1
   }
 
-  func newIndex(_ view: StateView, _ stack: LuaStack) throws -> LuaReturn {
-    let L = stack.unsafeState
+  func newIndex(_ L: OpaquePointer) throws -> Int32 {
+    let view = try receiver(L)
+    let path = slots[view].path
     let component: PathComponent
     let change: SlotChange
     let old: Value
@@ -67,77 +74,93 @@ extension StateViews {
     do {
       // Everything that reads the container happens in this scope, so no reference to it is
       // alive when it is written (which would force a copy of it).
-      let container = try container(of: view, L)
+      let container = try container(ofSlot: view, L)
       guard let (key, oldValue) = slot(forKeyAt: 2, in: container, L) else {
         let keyType = String(cString: lua_typename(L, lua_type(L, 2)))
-        throw pathError(L, view.path, container.recordValue != nil
+        throw pathError(L, path, container.recordValue != nil
           ? "records have string keys only (got a \(keyType) key)"
           : "sequences have integer keys 1…n only (got a \(keyType) key)")
       }
       component = key
       old = oldValue
       let hint: Value? = old.isNull ? container.arrayValue?.first ?? container.identifiedValue?.elements.first : old
-      new = try read(at: 3, in: L, root: rootName, path: view.path, component: key, hint: hint)
+      new = try read(at: 3, in: L, root: rootName, path: path, component: key, hint: hint)
       if case .identified = container { isIdentified = true } else { isIdentified = false }
       do {
         change = try container.plannedChange(at: key, to: new)
       } catch {
-        throw pathError(L, view.path + [key], error.message)
+        throw pathError(L, path + [key], error.message)
       }
     }
-    if case .none = change { return .none }
-    if view.detached != nil {
+    if case .none = change { return 0 }
+    if slots[view].detached != nil {
       // A value moved out of the state: changing it changes only it, as with a plain table.
-      view.detached!.apply(change, at: component, new)
-      return .none
+      slots[view].detached!.apply(change, at: component, new)
+      return 0
     }
-    undoLog.record(.init(containerPath: view.path, component: component, change: change, old: old))
-    value.modify(at: view.path) { $0.apply(change, at: component, new) }
-    if isIdentified { positionallyWrittenCollections.insert(view.path) }
-    if !view.children.isEmpty, old.isContainer {
-      detachChild(of: view, component, oldValue: old, L)
+    undoLog.record(.init(containerPath: path, component: component, change: change, old: old))
+    value.modify(at: path) { $0.apply(change, at: component, new) }
+    if isIdentified { positionallyWrittenCollections.insert(path) }
+    if !slots[view].children.isEmpty, old.isContainer {
+      detachChild(ofSlot: view, component, oldValue: old)
     }
-    return .none
+    return 0
   }
 
-  func length(_ view: StateView, _ stack: LuaStack) throws -> LuaReturn {
-    let L = stack.unsafeState
-    let container = try container(of: view, L)
+  func length(_ L: OpaquePointer) throws -> Int32 {
+    let container = try container(ofSlot: receiver(L), L)
     lua_pushinteger(L, container.recordValue == nil ? lua_Integer(container.count) : 0)
-    return .values(1)
+    return 1
   }
 
-  func pairs(_ view: StateView, _ stack: LuaStack) throws -> LuaReturn {
-    let L = stack.unsafeState
-    _ = try container(of: view, L)
-    try stack.reserve(3)
-    try stack.push(LuaValue.function(pairsIteratorFunction))
+  func pairs(_ L: OpaquePointer) throws -> Int32 {
+    _ = try container(ofSlot: receiver(L), L)
+    try LuaStack.reserveRaw(L, 3)
+    try pairsIteratorFunction.push(onto: L)
     lua_pushvalue(L, 1)
     lua_pushnil(L)
-    return .values(3)
+    return 3
   }
 
   /// The `next` of `pairs(view)`: records in key order, sequences 1…n.
-  func nextEntry(_ stack: LuaStack) throws -> LuaReturn {
-    let L = stack.unsafeState
-    guard let view = view(at: 1, in: L) else { throw stack.typeError("StateView", at: 1) }
-    let container = try container(of: view, L)
-    try stack.reserve(3)
+  func nextEntry(_ L: OpaquePointer) throws -> Int32 {
+    guard let view = try liveSlot(at: 1, in: L) else {
+      throw LuaError.argument(position: 1, message: "StateView expected, got \(String(cString: lua_typename(L, lua_type(L, 1))))")
+    }
+    let container = try container(ofSlot: view, L)
+    try LuaStack.reserveRaw(L, 3)
     switch container {
     case .record(let record):
-      let previous: String? = lua_type(L, 2) == LUA_TSTRING ? try stack.string(at: 2) : nil
+      var previous: String?
+      if lua_type(L, 2) == LUA_TSTRING {
+        var length = 0
+        let bytes = lua_tolstring(L, 2, &length)
+        previous = String(decoding: UnsafeRawBufferPointer(start: bytes, count: length), as: UTF8.self)
+      }
       guard let key = record.key(after: previous) else { break }
       pushLuaString(key, onto: L)
-      try pushChild(of: view, .key(key), record[key], onto: L)
-      return .values(2)
+      try pushChild(ofSlot: view, .key(key), record[key], onto: L)
+      return 2
     default:
-      let previous = lua_type(L, 2) == LUA_TNIL ? 0 : try stack.int(at: 2)
-      guard previous < container.count else { break }
+      let previous = lua_type(L, 2) == LUA_TNIL ? 0 : Int(lua_tointegerx(L, 2, nil))
+      guard previous >= 0, previous < container.count else { break }
       lua_pushinteger(L, lua_Integer(previous + 1))
-      try pushChild(of: view, .index(previous), container[previous], onto: L)
-      return .values(2)
+      try pushChild(ofSlot: view, .index(previous), container[previous], onto: L)
+      return 2
     }
     lua_pushnil(L)
-    return .values(1)
+    return 1
+  }
+
+  /// `tostring(view)`: `StateView: state.path`, `(stale)` once its session ended.
+  func describe(_ L: OpaquePointer) throws -> Int32 {
+    let text: String
+    if let slot = try? liveSlot(at: 1, in: L) {
+      text = "StateView: " + describePath(slots[slot].path, root: rootName)
+    } else {
+      text = "StateView (stale)"
+    }
+    pushLuaString(text, onto: L)
+    return 1
   }
 }

@@ -18,9 +18,6 @@ public final class StateViews {
   unowned let lua: LuaState
   /// How paths start in messages (`state.results[3]`).
   public let rootName: String
-  let viewType: LuaUserdataType<StateView>
-  /// The view metatable's identity, to recognise views on the stack.
-  private(set) var viewMetatable: UnsafeRawPointer?
   /// `copy(value)`: a plain Lua table of a view's value (or a deep copy of a table).
   public private(set) var copyFunction: LuaFunction!
   private(set) var pairsIteratorFunction: LuaFunction!
@@ -31,37 +28,35 @@ public final class StateViews {
   // another (nothing here calls back into Lua while one is in progress).
   @exclusivity(unchecked) var value: Value = .null
   private(set) var generation: UInt64 = 1
-  private(set) var isActive = false
+  @exclusivity(unchecked) private(set) var isActive = false
+  /// The views of the running session (`ViewHandle.slot` indexes it).
+  @exclusivity(unchecked) var slots: [ViewSlot] = []
   @exclusivity(unchecked) var undoLog = StateUndoLog()
   /// The writes of the sessions of the open transaction (paths from the whole state), or nil.
   private var transactionLog: StateUndoLog?
   /// Identified collections written by position in this session: checked for duplicate ids at the end.
   @exclusivity(unchecked) var positionallyWrittenCollections: Set<ValuePath> = []
-  @exclusivity(unchecked) private var viewsWithChildren: [StateView] = []
   private var readResult: Value = .null
   private var readHint: Value?
 
-  /// Registers the view type and, unless `copyGlobal` is nil, a global `copy` function.
+  /// Installs the views' metatable (one `StateViews` per Lua state: light userdata share it) and,
+  /// unless `copyGlobal` is nil, a global `copy` function.
   public init(lua: LuaState, rootName: String = "state", copyGlobal: String? = "copy") throws {
     self.lua = lua
     self.rootName = rootName
-    viewType = try lua.register(
-      type: StateView.self, name: "StateView",
-      rawMethods: [
-        "__index": { view, stack in try view.host.index(view, stack) },
-        "__newindex": { view, stack in try view.host.newIndex(view, stack) },
-        "__len": { view, stack in try view.host.length(view, stack) },
-        "__pairs": { view, stack in try view.host.pairs(view, stack) },
-        "__tostring": { view, stack in
-          stack.push("StateView: " + describePath(view.path, root: view.host.rootName) + (view.isValid ? "" : " (stale)"))
-          return .values(1)
-        },
-      ])
+    slots.reserveCapacity(8)
+    // The metamethods are C-convention functions holding this object (Lua keeps it alive as
+    // long as it can call them): no closure, no stack object per access.
+    let metamethods: [(String, LuaCFunction)] = [
+      ("__index", { L, context in StateViews.dispatch(L, context) { try $0.index($1) } }),
+      ("__newindex", { L, context in StateViews.dispatch(L, context) { try $0.newIndex($1) } }),
+      ("__len", { L, context in StateViews.dispatch(L, context) { try $0.length($1) } }),
+      ("__pairs", { L, context in StateViews.dispatch(L, context) { try $0.pairs($1) } }),
+      ("__tostring", { L, context in StateViews.dispatch(L, context) { try $0.describe($1) } }),
+    ]
+    let functions = try metamethods.map { name, callback in (name, try lua.cFunction(callback, context: self)) }
+    pairsIteratorFunction = try lua.cFunction({ L, context in StateViews.dispatch(L, context) { try $0.nextEntry($1) } }, context: self)
     // Lua may outlive this object (a global `copy`), so the functions hold it weakly.
-    pairsIteratorFunction = try lua.rawFunction { [weak self] stack in
-      guard let self else { throw StateViews.goneError }
-      return try self.nextEntry(stack)
-    }
     copyFunction = try lua.rawFunction { [weak self] stack in
       guard let self else { throw StateViews.goneError }
       let L = stack.unsafeState
@@ -74,16 +69,40 @@ public final class StateViews {
       self.readResult = try self.read(at: 1, in: stack.unsafeState, root: self.rootName, path: [], hint: self.readHint)
       return .none
     }
-    // Generation 0 is never current, so this probe view is stale from the start.
-    let probe = StateView(host: self, generation: 0, path: [])
-    viewMetatable = try lua.withRawState { [viewType] L in
-      try LuaStack.reserveRaw(L, 3)
-      viewType.push(probe, onto: L)
-      lua_getmetatable(L, -1)
-      defer { lua_settop(L, -3) }
-      return lua_topointer(L, -1)
+    try lua.withRawState { L in
+      try LuaStack.reserveRaw(L, 4)
+      lua_pushlightuserdata(L, nil)
+      defer { lua_settop(L, -2) }
+      if lua_getmetatable(L, -1) != 0 {
+        lua_settop(L, -2)
+        throw LuaError.conversion("this Lua state already has state views (one StateViews per Lua state)")
+      }
+      lua_createtable(L, 0, Int32(functions.count + 2))
+      for (name, function) in functions {
+        try function.push(onto: L)
+        lua_setfield(L, -2, name)
+      }
+      lua_pushstring(L, "StateView")
+      lua_setfield(L, -2, "__name")
+      lua_pushstring(L, "StateView")
+      lua_setfield(L, -2, "__metatable")
+      lua_setmetatable(L, -2)
     }
     if let copyGlobal { try lua.setGlobal(copyGlobal, .function(copyFunction)) }
+  }
+
+  /// Runs a metamethod body for the `StateViews` behind `context`; its error becomes a Lua error
+  /// raised by the trampoline once Swift has returned.
+  @inline(__always)
+  private static func dispatch(
+    _ L: OpaquePointer?, _ context: UnsafeMutableRawPointer?, _ body: (StateViews, OpaquePointer) throws -> Int32
+  ) -> Int32 {
+    let views = Unmanaged<StateViews>.fromOpaque(context!).takeUnretainedValue()
+    do {
+      return try body(views, L!)
+    } catch {
+      return views.lua.raiseStatus(error, on: L!)
+    }
   }
 
   // MARK: Sessions
@@ -122,7 +141,8 @@ public final class StateViews {
     defer {
       isActive = false
       generation &+= 1
-      releaseChildViews()
+      if generation & ViewHandle.generationMask == 0 { generation &+= 1 }
+      slots.removeAll(keepingCapacity: true)
       positionallyWrittenCollections.removeAll(keepingCapacity: true)
       swap(&value, &state)
       value = .null
@@ -163,71 +183,70 @@ public final class StateViews {
     try value[path: path].reindexIdentified()
   }
 
-  private func releaseChildViews() {
-    guard !viewsWithChildren.isEmpty else { return }
-    try? lua.withRawState { L in
-      for view in viewsWithChildren {
-        for child in view.children.values { luaL_unref(L, relua_registryindex(), child.reference) }
-        view.children = [:]
-      }
-    }
-    viewsWithChildren.removeAll(keepingCapacity: true)
-  }
-
   // MARK: Pushing views
+
+  /// A new view of the running session: its handle, for a new slot.
+  func makeView(_ slot: ViewSlot) throws -> ViewHandle {
+    guard slots.count < ViewHandle.slotLimit else {
+      throw LuaError.runtime(message: "a reducer call made more than \(ViewHandle.slotLimit) state views", traceback: nil)
+    }
+    slots.append(slot)
+    return ViewHandle(generation: generation, slot: slots.count - 1)
+  }
 
   /// Pushes what Lua sees at `path`: a view for a container, the plain value for a scalar.
   func pushEntry(at path: ValuePath, of value: Value, onto L: OpaquePointer) throws {
     if value.isContainer {
-      viewType.push(StateView(host: self, generation: generation, path: path), onto: L)
+      lua_pushlightuserdata(L, try makeView(ViewSlot(path: path)).pointer)
     } else {
       try value.push(onto: L)
     }
   }
 
-  /// Pushes the child at `component` of `view` (a cached child view, or a scalar).
-  func pushChild(of view: StateView, _ component: PathComponent, _ child: Value, onto L: OpaquePointer) throws {
+  /// Pushes the child at `component` of the view in `slot` (its cached child view, or a scalar).
+  func pushChild(ofSlot slot: Int, _ component: PathComponent, _ child: Value, onto L: OpaquePointer) throws {
     guard child.isContainer else { return try child.push(onto: L) }
-    if view.detached != nil {
+    if slots[slot].detached != nil {
       // A child of a detached value is detached too (not cached: this is the rare path).
-      let childView = StateView(host: self, generation: generation, path: view.path + [component])
-      childView.detached = child
-      viewType.push(childView, onto: L)
-      return
+      let handle = try makeView(ViewSlot(path: slots[slot].path + [component], detached: child))
+      return lua_pushlightuserdata(L, handle.pointer)
     }
-    if let cached = view.children[component] {
-      lua_rawgeti(L, relua_registryindex(), lua_Integer(cached.reference))
-      return
+    if let cached = slots[slot].children[component] {
+      return lua_pushlightuserdata(L, ViewHandle(generation: generation, slot: cached).pointer)
     }
-    let childView = StateView(host: self, generation: generation, path: view.path + [component])
-    viewType.push(childView, onto: L)
-    lua_pushvalue(L, -1)
-    if view.children.isEmpty { viewsWithChildren.append(view) }
-    view.children[component] = (luaL_ref(L, relua_registryindex()), childView)
+    let handle = try makeView(ViewSlot(path: slots[slot].path + [component]))
+    slots[slot].children[component] = handle.slot
+    lua_pushlightuserdata(L, handle.pointer)
   }
 
-  /// The slot `component` of `view` was overwritten: its cached child view (and that one's
-  /// children) keep what they showed, detached from the state.
-  func detachChild(of view: StateView, _ component: PathComponent, oldValue: Value, _ L: OpaquePointer) {
-    guard let cached = view.children.removeValue(forKey: component) else { return }
-    luaL_unref(L, relua_registryindex(), cached.reference)
-    detach(cached.view, value: oldValue, L)
+  /// The slot `component` of the view in `slot` was overwritten: its cached child view (and that
+  /// one's children) keep what they showed, detached from the state.
+  func detachChild(ofSlot slot: Int, _ component: PathComponent, oldValue: Value) {
+    guard let child = slots[slot].children.removeValue(forKey: component) else { return }
+    detach(child, value: oldValue)
   }
 
-  private func detach(_ view: StateView, value: Value, _ L: OpaquePointer) {
-    view.detached = value
-    for (component, cached) in view.children {
-      luaL_unref(L, relua_registryindex(), cached.reference)
-      detach(cached.view, value: value[component], L)
+  private func detach(_ slot: Int, value: Value) {
+    slots[slot].detached = value
+    let children = slots[slot].children
+    slots[slot].children = [:]
+    for (component, child) in children { detach(child, value: value[component]) }
+  }
+
+  /// The slot of the view at `index` if that is a view of the running session; nil when it is
+  /// no view; throws "state can only change inside a reducer" for a view of an ended session.
+  @inline(__always)
+  func liveSlot(at index: Int32, in L: OpaquePointer) throws -> Int? {
+    guard lua_type(L, index) == LUA_TLIGHTUSERDATA, let handle = ViewHandle(lua_touserdata(L, index)) else { return nil }
+    guard isActive, handle.generation == generation & ViewHandle.generationMask, handle.slot < slots.count else {
+      throw staleError(L)
     }
-    view.children = [:]
+    return handle.slot
   }
 
-  /// The StateView at `index`, if that is one.
-  func view(at index: Int32, in L: OpaquePointer) -> StateView? {
-    guard let box = relua_toobject(L, index, viewMetatable), let context = box.pointee.context else { return nil }
-    return Unmanaged<StateView>.fromOpaque(context).takeUnretainedValue()
-  }
+  /// The current value a view shows.
+  @inline(__always)
+  func viewedValue(_ slot: Int) -> Value { slots[slot].detached ?? value[path: slots[slot].path] }
 
   /// Reads the Lua value at `index` into a `Value` (views give their current value).
   func read(
@@ -246,17 +265,12 @@ public final class StateViews {
       if let text = String(validating: UnsafeRawBufferPointer(start: pointer, count: length), as: UTF8.self) {
         return .string(text)
       }
-    case LUA_TUSERDATA:
-      if let view = view(at: index, in: L) {
-        guard view.isValid else { throw staleError(L) }
-        return view.detached ?? value[path: view.path]
-      }
+    case LUA_TLIGHTUSERDATA:
+      if let slot = try liveSlot(at: index, in: L) { return viewedValue(slot) }
     default: break
     }
     var reader = LuaValueReader(L: L, root: root, basePath: path, baseComponent: component) { [unowned self] L, index in
-      guard let view = self.view(at: index, in: L) else { return nil }
-      guard view.isValid else { throw LuaError.runtime(message: luaCallerLocation(L) + Self.staleMessage, traceback: nil) }
-      return view.detached ?? self.value[path: view.path]
+      try self.liveSlot(at: index, in: L).map(self.viewedValue)
     }
     do {
       return try reader.read(at: index, hint: hint)
@@ -282,7 +296,7 @@ public struct StateSession {
   public func view(at path: ValuePath = []) throws -> LuaValue {
     let value = host.value[path: path]
     guard value.isContainer else { return try host.lua.value(value) }
-    return .userdata(try host.lua.userdata(StateView(host: host, generation: generation, path: path)))
+    return .lightUserdata(try host.makeView(ViewSlot(path: path)).pointer)
   }
 
   /// The fast form of `view(at:)`: pushes onto a raw stack (one slot; reserve it first).
