@@ -180,7 +180,8 @@ public final class Store<State, Action> {
   func addObserver(_ observer: @escaping () -> Void) -> ObservationToken {
     if let root {
       let id = root.addObserver(observer)
-      return ObservationToken { [weak root] in root?.removeObserver(id) }
+      let link = root.link
+      return ObservationToken { link.root?.removeObserver(id) }
     }
     return view!.addObserver(observer)
   }

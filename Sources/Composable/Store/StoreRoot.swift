@@ -52,6 +52,15 @@ final class StoreRoot<State, Action> {
   var warnings: [RuntimeWarning] = []
   var onWarning: ((RuntimeWarning) -> Void)?
 
+  /// How effects and waiters reach this root without keeping it alive (see `StoreRootLink`).
+  private var linkStorage: StoreRootLink<State, Action>?
+  var link: StoreRootLink<State, Action> {
+    if let linkStorage { return linkStorage }
+    let link = StoreRootLink(self)
+    linkStorage = link
+    return link
+  }
+
   /// Called after each action is reduced, with whether it came from an effect (TestStore's hook).
   @exclusivity(unchecked) @usableFromInline var didReduce: ((Action, _ received: Bool) -> Void)?
 
@@ -229,11 +238,12 @@ final class StoreRoot<State, Action> {
     let deadline = timeout.map { clock.now + $0 }
     let id = nextWaiterID
     nextWaiterID += 1
+    let link = self.link
     let timer = deadline.map { deadline in
-      Task { [weak self] in
+      Task { [link] in
         try? await clock.sleep(until: deadline, tolerance: nil)
         guard !Task.isCancelled else { return }
-        self?.resumeWaiter(id)
+        link.root?.resumeWaiter(id)
       }
     }
     defer { timer?.cancel() }
@@ -250,7 +260,7 @@ final class StoreRoot<State, Action> {
           }
         }
       } onCancel: {
-        Task { @MainActor [weak self] in self?.resumeWaiter(id) }
+        Task { @MainActor [link] in link.root?.resumeWaiter(id) }
       }
     }
     return true
@@ -321,14 +331,15 @@ final class StoreRoot<State, Action> {
 
   private func startRun(_ run: RunOperation<Action>, ids: [CancelID]) -> Task<Void, Never> {
     let taskID = makeTaskID()
+    let link = self.link
     let send = Send<Action>(
-      deliver: { [weak self] in self?.receive($0) },
-      warning: { [weak self] in self?.warn($0) })
+      deliver: { link.root?.receive($0) },
+      warning: { link.root?.warn($0) })
     let body = run.body
     // Starts on the main actor (see `RunOperation`): effects begin in the order they were returned.
-    let task = Task(priority: run.priority) { @MainActor [weak self] in
+    let task = Task(priority: run.priority) { @MainActor in
       await body(send)
-      self?.finished(taskID)
+      link.root?.finished(taskID)
     }
     register(task, id: taskID, ids: ids)
     return task
@@ -337,17 +348,18 @@ final class StoreRoot<State, Action> {
   private func startConcatenation(_ effects: [Effect<Action>], ids: [CancelID]) -> Task<Void, Never> {
     let taskID = makeTaskID()
     nonisolated(unsafe) let effects = effects
-    let task = Task { @MainActor [weak self] in
+    let link = self.link
+    let task = Task { @MainActor in
       for effect in effects {
-        guard let self, !Task.isCancelled else { break }
-        let children = self.start(effect, ids: [])
+        guard let root = link.root, !Task.isCancelled else { break }
+        let children = root.start(effect, ids: [])
         await withTaskCancellationHandler {
           for child in children { await child.value }
         } onCancel: {
           for child in children { child.cancel() }
         }
       }
-      self?.finished(taskID)
+      link.root?.finished(taskID)
     }
     register(task, id: taskID, ids: ids)
     return task
@@ -377,6 +389,7 @@ final class StoreRoot<State, Action> {
   var inFlightTasks: [Int: Task<Void, Never>] { inFlight.mapValues(\.task) }
 
   isolated deinit {
+    linkStorage?.root = nil
     cancelAllEffects()
   }
 }
@@ -391,4 +404,14 @@ extension Effect {
     default: return false
     }
   }
+}
+
+/// A store root as its effects and waiters hold it: without keeping it alive and without a weak
+/// reference. (A weak reference gives an object a side table, after which every retain and release
+/// of it takes the runtime's slow path; the root is retained several times per send.) The root
+/// clears `root` when it goes; all of this happens on the main actor.
+@MainActor
+final class StoreRootLink<State, Action> {
+  unowned(unsafe) var root: StoreRoot<State, Action>?
+  init(_ root: StoreRoot<State, Action>) { self.root = root }
 }

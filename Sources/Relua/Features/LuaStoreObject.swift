@@ -27,6 +27,8 @@ public final class LuaStoreObject {
     host.track(store)
   }
 
+  isolated deinit { host.untrack(store) }
+
   /// `relua.Store(Feature, { state = table, json = text, deps = { … } })`.
   static func make(host: ReluaHost, stack: LuaStack) throws -> LuaValue {
     let feature = try host.feature(stack.value(at: 1), what: "relua.Store(Feature, options)")

@@ -105,19 +105,18 @@ public final class ReluaHost {
     try lua.setGlobal("relua", .table(module))
   }
 
-  /// Stores made in this state (weakly): their effects are stopped before the state closes.
-  private var stores: [WeakStore] = []
-  private struct WeakStore { weak var store: Store<Value, FeatureAction>? }
+  /// Stores made in this state, without keeping them alive (a store removes itself when it goes;
+  /// no weak reference: see `StoreRootLink`). Their effects are stopped before the state closes.
+  private var stores: [ObjectIdentifier: Unmanaged<Store<Value, FeatureAction>>] = [:]
 
-  func track(_ store: Store<Value, FeatureAction>) {
-    stores.removeAll { $0.store == nil }
-    stores.append(WeakStore(store: store))
-  }
+  func track(_ store: Store<Value, FeatureAction>) { stores[ObjectIdentifier(store)] = .passUnretained(store) }
+
+  func untrack(_ store: Store<Value, FeatureAction>) { stores[ObjectIdentifier(store)] = nil }
 
   /// Cancels the effects of every store of this state and waits (up to 2 s each) until they have
   /// ended: a coroutine must never be resumed after its Lua state closed.
   public func stopEffects() async {
-    let live = stores.compactMap(\.store) + testStores.map(\.testStore.store)
+    let live = stores.values.map { $0.takeUnretainedValue() } + testStores.map(\.testStore.store)
     for store in live { store.cancelAllEffects() }
     for store in live { await store.waitForEffects(timeout: .seconds(2)) }
   }

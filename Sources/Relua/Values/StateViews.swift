@@ -13,7 +13,6 @@ import Lua
 /// `table.remove`, `table.sort`; `copy(v)` gives a plain table.
 public final class StateViews {
   public static let staleMessage = "state can only change inside a reducer"
-  static let goneError = LuaError.runtime(message: "state views are no longer available", traceback: nil)
 
   unowned let lua: LuaState
   /// How paths start in messages (`state.results[3]`).
@@ -56,19 +55,21 @@ public final class StateViews {
     ]
     let functions = try metamethods.map { name, callback in (name, try lua.cFunction(callback, context: self)) }
     pairsIteratorFunction = try lua.cFunction({ L, context in StateViews.dispatch(L, context) { try $0.nextEntry($1) } }, context: self)
-    // Lua may outlive this object (a global `copy`), so the functions hold it weakly.
-    copyFunction = try lua.rawFunction { [weak self] stack in
-      guard let self else { throw StateViews.goneError }
-      let L = stack.unsafeState
-      let copied = try self.read(at: 1, in: L, root: "value", path: [], hint: nil)
-      try copied.push(onto: L)
-      return .values(1)
-    }
-    readFunction = try lua.rawFunction { [weak self] stack in
-      guard let self else { throw StateViews.goneError }
-      self.readResult = try self.read(at: 1, in: stack.unsafeState, root: self.rootName, path: [], hint: self.readHint)
-      return .none
-    }
+    // Lua keeps this object alive while it can call these (no weak reference: a weak reference
+    // gives an object a side table, and every retain of it then takes the slow path).
+    copyFunction = try lua.cFunction({ L, context in
+      StateViews.dispatch(L, context) { views, L in
+        let copied = try views.read(at: 1, in: L, root: "value", path: [], hint: nil)
+        try copied.push(onto: L)
+        return 1
+      }
+    }, context: self)
+    readFunction = try lua.cFunction({ L, context in
+      StateViews.dispatch(L, context) { views, L in
+        views.readResult = try views.read(at: 1, in: L, root: views.rootName, path: [], hint: views.readHint)
+        return 0
+      }
+    }, context: self)
     try lua.withRawState { L in
       try LuaStack.reserveRaw(L, 4)
       lua_pushlightuserdata(L, nil)
