@@ -10,6 +10,19 @@ struct LuaLeafReducer: Reducer {
 
   let feature: FeatureDefinition
   let host: ReluaHost
+  private let lastHandler = LastHandler()
+
+  init(feature: FeatureDefinition, host: ReluaHost) {
+    self.feature = feature
+    self.host = host
+  }
+
+  /// The handler found for the last action name (a send loop, typing, a timer's ticks repeat one
+  /// action): comparing the name with the last one is cheaper than hashing it.
+  private final class LastHandler: @unchecked Sendable {  // used on the main actor only
+    var name = ""
+    var handler: LuaFunction?
+  }
 
   func reduce(into state: inout Value, action: FeatureAction) -> Effect<FeatureAction> {
     // Stores run reducers on the main actor, where the Lua state lives.
@@ -30,7 +43,13 @@ struct LuaLeafReducer: Reducer {
     }
     let handler: LuaFunction?
     if action.steps.count == 1, let name = action.head {
-      handler = feature.handlers[name]
+      if name == lastHandler.name {
+        handler = lastHandler.handler
+      } else {
+        handler = feature.handlers[name]
+        lastHandler.name = name
+        lastHandler.handler = handler
+      }
     } else {
       handler = feature.handlers.isEmpty ? nil : feature.handlers[action.pattern]
     }

@@ -219,7 +219,7 @@ public final class ReluaHost {
     _ call: (StateSession) throws -> LuaValue?
   ) -> Effect<FeatureAction> {
     do {
-      guard let returned = try views.withViews(of: &state, anchor: anchor(forLeafAction: action), call) else {
+      guard let returned = try views.withViews(of: &state, anchor: { anchor(forLeafAction: action) }, call) else {
         return .none
       }
       return try LuaEffects.effect(from: returned, feature: feature, host: self)
@@ -261,7 +261,7 @@ public final class ReluaHost {
   /// Writes a derived child's state back: `set(state, child)`.
   func lensSet(_ set: LuaFunction, _ parent: inout Value, _ child: Value, key: String) {
     do {
-      try views.withViews(of: &parent, anchor: anchor(parentOfLens: key)) { session in
+      try views.withViews(of: &parent, anchor: { anchor(parentOfLens: key) }) { session in
         _ = try lua.call(set, session.view(), lua.value(child))
       }
     } catch {

@@ -10,23 +10,25 @@ import Composable
 /// `state.destination.results`). A derived (lens) child has no place of its own: its writes reach
 /// the state through the lens's `set`, which is anchored at the parent.
 struct CurrentSend {
-  let feature: FeatureDefinition
-  let action: FeatureAction
+  /// The store's root feature (the store keeps it alive for the whole send).
+  unowned(unsafe) let feature: FeatureDefinition
+  let steps: ArraySlice<FeatureAction.Step>
 }
 
 extension ReluaHost {
   /// The anchor of the session a leaf reducer runs for `action` (relative to its feature).
   func anchor(forLeafAction action: FeatureAction) -> ValuePath? {
     guard views.inTransaction, let send = currentSend else { return nil }
-    let prefixCount = send.action.steps.count - action.steps.count
-    guard prefixCount >= 0 else { return nil }
-    return Self.statePath(send.action.steps.prefix(prefixCount), in: send.feature, parentOfLens: nil)
+    let prefixCount = send.steps.count - action.steps.count
+    if prefixCount == 0 { return [] }  // the root feature's own action
+    guard prefixCount > 0 else { return nil }
+    return Self.statePath(send.steps.prefix(prefixCount), in: send.feature, parentOfLens: nil)
   }
 
   /// The anchor of the parent of the lens `key` (where its `set` writes).
   func anchor(parentOfLens key: String) -> ValuePath? {
     guard views.inTransaction, let send = currentSend else { return nil }
-    return Self.statePath(send.action.steps, in: send.feature, parentOfLens: key)
+    return Self.statePath(send.steps, in: send.feature, parentOfLens: key)
   }
 
   static func statePath(
@@ -87,7 +89,7 @@ extension ReluaHost {
   func rootReducer(for feature: FeatureDefinition) -> (inout Value, FeatureAction) -> Effect<FeatureAction> {
     let reducer = FeatureReducerBuilder.reducer(for: feature, host: self)
     return { [unowned self] state, action in
-      self.currentSend = CurrentSend(feature: feature, action: action)
+      self.currentSend = CurrentSend(feature: feature, steps: action.steps)
       return reducer.reduce(into: &state, action: action)
     }
   }

@@ -46,7 +46,9 @@ struct ViewSlot {
   var detached: Value?
   /// Child views made for this one (slots), reused for the rest of the session, so `s.counter`
   /// is one view however often it is read.
-  var children: [PathComponent: Int] = [:]
+  /// (Optional rather than empty: the empty dictionary is a shared immortal object, and retaining
+  /// one of those takes the runtime's slow path.)
+  var children: [PathComponent: Int]?
 
   init(path: ValuePath, detached: Value? = nil) {
     self.path = path

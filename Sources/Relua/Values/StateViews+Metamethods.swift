@@ -101,7 +101,7 @@ extension StateViews {
     undoLog.record(.init(containerPath: path, component: component, change: change, old: old))
     value.modify(at: path) { $0.apply(change, at: component, new) }
     if isIdentified { positionallyWrittenCollections.insert(path) }
-    if !slots[view].children.isEmpty, old.isContainer {
+    if slots[view].children != nil, old.isContainer {
       detachChild(ofSlot: view, component, oldValue: old)
     }
     return 0

@@ -26,13 +26,13 @@ public final class StateViews {
   // dynamic exclusivity checks were a tenth of the cost of a write; no access to them overlaps
   // another (nothing here calls back into Lua while one is in progress).
   @exclusivity(unchecked) var value: Value = .null
-  private(set) var generation: UInt64 = 1
+  @exclusivity(unchecked) private(set) var generation: UInt64 = 1
   @exclusivity(unchecked) private(set) var isActive = false
   /// The views of the running session (`ViewHandle.slot` indexes it).
   @exclusivity(unchecked) var slots: [ViewSlot] = []
   @exclusivity(unchecked) var undoLog = StateUndoLog()
   /// The writes of the sessions of the open transaction (paths from the whole state), or nil.
-  private var transactionLog: StateUndoLog?
+  @exclusivity(unchecked) private var transactionLog: StateUndoLog?
   /// Identified collections written by position in this session: checked for duplicate ids at the end.
   @exclusivity(unchecked) var positionallyWrittenCollections: Set<ValuePath> = []
   private var readResult: Value = .null
@@ -134,8 +134,11 @@ public final class StateViews {
   /// Runs one reducer call over `state` (see the type's documentation). If `body` throws, or the
   /// writes broke an identified collection's unique ids, `state` is exactly what it was.
   /// `anchor`: where `state` sits in the whole state, for the open transaction (nil: its writes
-  /// are not kept, e.g. a derived value that is written back through another session).
-  public func withViews<R>(of state: inout Value, anchor: ValuePath? = nil, _ body: (StateSession) throws -> R) throws -> R {
+  /// are not kept, e.g. a derived value that is written back through another session); asked
+  /// only when the session wrote something.
+  public func withViews<R>(
+    of state: inout Value, anchor: () -> ValuePath? = { nil }, _ body: (StateSession) throws -> R
+  ) throws -> R {
     guard !isActive else { throw LuaError.runtime(message: "state views: a session is already running", traceback: nil) }
     swap(&value, &state)
     isActive = true
@@ -143,16 +146,19 @@ public final class StateViews {
       isActive = false
       generation &+= 1
       if generation & ViewHandle.generationMask == 0 { generation &+= 1 }
-      slots.removeAll(keepingCapacity: true)
-      positionallyWrittenCollections.removeAll(keepingCapacity: true)
+      // `removeLast` one by one: `removeAll(keepingCapacity:)` costs more for the usual one or two.
+      while !slots.isEmpty { slots.removeLast() }
+      if !positionallyWrittenCollections.isEmpty { positionallyWrittenCollections.removeAll(keepingCapacity: true) }
       swap(&value, &state)
       value = .null
     }
     do {
       let result = try body(StateSession(host: self, generation: generation))
-      try checkIdentifiedCollections()
-      if let anchor, transactionLog != nil, !undoLog.isEmpty { transactionLog!.append(undoLog, at: anchor) }
-      undoLog.clear()
+      if !positionallyWrittenCollections.isEmpty { try checkIdentifiedCollections() }
+      if !undoLog.isEmpty {
+        if transactionLog != nil, let anchor = anchor() { transactionLog!.append(undoLog, at: anchor) }
+        undoLog.clear()
+      }
       return result
     } catch {
       undoLog.rollBack(&value)
@@ -212,25 +218,26 @@ public final class StateViews {
       let handle = try makeView(ViewSlot(path: slots[slot].path + [component], detached: child))
       return lua_pushlightuserdata(L, handle.pointer)
     }
-    if let cached = slots[slot].children[component] {
+    if let cached = slots[slot].children?[component] {
       return lua_pushlightuserdata(L, ViewHandle(generation: generation, slot: cached).pointer)
     }
     let handle = try makeView(ViewSlot(path: slots[slot].path + [component]))
-    slots[slot].children[component] = handle.slot
+    slots[slot].children = slots[slot].children ?? [:]
+    slots[slot].children![component] = handle.slot
     lua_pushlightuserdata(L, handle.pointer)
   }
 
   /// The slot `component` of the view in `slot` was overwritten: its cached child view (and that
   /// one's children) keep what they showed, detached from the state.
   func detachChild(ofSlot slot: Int, _ component: PathComponent, oldValue: Value) {
-    guard let child = slots[slot].children.removeValue(forKey: component) else { return }
+    guard let child = slots[slot].children?.removeValue(forKey: component) else { return }
     detach(child, value: oldValue)
   }
 
   private func detach(_ slot: Int, value: Value) {
     slots[slot].detached = value
-    let children = slots[slot].children
-    slots[slot].children = [:]
+    guard let children = slots[slot].children else { return }
+    slots[slot].children = nil
     for (component, child) in children { detach(child, value: value[component]) }
   }
 
@@ -302,7 +309,11 @@ public struct StateSession {
 
   /// The fast form of `view(at:)`: pushes onto a raw stack (one slot; reserve it first).
   public func pushView(at path: ValuePath = [], onto L: OpaquePointer) throws {
-    try host.pushEntry(at: path, of: host.value[path: path], onto: L)
+    if path.isEmpty {
+      try host.pushEntry(at: path, of: host.value, onto: L)
+    } else {
+      try host.pushEntry(at: path, of: host.value[path: path], onto: L)
+    }
   }
 }
 
