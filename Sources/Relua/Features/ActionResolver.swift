@@ -11,20 +11,21 @@ final class ActionResolver {
   typealias Resolved = (steps: ArraySlice<FeatureAction.Step>, payload: PayloadType)
   let root: FeatureDefinition
   private var cache: [String: Resolved] = [:]
-  /// For sends from Lua: a Lua table from the action's Lua string to its position in `luaResolved`,
-  /// so a send of a known name costs one `lua_rawget` (Lua strings carry their hash) and makes
-  /// no Swift string.
-  private var luaCache: LuaTable?
+  /// For sends from Lua: a Lua table (in the registry, at `luaCacheReference`) from the action's
+  /// Lua string to its position in `luaResolved`, so a send of a known name costs one `lua_rawget`
+  /// (Lua strings carry their hash) and makes no Swift string. The resolver lives as long as its
+  /// host, which lives as long as the Lua state, so the reference is never released.
+  @exclusivity(unchecked) private var luaCacheReference: Int32 = LUA_NOREF
   @exclusivity(unchecked) private var luaResolved: [Resolved] = []
   private static let cacheLimit = 10_000  // ids make paths unbounded; keep the caches small
 
   init(root: FeatureDefinition) { self.root = root }
 
   /// Resolves the action named by the Lua string at `index` of `L` (see `resolve(_:payload:)`).
-  func resolve(luaStringAt index: Int32, in L: OpaquePointer, of lua: LuaState, payload: Value) throws -> FeatureAction {
+  func resolve(luaStringAt index: Int32, in L: OpaquePointer, payload: Value) throws -> FeatureAction {
     try LuaStack.reserveRaw(L, 3)
-    if let luaCache {
-      try luaCache.push(onto: L)
+    if luaCacheReference != LUA_NOREF {
+      lua_rawgeti(L, relua_registryindex(), lua_Integer(luaCacheReference))
       lua_pushvalue(L, index)
       let found = lua_rawget(L, -2) == LUA_TNUMBER
       let position = Int(lua_tointegerx(L, -1, nil))
@@ -41,11 +42,16 @@ final class ActionResolver {
     let text = String(decoding: bytes, as: UTF8.self)
     let action = try resolve(text, payload: payload)
     // Only names that resolve are cached (the payload is checked on each hit).
-    if luaCache == nil || luaResolved.count >= Self.cacheLimit {
-      luaCache = try lua.table()
+    if luaCacheReference == LUA_NOREF || luaResolved.count >= Self.cacheLimit {
+      lua_createtable(L, 0, 8)
+      if luaCacheReference == LUA_NOREF {
+        luaCacheReference = luaL_ref(L, relua_registryindex())
+      } else {
+        lua_rawseti(L, relua_registryindex(), lua_Integer(luaCacheReference))
+      }
       luaResolved.removeAll()
     }
-    try luaCache!.push(onto: L)
+    lua_rawgeti(L, relua_registryindex(), lua_Integer(luaCacheReference))
     lua_pushvalue(L, index)
     lua_pushinteger(L, lua_Integer(luaResolved.count))
     lua_rawset(L, -3)

@@ -30,7 +30,7 @@ struct LuaLeafReducer: Reducer {
     nonisolated(unsafe) var current = state
     state = .null
     defer { state = current }
-    MainActor.assumeIsolated { effect = reduceOnMainActor(&current, action) }
+    reducingOnMainActor { effect = reduceOnMainActor(&current, action) }
     return effect
   }
 

@@ -65,7 +65,7 @@ public final class LuaStoreObject {
         position: 2, message: "action name expected (a string such as 'increment' or 'rows[1].toggle'), got \(String(cString: lua_typename(L, lua_type(L, 2))))")
     }
     let payload = lua_gettop(L) >= 3 ? try host.views.read(at: 3, in: L, root: host.views.rootName, path: [], hint: nil) : .null
-    try send(resolver.resolve(luaStringAt: 2, in: L, of: host.lua, payload: payload))
+    try send(resolver.resolve(luaStringAt: 2, in: L, payload: payload))
     return 0
   }
 

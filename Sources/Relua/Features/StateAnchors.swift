@@ -20,7 +20,7 @@ extension ReluaHost {
   func anchor(forLeafAction action: FeatureAction) -> ValuePath? {
     guard views.inTransaction, let send = currentSend else { return nil }
     let prefixCount = send.steps.count - action.steps.count
-    if prefixCount == 0 { return [] }  // the root feature's own action
+    if prefixCount == 0 { return views.rootPath }  // the root feature's own action
     guard prefixCount > 0 else { return nil }
     return Self.statePath(send.steps.prefix(prefixCount), in: send.feature, parentOfLens: nil)
   }
@@ -88,7 +88,8 @@ extension ReluaHost {
   /// The root reducer of a store of `feature`: notes the action being processed (for anchors).
   func rootReducer(for feature: FeatureDefinition) -> (inout Value, FeatureAction) -> Effect<FeatureAction> {
     let reducer = FeatureReducerBuilder.reducer(for: feature, host: self)
-    return { [unowned self] state, action in
+    // Unowned(unsafe): the host outlives its stores (it lives as long as the Lua state).
+    return { [unowned(unsafe) self] state, action in
       self.currentSend = CurrentSend(feature: feature, steps: action.steps)
       return reducer.reduce(into: &state, action: action)
     }

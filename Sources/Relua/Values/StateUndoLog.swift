@@ -24,7 +24,7 @@ struct StateUndoLog {
   /// where its value sits in the whole state).
   mutating func append(_ other: StateUndoLog, at base: ValuePath) {
     if base.isEmpty {
-      entries += other.entries
+      entries.append(contentsOf: other.entries)
       return
     }
     for entry in other.entries {

@@ -99,7 +99,11 @@ extension StateViews {
       return 0
     }
     undoLog.record(.init(containerPath: path, component: component, change: change, old: old))
-    value.modify(at: path) { $0.apply(change, at: component, new) }
+    if path.isEmpty {
+      value.apply(change, at: component, new)
+    } else {
+      value.modify(at: path) { $0.apply(change, at: component, new) }
+    }
     if isIdentified { positionallyWrittenCollections.insert(path) }
     if slots[view].children != nil, old.isContainer {
       detachChild(ofSlot: view, component, oldValue: old)

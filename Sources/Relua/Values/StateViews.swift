@@ -32,7 +32,16 @@ public final class StateViews {
   @exclusivity(unchecked) var slots: [ViewSlot] = []
   @exclusivity(unchecked) var undoLog = StateUndoLog()
   /// The writes of the sessions of the open transaction (paths from the whole state), or nil.
-  @exclusivity(unchecked) private var transactionLog: StateUndoLog?
+  /// (Kept with its capacity between transactions: a send that writes allocates no log.)
+  @exclusivity(unchecked) private var transactionLog = StateUndoLog()
+  @exclusivity(unchecked) public private(set) var inTransaction = false
+  /// The path of a session's own state: an empty path with storage of its own (a literal `[]` is
+  /// the runtime's shared empty array, whose retains all take the slow path).
+  let rootPath: ValuePath = {
+    var path = ValuePath()
+    path.reserveCapacity(1)
+    return path
+  }()
   /// Identified collections written by position in this session: checked for duplicate ids at the end.
   @exclusivity(unchecked) var positionallyWrittenCollections: Set<ValuePath> = []
   private var readResult: Value = .null
@@ -113,23 +122,29 @@ public final class StateViews {
   /// Starts collecting the writes of every session until `endTransaction`, so that a failure late
   /// in a send can undo what earlier reducers of the same send wrote (without a snapshot, which
   /// would make the next write into a big collection copy it).
-  public func beginTransaction() { transactionLog = StateUndoLog() }
+  public func beginTransaction() {
+    transactionLog.clear()
+    inTransaction = true
+  }
 
-  public func endTransaction() { transactionLog = nil }
+  public func endTransaction() {
+    inTransaction = false
+    transactionLog.clear()
+  }
 
   /// Undoes, newest first, every write the transaction's sessions made to `root` (the whole state).
   public func rollBackTransaction(_ root: inout Value) {
-    transactionLog?.rollBack(&root)
-    transactionLog = nil
+    if inTransaction { transactionLog.rollBack(&root) }
+    inTransaction = false
   }
 
   /// Records a write made outside the views (a binding), at a path from the whole state.
   public func recordWrite(at containerPath: ValuePath, key: String, old: Value) {
-    transactionLog?.record(.init(containerPath: containerPath, component: .key(key), change: .replaced, old: old))
+    guard inTransaction else { return }
+    transactionLog.record(.init(containerPath: containerPath, component: .key(key), change: .replaced, old: old))
   }
 
   /// Whether a transaction is open.
-  public var inTransaction: Bool { transactionLog != nil }
 
   /// Runs one reducer call over `state` (see the type's documentation). If `body` throws, or the
   /// writes broke an identified collection's unique ids, `state` is exactly what it was.
@@ -156,7 +171,7 @@ public final class StateViews {
       let result = try body(StateSession(host: self, generation: generation))
       if !positionallyWrittenCollections.isEmpty { try checkIdentifiedCollections() }
       if !undoLog.isEmpty {
-        if transactionLog != nil, let anchor = anchor() { transactionLog!.append(undoLog, at: anchor) }
+        if inTransaction, let anchor = anchor() { transactionLog.append(undoLog, at: anchor) }
         undoLog.clear()
       }
       return result
@@ -204,7 +219,7 @@ public final class StateViews {
   /// Pushes what Lua sees at `path`: a view for a container, the plain value for a scalar.
   func pushEntry(at path: ValuePath, of value: Value, onto L: OpaquePointer) throws {
     if value.isContainer {
-      lua_pushlightuserdata(L, try makeView(ViewSlot(path: path)).pointer)
+      lua_pushlightuserdata(L, try makeView(ViewSlot(path: path.isEmpty ? rootPath : path)).pointer)
     } else {
       try value.push(onto: L)
     }
@@ -254,7 +269,11 @@ public final class StateViews {
 
   /// The current value a view shows.
   @inline(__always)
-  func viewedValue(_ slot: Int) -> Value { slots[slot].detached ?? value[path: slots[slot].path] }
+  func viewedValue(_ slot: Int) -> Value {
+    if let detached = slots[slot].detached { return detached }
+    let path = slots[slot].path
+    return path.isEmpty ? value : value[path: path]
+  }
 
   /// Reads the Lua value at `index` into a `Value` (views give their current value).
   func read(
@@ -304,7 +323,7 @@ public struct StateSession {
   public func view(at path: ValuePath = []) throws -> LuaValue {
     let value = host.value[path: path]
     guard value.isContainer else { return try host.lua.value(value) }
-    return .lightUserdata(try host.makeView(ViewSlot(path: path)).pointer)
+    return .lightUserdata(try host.makeView(ViewSlot(path: path.isEmpty ? host.rootPath : path)).pointer)
   }
 
   /// The fast form of `view(at:)`: pushes onto a raw stack (one slot; reserve it first).
