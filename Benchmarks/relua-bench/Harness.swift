@@ -32,7 +32,7 @@ final class BenchmarkSuite {
   }
 
   func run(filter: String?) -> [Result] {
-    benchmarks.filter { filter == nil || $0.name.hasPrefix(filter!) }.map(measure)
+    benchmarks.filter { benchmarkMatches($0.name, filter) }.map(measure)
   }
 
   func measure(_ benchmark: Benchmark) -> Result {
@@ -103,3 +103,10 @@ final class BenchmarkSuite {
 /// Keeps a value alive and opaque to the optimizer.
 @inline(never)
 func blackHole<T>(_ value: T) {}
+
+/// Whether `name` is selected by `--filter`: a prefix, or the exact name when it ends with `$`.
+func benchmarkMatches(_ name: String, _ filter: String?) -> Bool {
+  guard let filter else { return true }
+  if filter.hasSuffix("$") { return name == filter.dropLast() }
+  return name.hasPrefix(filter)
+}

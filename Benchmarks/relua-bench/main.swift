@@ -20,7 +20,7 @@ await suite.main(
     ("lua.forEach 100000 / 100", "lua.forEach.100000", "lua.forEach.100", 2),
   ],
   extra: { filter in
-    func wanted(_ name: String) -> Bool { filter == nil || name.hasPrefix(filter!) }
+    func wanted(_ name: String) -> Bool { benchmarkMatches(name, filter) }
     var results: [BenchmarkSuite.Result] = []
     if wanted("swift.effect.roundtrip") {
       var samples: [Double] = []

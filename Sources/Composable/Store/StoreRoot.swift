@@ -116,7 +116,7 @@ final class StoreRoot<State, Action> {
     let previousContext = ReduceContext.current
     ReduceContext.current = context
     let snapshot: State? = transactional && transaction == nil ? state : nil
-    if transactional, let transaction { transaction.begin() }
+    if transactional, transaction != nil { transaction!.begin() }
 
     var action = action
     var received = received
@@ -142,8 +142,8 @@ final class StoreRoot<State, Action> {
     if index > 0 { buffer.removeAll(keepingCapacity: true) }
     if failure != nil {
       rollBack(to: snapshot, transactional: transactional)
-    } else if transactional, let transaction {
-      transaction.end()
+    } else if transactional, transaction != nil {
+      transaction!.end()
     }
 
     ReduceContext.current = previousContext

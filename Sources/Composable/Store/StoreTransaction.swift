@@ -4,10 +4,11 @@
 ///
 /// The store calls `begin` before a transactional send, then `end` when it succeeded, or
 /// `rollBack` with the state when a reducer failed (which must restore it and end the transaction).
-public struct StoreTransaction<State> {
-  public var begin: () -> Void
-  public var end: () -> Void
-  public var rollBack: (inout State) -> Void
+public final class StoreTransaction<State> {
+  // A class, so a send calls these without copying (and retaining) all three closures.
+  public let begin: () -> Void
+  public let end: () -> Void
+  public let rollBack: (inout State) -> Void
 
   public init(begin: @escaping () -> Void, end: @escaping () -> Void, rollBack: @escaping (inout State) -> Void) {
     self.begin = begin

@@ -18,13 +18,15 @@ struct StateUndoLog {
 
   mutating func record(_ entry: Entry) { entries.append(entry) }
 
-  mutating func clear() { entries.removeAll(keepingCapacity: true) }
+  /// Empties the log, keeping its storage (one by one: `removeAll(keepingCapacity:)` costs more
+  /// for the usual one or two entries).
+  mutating func clear() { while !entries.isEmpty { entries.removeLast() } }
 
   /// Appends `other`'s entries with `base` in front of their paths (a session's writes, moved to
   /// where its value sits in the whole state).
   mutating func append(_ other: StateUndoLog, at base: ValuePath) {
     if base.isEmpty {
-      entries.append(contentsOf: other.entries)
+      for entry in other.entries { entries.append(entry) }  // cheaper than `append(contentsOf:)` for a few
       return
     }
     for entry in other.entries {

@@ -32,22 +32,25 @@ extension StateViews {
   /// The slot a Lua key names in `container` and what is in it (`.null` when empty); nil when
   /// the key cannot name a slot there. Record keys are looked up by their bytes: an existing
   /// key's stored string is reused, so a read makes no Swift string.
-  private func slot(forKeyAt index: Int32, in container: Value, _ L: OpaquePointer) -> (PathComponent, Value)? {
+  /// For records, `fieldPosition` is where the key is (or would be inserted); -1 otherwise.
+  private func slot(
+    forKeyAt index: Int32, in container: Value, _ L: OpaquePointer
+  ) -> (component: PathComponent, value: Value, fieldPosition: Int)? {
     switch container {
     case .record(let record):
       guard lua_type(L, index) == LUA_TSTRING else { return nil }
       var length = 0
       let bytes = UnsafeRawBufferPointer(start: lua_tolstring(L, index, &length), count: length)
       let (position, found) = record.search(bytes: bytes)
-      if found { return (.key(record.fields[position].key), record.fields[position].value) }
+      if found { return (.key(record.fields[position].key), record.fields[position].value, position) }
       guard let key = String(validating: bytes, as: UTF8.self) else { return nil }
-      return (.key(key), .null)
+      return (.key(key), .null, position)
     case .array, .identified:
       guard lua_type(L, index) == LUA_TNUMBER else { return nil }
       var isInteger: Int32 = 0
       let key = lua_tointegerx(L, index, &isInteger)
       guard isInteger != 0, let position = Int(exactly: key) else { return nil }
-      return (.index(position - 1), container[position - 1])
+      return (.index(position - 1), container[position - 1], -1)
     default: return nil
     }
   }
@@ -55,7 +58,7 @@ extension StateViews {
   func index(_ L: OpaquePointer) throws -> Int32 {
     let view = try receiver(L)
     let container = try container(ofSlot: view, L)
-    guard let (component, child) = slot(forKeyAt: 2, in: container, L) else {
+    guard let (component, child, _) = slot(forKeyAt: 2, in: container, L) else {
       lua_pushnil(L)
       return 1
     }
@@ -70,12 +73,13 @@ extension StateViews {
     let change: SlotChange
     let old: Value
     let new: Value
+    let fieldPosition: Int
     let isIdentified: Bool
     do {
       // Everything that reads the container happens in this scope, so no reference to it is
       // alive when it is written (which would force a copy of it).
       let container = try container(ofSlot: view, L)
-      guard let (key, oldValue) = slot(forKeyAt: 2, in: container, L) else {
+      guard let (key, oldValue, position) = slot(forKeyAt: 2, in: container, L) else {
         let keyType = String(cString: lua_typename(L, lua_type(L, 2)))
         throw pathError(L, path, container.recordValue != nil
           ? "records have string keys only (got a \(keyType) key)"
@@ -83,6 +87,7 @@ extension StateViews {
       }
       component = key
       old = oldValue
+      fieldPosition = position
       let hint: Value? = old.isNull ? container.arrayValue?.first ?? container.identifiedValue?.elements.first : old
       new = try read(at: 3, in: L, root: rootName, path: path, component: key, hint: hint)
       if case .identified = container { isIdentified = true } else { isIdentified = false }
@@ -99,7 +104,14 @@ extension StateViews {
       return 0
     }
     undoLog.record(.init(containerPath: path, component: component, change: change, old: old))
-    if path.isEmpty {
+    if fieldPosition >= 0, case .key(let key) = component {
+      // A record field: written where the key was found (no second search).
+      if path.isEmpty {
+        value.setField(at: fieldPosition, found: !old.isNull, key: key, new)
+      } else {
+        value.modify(at: path) { $0.setField(at: fieldPosition, found: !old.isNull, key: key, new) }
+      }
+    } else if path.isEmpty {
       value.apply(change, at: component, new)
     } else {
       value.modify(at: path) { $0.apply(change, at: component, new) }

@@ -46,6 +46,14 @@ extension Value {
     return .replaced
   }
 
+  /// Sets the field of this record that a search found at `position` (see `ValueRecord.set(at:)`).
+  mutating func setField(at position: Int, found: Bool, key: String, _ new: Value) {
+    guard case .record(var record) = self else { preconditionFailure("not a record") }
+    self = .null
+    record.set(at: position, found: found, key: key, new)
+    self = .record(record)
+  }
+
   /// Applies a planned write (plain functions, no `_modify` coroutines: this is the hot path).
   mutating func apply(_ change: SlotChange, at component: PathComponent, _ new: Value) {
     switch (change, component) {

@@ -81,6 +81,16 @@ public struct ValueRecord: Hashable, Sendable {
     }
   }
 
+  /// Sets the field a `search` found at `position` (`found`: the key is there), without
+  /// searching again (`.null` removes it).
+  mutating func set(at position: Int, found: Bool, key: String, _ value: Value) {
+    if found {
+      if value.isNull { fields.remove(at: position) } else { fields[position].value = value }
+    } else if !value.isNull {
+      fields.insert(Field(key: key, value: value), at: position)
+    }
+  }
+
   /// The key after `key` in order (the first key for nil); for `__pairs`.
   func key(after key: String?) -> String? {
     guard let key else { return fields.first?.key }
