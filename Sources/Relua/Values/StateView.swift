@@ -35,24 +35,66 @@ struct ViewHandle: Equatable {
   }
 }
 
-/// Where a view of the running session looks: the container at `path` in the session's state, or,
-/// once `detached`, a value of its own.
-struct ViewSlot {
-  let path: ValuePath
-  /// Set when the slot this view showed was overwritten (`t[i] = other`, or an element shifted
-  /// by `table.insert`/`table.remove`/`table.sort`): the view then keeps the value it had, apart
-  /// from the state, as a Lua table moved out of its parent would. This is what makes
-  /// `t[i], t[j] = t[j], t[i]` swap, and `table.remove` return the element it removed.
-  var detached: Value?
-  /// Child views made for this one (slots), reused for the rest of the session, so `s.counter`
-  /// is one view however often it is read.
-  /// (Optional rather than empty: the empty dictionary is a shared immortal object, and retaining
-  /// one of those takes the runtime's slow path.)
-  var children: [PathComponent: Int]?
+/// The views of the running session, by slot: where each looks (the container at its path in the
+/// session's state, or, once detached, a value of its own) and the child views made from it.
+/// Kept as separate tables so that making a view appends one path (no copies of a struct holding
+/// a `Value`, which go through generic value witnesses).
+struct ViewSlots {
+  private var paths: [ValuePath] = []
+  /// Views whose slot was overwritten (`t[i] = other`, or an element shifted by `table.insert`/
+  /// `table.remove`/`table.sort`) keep the value they had, apart from the state, as a Lua table
+  /// moved out of its parent would. This is what makes `t[i], t[j] = t[j], t[i]` swap, and
+  /// `table.remove` return the element it removed.
+  private var detachedValues: [Int: Value] = [:]
+  /// Child views made so far (reused for the rest of the session, so `s.counter` is one view
+  /// however often it is read).
+  private var childSlots: [Int: [PathComponent: Int]] = [:]
 
-  init(path: ValuePath, detached: Value? = nil) {
-    self.path = path
-    self.detached = detached
+  init() { paths.reserveCapacity(8) }
+
+  var count: Int { paths.count }
+
+  /// A new slot; returns its number.
+  mutating func append(path: ValuePath, detached: Value? = nil) -> Int {
+    paths.append(path)
+    if let detached { detachedValues[paths.count - 1] = detached }
+    return paths.count - 1
+  }
+
+  func path(of slot: Int) -> ValuePath { paths[slot] }
+
+  func detached(_ slot: Int) -> Value? { detachedValues.isEmpty ? nil : detachedValues[slot] }
+
+  mutating func modifyDetached(_ slot: Int, _ body: (inout Value) -> Void) { body(&detachedValues[slot]!) }
+
+  var hasChildren: Bool { !childSlots.isEmpty }
+
+  func child(of slot: Int, _ component: PathComponent) -> Int? {
+    childSlots.isEmpty ? nil : childSlots[slot]?[component]
+  }
+
+  mutating func setChild(of slot: Int, _ component: PathComponent, to child: Int) {
+    childSlots[slot, default: [:]][component] = child
+  }
+
+  /// Detaches the child view at `component` of `slot` (and its own children) with `value`, the
+  /// value the slot held before it was overwritten.
+  mutating func detachChild(of slot: Int, _ component: PathComponent, oldValue: Value) {
+    guard let child = childSlots[slot]?.removeValue(forKey: component) else { return }
+    detach(child, value: oldValue)
+  }
+
+  private mutating func detach(_ slot: Int, value: Value) {
+    detachedValues[slot] = value
+    guard let children = childSlots.removeValue(forKey: slot) else { return }
+    for (component, child) in children { detach(child, value: value[component]) }
+  }
+
+  /// Forgets every view (the session ended), keeping the storage.
+  mutating func removeAll() {
+    while !paths.isEmpty { paths.removeLast() }
+    if !detachedValues.isEmpty { detachedValues.removeAll(keepingCapacity: true) }
+    if !childSlots.isEmpty { childSlots.removeAll(keepingCapacity: true) }
   }
 }
 

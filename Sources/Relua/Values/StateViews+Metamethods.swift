@@ -25,7 +25,7 @@ extension StateViews {
   /// it showed was removed).
   private func container(ofSlot slot: Int, _ L: OpaquePointer) throws -> Value {
     let container = viewedValue(slot)
-    guard container.isContainer else { throw pathError(L, slots[slot].path, "this part of the state no longer exists") }
+    guard container.isContainer else { throw pathError(L, slots.path(of: slot), "this part of the state no longer exists") }
     return container
   }
 
@@ -68,7 +68,7 @@ extension StateViews {
 
   func newIndex(_ L: OpaquePointer) throws -> Int32 {
     let view = try receiver(L)
-    let path = slots[view].path
+    let path = slots.path(of: view)
     let component: PathComponent
     let change: SlotChange
     let old: Value
@@ -98,9 +98,9 @@ extension StateViews {
       }
     }
     if case .none = change { return 0 }
-    if slots[view].detached != nil {
+    if slots.detached(view) != nil {
       // A value moved out of the state: changing it changes only it, as with a plain table.
-      slots[view].detached!.apply(change, at: component, new)
+      slots.modifyDetached(view) { $0.apply(change, at: component, new) }
       return 0
     }
     undoLog.record(.init(containerPath: path, component: component, change: change, old: old))
@@ -117,8 +117,8 @@ extension StateViews {
       value.modify(at: path) { $0.apply(change, at: component, new) }
     }
     if isIdentified { positionallyWrittenCollections.insert(path) }
-    if slots[view].children != nil, old.isContainer {
-      detachChild(ofSlot: view, component, oldValue: old)
+    if slots.hasChildren, old.isContainer {
+      slots.detachChild(of: view, component, oldValue: old)
     }
     return 0
   }
@@ -172,7 +172,7 @@ extension StateViews {
   func describe(_ L: OpaquePointer) throws -> Int32 {
     let text: String
     if let slot = try? liveSlot(at: 1, in: L) {
-      text = "StateView: " + describePath(slots[slot].path, root: rootName)
+      text = "StateView: " + describePath(slots.path(of: slot), root: rootName)
     } else {
       text = "StateView (stale)"
     }

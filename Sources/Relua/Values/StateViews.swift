@@ -29,7 +29,7 @@ public final class StateViews {
   @exclusivity(unchecked) private(set) var generation: UInt64 = 1
   @exclusivity(unchecked) private(set) var isActive = false
   /// The views of the running session (`ViewHandle.slot` indexes it).
-  @exclusivity(unchecked) var slots: [ViewSlot] = []
+  @exclusivity(unchecked) var slots = ViewSlots()
   @exclusivity(unchecked) var undoLog = StateUndoLog()
   /// The writes of the sessions of the open transaction (paths from the whole state), or nil.
   /// (Kept with its capacity between transactions: a send that writes allocates no log.)
@@ -52,7 +52,6 @@ public final class StateViews {
   public init(lua: LuaState, rootName: String = "state", copyGlobal: String? = "copy") throws {
     self.lua = lua
     self.rootName = rootName
-    slots.reserveCapacity(8)
     // The metamethods are C-convention functions holding this object (Lua keeps it alive as
     // long as it can call them): no closure, no stack object per access.
     let metamethods: [(String, LuaCFunction)] = [
@@ -162,7 +161,7 @@ public final class StateViews {
       generation &+= 1
       if generation & ViewHandle.generationMask == 0 { generation &+= 1 }
       // `removeLast` one by one: `removeAll(keepingCapacity:)` costs more for the usual one or two.
-      while !slots.isEmpty { slots.removeLast() }
+      slots.removeAll()
       if !positionallyWrittenCollections.isEmpty { positionallyWrittenCollections.removeAll(keepingCapacity: true) }
       swap(&value, &state)
       value = .null
@@ -208,18 +207,17 @@ public final class StateViews {
   // MARK: Pushing views
 
   /// A new view of the running session: its handle, for a new slot.
-  func makeView(_ slot: ViewSlot) throws -> ViewHandle {
+  func makeView(path: ValuePath, detached: Value? = nil) throws -> ViewHandle {
     guard slots.count < ViewHandle.slotLimit else {
       throw LuaError.runtime(message: "a reducer call made more than \(ViewHandle.slotLimit) state views", traceback: nil)
     }
-    slots.append(slot)
-    return ViewHandle(generation: generation, slot: slots.count - 1)
+    return ViewHandle(generation: generation, slot: slots.append(path: path, detached: detached))
   }
 
   /// Pushes what Lua sees at `path`: a view for a container, the plain value for a scalar.
   func pushEntry(at path: ValuePath, of value: Value, onto L: OpaquePointer) throws {
     if value.isContainer {
-      lua_pushlightuserdata(L, try makeView(ViewSlot(path: path.isEmpty ? rootPath : path)).pointer)
+      lua_pushlightuserdata(L, try makeView(path: path.isEmpty ? rootPath : path).pointer)
     } else {
       try value.push(onto: L)
     }
@@ -228,32 +226,16 @@ public final class StateViews {
   /// Pushes the child at `component` of the view in `slot` (its cached child view, or a scalar).
   func pushChild(ofSlot slot: Int, _ component: PathComponent, _ child: Value, onto L: OpaquePointer) throws {
     guard child.isContainer else { return try child.push(onto: L) }
-    if slots[slot].detached != nil {
+    if slots.detached(slot) != nil {
       // A child of a detached value is detached too (not cached: this is the rare path).
-      let handle = try makeView(ViewSlot(path: slots[slot].path + [component], detached: child))
-      return lua_pushlightuserdata(L, handle.pointer)
+      return lua_pushlightuserdata(L, try makeView(path: slots.path(of: slot) + [component], detached: child).pointer)
     }
-    if let cached = slots[slot].children?[component] {
+    if let cached = slots.child(of: slot, component) {
       return lua_pushlightuserdata(L, ViewHandle(generation: generation, slot: cached).pointer)
     }
-    let handle = try makeView(ViewSlot(path: slots[slot].path + [component]))
-    slots[slot].children = slots[slot].children ?? [:]
-    slots[slot].children![component] = handle.slot
+    let handle = try makeView(path: slots.path(of: slot) + [component])
+    slots.setChild(of: slot, component, to: handle.slot)
     lua_pushlightuserdata(L, handle.pointer)
-  }
-
-  /// The slot `component` of the view in `slot` was overwritten: its cached child view (and that
-  /// one's children) keep what they showed, detached from the state.
-  func detachChild(ofSlot slot: Int, _ component: PathComponent, oldValue: Value) {
-    guard let child = slots[slot].children?.removeValue(forKey: component) else { return }
-    detach(child, value: oldValue)
-  }
-
-  private func detach(_ slot: Int, value: Value) {
-    slots[slot].detached = value
-    guard let children = slots[slot].children else { return }
-    slots[slot].children = nil
-    for (component, child) in children { detach(child, value: value[component]) }
   }
 
   /// The slot of the view at `index` if that is a view of the running session; nil when it is
@@ -270,8 +252,8 @@ public final class StateViews {
   /// The current value a view shows.
   @inline(__always)
   func viewedValue(_ slot: Int) -> Value {
-    if let detached = slots[slot].detached { return detached }
-    let path = slots[slot].path
+    if let detached = slots.detached(slot) { return detached }
+    let path = slots.path(of: slot)
     return path.isEmpty ? value : value[path: path]
   }
 
@@ -323,7 +305,7 @@ public struct StateSession {
   public func view(at path: ValuePath = []) throws -> LuaValue {
     let value = host.value[path: path]
     guard value.isContainer else { return try host.lua.value(value) }
-    return .lightUserdata(try host.makeView(ViewSlot(path: path.isEmpty ? host.rootPath : path)).pointer)
+    return .lightUserdata(try host.makeView(path: path.isEmpty ? host.rootPath : path).pointer)
   }
 
   /// The fast form of `view(at:)`: pushes onto a raw stack (one slot; reserve it first).
