@@ -328,6 +328,16 @@ int relua_pcall(lua_State *L, int nargs, int nresults) {
   return status;
 }
 
+void relua_pushmessagehandler(lua_State *L) { lua_pushcfunction(L, relua_msgh); }
+
+int relua_pcallwith(lua_State *L, int nargs, int nresults, int handler) {
+  relua_control *c = relua_getcontrol(L);
+  int saved = relua_enter(L, c);
+  int status = lua_pcall(L, nargs, nresults, handler);
+  relua_leave(c, saved);
+  return status;
+}
+
 static int relua_protected(lua_State *L, int nargs, int nresults) {
   relua_control *c = relua_getcontrol(L);
   int saved = relua_enter(L, c);

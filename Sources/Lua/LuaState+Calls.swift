@@ -84,17 +84,18 @@ extension LuaState {
     readResults: (_ L: OpaquePointer, _ first: Int32, _ count: Int32) throws -> R
   ) throws -> R {
     let L = try currentThread()
-    try reserve(L, argumentCount + 4)
+    try reserve(L, argumentCount + 5)
     let top = lua_gettop(L)
     defer { lua_settop(L, top) }
+    relua_pushmessagehandler(L)
     try function.push(onto: L, from: handle)
     try pushArguments(L)
-    let status = relua_pcall(L, Int32(argumentCount), LUA_MULTRET)
+    let status = relua_pcallwith(L, Int32(argumentCount), LUA_MULTRET, top + 1)
     guard status == LUA_OK else {
       let traceback = status == LUA_ERRRUN || status == LUA_ERRERR ? takeTraceback(L) : nil
       throw failure(status: status, on: L, traceback: traceback)
     }
-    return try readResults(L, top + 1, lua_gettop(L) - top)
+    return try readResults(L, top + 2, lua_gettop(L) - top - 1)
   }
 
   private func call(
