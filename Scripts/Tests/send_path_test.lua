@@ -19,7 +19,7 @@ describe("store:send from Lua", function()
     local ok, message = pcall(store.send, store, "setCount", "three")
     expect(ok).to_be(false)
     message = tostring(message)  -- errors from Swift are objects that print as their message
-    expect(message).to_contain("setCount")
+    expect(message).to_contain("action 'setCount' of Counter")
     expect(message).to_contain("integer")
     expect(store:state().count).to_be(3)
     store:send("setCount", 4)

@@ -32,14 +32,12 @@ final class ActionResolver {
       lua_settop(L, -3)
       if found {
         let hit = luaResolved[position]
-        if case .none = hit.payload, case .null = payload { return FeatureAction(steps: hit.steps, payload: payload) }
-        try check(payload, against: hit.payload, FeatureAction(steps: hit.steps).name)
+        // The message names the action as it was sent, as on the first send.
+        try check(payload, against: hit.payload, Self.text(at: index, in: L))
         return FeatureAction(steps: hit.steps, payload: payload)
       }
     }
-    var length = 0
-    let bytes = UnsafeRawBufferPointer(start: lua_tolstring(L, index, &length), count: length)
-    let text = String(decoding: bytes, as: UTF8.self)
+    let text = Self.text(at: index, in: L)
     let action = try resolve(text, payload: payload)
     // Only names that resolve are cached (the payload is checked on each hit).
     if luaCacheReference == LUA_NOREF || luaResolved.count >= Self.cacheLimit {
@@ -58,6 +56,12 @@ final class ActionResolver {
     lua_settop(L, -2)
     luaResolved.append((action.steps, cache[text]!.payload))
     return action
+  }
+
+  private static func text(at index: Int32, in L: OpaquePointer) -> String {
+    var length = 0
+    let bytes = UnsafeRawBufferPointer(start: lua_tolstring(L, index, &length), count: length)
+    return String(decoding: bytes, as: UTF8.self)
   }
 
   func resolve(_ text: String, payload: Value) throws(ReluaError) -> FeatureAction {
@@ -82,9 +86,10 @@ final class ActionResolver {
     return steps[...]
   }
 
-  private func check(_ payload: Value, against expected: PayloadType, _ text: String) throws(ReluaError) {
+  /// `text` (how the action was sent) is made only for the message.
+  private func check(_ payload: Value, against expected: PayloadType, _ text: @autoclosure () -> String) throws(ReluaError) {
     if let problem = expected.mismatch(payload) {
-      throw .badAction("action '\(text)' of \(root.name): \(problem)")
+      throw .badAction("action '\(text())' of \(root.name): \(problem)")
     }
   }
 

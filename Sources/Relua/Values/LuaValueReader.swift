@@ -45,10 +45,8 @@ struct LuaValueReader {
       return .float(lua_tonumberx(L, index, nil))
     case LUA_TSTRING: return .string(try readString(at: index))
     case LUA_TTABLE: return try readTable(at: lua_absindex(L, index), hint: hint)
-    case LUA_TLIGHTUSERDATA:
+    case LUA_TLIGHTUSERDATA, LUA_TUSERDATA:
       if let value = try viewValue(L, index) { return value }
-      throw error("userdata cannot be state")
-    case LUA_TUSERDATA:
       throw error("userdata cannot be state")
     default:
       let typeName = String(cString: lua_typename(L, lua_type(L, index)))

@@ -34,6 +34,7 @@ public final class StateViews {
   /// The writes of the sessions of the open transaction (paths from the whole state), or nil.
   /// (Kept with its capacity between transactions: a send that writes allocates no log.)
   @exclusivity(unchecked) private var transactionLog = StateUndoLog()
+  /// Whether a transaction is open.
   @exclusivity(unchecked) public private(set) var inTransaction = false
   /// The path of a session's own state: an empty path with storage of its own (a literal `[]` is
   /// the runtime's shared empty array, whose retains all take the slow path).
@@ -143,8 +144,6 @@ public final class StateViews {
     transactionLog.record(.init(containerPath: containerPath, component: .key(key), change: .replaced, old: old))
   }
 
-  /// Whether a transaction is open.
-
   /// Runs one reducer call over `state` (see the type's documentation). If `body` throws, or the
   /// writes broke an identified collection's unique ids, `state` is exactly what it was.
   /// `anchor`: where `state` sits in the whole state, for the open transaction (nil: its writes
@@ -160,14 +159,13 @@ public final class StateViews {
       isActive = false
       generation &+= 1
       if generation & ViewHandle.generationMask == 0 { generation &+= 1 }
-      // `removeLast` one by one: `removeAll(keepingCapacity:)` costs more for the usual one or two.
       slots.removeAll()
       if !positionallyWrittenCollections.isEmpty { positionallyWrittenCollections.removeAll(keepingCapacity: true) }
       swap(&value, &state)
       value = .null
     }
     do {
-      let result = try body(StateSession(host: self, generation: generation))
+      let result = try body(StateSession(host: self))
       if !positionallyWrittenCollections.isEmpty { try checkIdentifiedCollections() }
       if !undoLog.isEmpty {
         if inTransaction, let anchor = anchor() { transactionLog.append(undoLog, at: anchor) }
@@ -211,13 +209,14 @@ public final class StateViews {
     guard slots.count < ViewHandle.slotLimit else {
       throw LuaError.runtime(message: "a reducer call made more than \(ViewHandle.slotLimit) state views", traceback: nil)
     }
-    return ViewHandle(generation: generation, slot: slots.append(path: path, detached: detached))
+    let slot = slots.append(path: path.isEmpty ? rootPath : path, detached: detached)
+    return ViewHandle(generation: generation, slot: slot)
   }
 
   /// Pushes what Lua sees at `path`: a view for a container, the plain value for a scalar.
   func pushEntry(at path: ValuePath, of value: Value, onto L: OpaquePointer) throws {
     if value.isContainer {
-      lua_pushlightuserdata(L, try makeView(path: path.isEmpty ? rootPath : path).pointer)
+      lua_pushlightuserdata(L, try makeView(path: path).pointer)
     } else {
       try value.push(onto: L)
     }
@@ -292,7 +291,6 @@ public final class StateViews {
 /// One reducer call's access to the state (valid inside `StateViews.withViews` only).
 public struct StateSession {
   let host: StateViews
-  let generation: UInt64
 
   /// The state as it is now (a copy-on-write snapshot).
   public var value: Value { host.value }
@@ -305,16 +303,12 @@ public struct StateSession {
   public func view(at path: ValuePath = []) throws -> LuaValue {
     let value = host.value[path: path]
     guard value.isContainer else { return try host.lua.value(value) }
-    return .lightUserdata(try host.makeView(path: path.isEmpty ? host.rootPath : path).pointer)
+    return .lightUserdata(try host.makeView(path: path).pointer)
   }
 
   /// The fast form of `view(at:)`: pushes onto a raw stack (one slot; reserve it first).
   public func pushView(at path: ValuePath = [], onto L: OpaquePointer) throws {
-    if path.isEmpty {
-      try host.pushEntry(at: path, of: host.value, onto: L)
-    } else {
-      try host.pushEntry(at: path, of: host.value[path: path], onto: L)
-    }
+    try host.pushEntry(at: path, of: path.isEmpty ? host.value : host.value[path: path], onto: L)
   }
 }
 

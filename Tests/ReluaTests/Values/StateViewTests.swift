@@ -159,6 +159,18 @@ final class StateViewSemanticsTests: XCTestCase {
     XCTAssertEqual(outer, ["a": 1])
     XCTAssertEqual(inner, ["b": 2])
   }
+
+  /// Views are light userdata, which share one metatable per Lua state: a second set of views
+  /// in the same state is refused, and the first keeps working.
+  func testOneStateViewsPerLuaState() throws {
+    let harness = try ViewHarness()
+    XCTAssertThrowsError(try StateViews(lua: harness.lua, copyGlobal: nil)) { error in
+      XCTAssertTrue("\(error)".contains("one StateViews per Lua state"), "\(error)")
+    }
+    var state: Value = ["count": 1]
+    try harness.reduce(&state, "s.count = s.count + 1")
+    XCTAssertEqual(state, ["count": 2])
+  }
 }
 
 final class StateViewResourceTests: XCTestCase {
