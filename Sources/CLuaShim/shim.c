@@ -235,25 +235,43 @@ int relua_newobjectmetatable(lua_State *L, const char *name) {
   return luaL_ref(L, LUA_REGISTRYINDEX);
 }
 
-void relua_pushobject(lua_State *L, void *context, relua_release_fn release, int metatable_ref) {
-  relua_box *box = lua_newuserdatauv(L, sizeof(relua_box), 0);
-  relua_setbox(L, box, context, release);
-  lua_rawgeti(L, LUA_REGISTRYINDEX, metatable_ref);
+// A Swift object's box: the box, and its type's tag (the identity of the metatable it was made
+// with), so recognising an object costs no metatable lookup.
+typedef struct relua_object_box {
+  relua_box box;
+  const void *tag;
+} relua_object_box;
+
+static relua_box *relua_newobjectbox(lua_State *L, int user_values, void *context, relua_release_fn release) {
+  relua_object_box *object = lua_newuserdatauv(L, sizeof(relua_object_box), user_values);
+  relua_setbox(L, &object->box, context, release);
+  object->tag = NULL;
+  return &object->box;
+}
+
+// Sets the tag of the object box below the metatable on top, and the metatable.
+static void relua_setobjectmetatable(lua_State *L) {
+  ((relua_object_box *)lua_touserdata(L, -2))->tag = lua_topointer(L, -1);
   lua_setmetatable(L, -2);
+}
+
+void relua_pushobject(lua_State *L, void *context, relua_release_fn release, int metatable_ref) {
+  relua_newobjectbox(L, 0, context, release);
+  lua_rawgeti(L, LUA_REGISTRYINDEX, metatable_ref);
+  relua_setobjectmetatable(L);
 }
 
 relua_box *relua_toobject(lua_State *L, int idx, const void *metatable) {
-  if (lua_type(L, idx) != LUA_TUSERDATA || !lua_getmetatable(L, idx)) return NULL;
-  const void *actual = lua_topointer(L, -1);
-  lua_settop(L, -2);
-  return actual == metatable ? lua_touserdata(L, idx) : NULL;
+  // Only this shim makes full userdata of this size; the tag was set with the metatable.
+  if (lua_type(L, idx) != LUA_TUSERDATA || lua_rawlen(L, idx) != sizeof(relua_object_box)) return NULL;
+  relua_object_box *object = lua_touserdata(L, idx);
+  return object->tag == metatable ? &object->box : NULL;
 }
 
 void relua_pusherror(lua_State *L, void *context, relua_release_fn release) {
-  relua_box *box = lua_newuserdatauv(L, sizeof(relua_box), 1);
-  relua_setbox(L, box, context, release);
+  relua_newobjectbox(L, 1, context, release);
   lua_getfield(L, LUA_REGISTRYINDEX, RELUA_ERROR_METATABLE);
-  lua_setmetatable(L, -2);
+  relua_setobjectmetatable(L);
   lua_rotate(L, -2, 1);          // error, description
   lua_setiuservalue(L, -2, 1);   // error.uservalue[1] = description
 }
@@ -268,13 +286,20 @@ relua_box *relua_toerror(lua_State *L, int idx) {
 
 #pragma mark - The trampoline
 
-// Every Swift function is this C function with two upvalues: the Swift @convention(c) callback
-// (light userdata) and a box with its context. Only here, after Swift has returned, do we raise
-// or yield, so no longjmp ever crosses a Swift frame.
+// A Swift function's box: the context (first, so the boxes' __gc sees a relua_box) and the
+// Swift @convention(c) callback.
+typedef struct relua_function_box {
+  relua_box box;
+  relua_callback callback;
+} relua_function_box;
+
+// Every Swift function is this C function with one upvalue, its function box. Only here, after
+// Swift has returned, do we raise or yield, so no longjmp ever crosses a Swift frame.
 static int relua_trampoline(lua_State *L) {
   relua_control *c = relua_getcontrol(L);
-  relua_callback callback = (relua_callback)lua_touserdata(L, lua_upvalueindex(1));
-  relua_box *box = lua_touserdata(L, lua_upvalueindex(2));
+  relua_function_box *function = lua_touserdata(L, lua_upvalueindex(1));
+  relua_box *box = &function->box;
+  relua_callback callback = function->callback;
   if (box->context == NULL) return luaL_error(L, "attempt to call a released Swift function");
   lua_State *saved_current = c->current;
   int saved_strict = c->strict;
@@ -298,12 +323,12 @@ static int relua_trampoline(lua_State *L) {
 }
 
 void relua_pushfunction(lua_State *L, relua_callback callback, void *context, relua_release_fn release) {
-  lua_pushlightuserdata(L, (void *)callback);
-  relua_box *box = lua_newuserdatauv(L, sizeof(relua_box), 0);
-  relua_setbox(L, box, context, release);
+  relua_function_box *function = lua_newuserdatauv(L, sizeof(relua_function_box), 0);
+  function->callback = callback;
+  relua_setbox(L, &function->box, context, release);
   lua_getfield(L, LUA_REGISTRYINDEX, RELUA_BOX_METATABLE);
   lua_setmetatable(L, -2);
-  lua_pushcclosure(L, relua_trampoline, 2);
+  lua_pushcclosure(L, relua_trampoline, 1);
 }
 
 #pragma mark - Protected entries

@@ -79,7 +79,7 @@ public final class LuaState {
   var control: UnsafeMutablePointer<relua_control>? { handle.control }
 
   /// The thread Swift works on now (the thread of the Swift function being called, else the main one).
-  func currentThread() throws(LuaError) -> OpaquePointer { try handle.access().1 }
+  func currentThread() throws(LuaError) -> OpaquePointer { try handle.currentThread() }
 
   // MARK: Limits and diagnostics
 

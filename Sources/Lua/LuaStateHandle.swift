@@ -35,6 +35,14 @@ final class LuaStateHandle {
     return (owner, control.pointee.current)
   }
 
+  /// The thread Swift code should work on now (see `access`), without the state.
+  @inline(__always)
+  func currentThread() throws(LuaError) -> OpaquePointer {
+    guard let control else { throw .closed }
+    if pendingCount.load(ordering: .relaxed) > 0 { drainReleases() }
+    return control.pointee.current
+  }
+
   /// Unreferences the queued releases (on the thread using the state).
   func drainReleases() {
     guard let control else { return }

@@ -18,11 +18,23 @@ final class ActionResolver {
   @exclusivity(unchecked) private var luaCacheReference: Int32 = LUA_NOREF
   @exclusivity(unchecked) private var luaResolved: [Resolved] = []
   private static let cacheLimit = 10_000  // ids make paths unbounded; keep the caches small
+  /// The last name sent from Lua, by the address of its Lua string, and its position in
+  /// `luaResolved` (a loop, typing, a timer's ticks repeat one action: no table lookup then).
+  /// Only short strings, which Lua interns: the one at this address is the key the cache table
+  /// holds, so it stays alive, and no other string can take its address, until the table is replaced.
+  @exclusivity(unchecked) private var lastLuaName: UnsafePointer<CChar>?
+  @exclusivity(unchecked) private var lastPosition = 0
+  private static let shortStringLimit = 40  // LUAI_MAXSHORTLEN
 
   init(root: FeatureDefinition) { self.root = root }
 
   /// Resolves the action named by the Lua string at `index` of `L` (see `resolve(_:payload:)`).
   func resolve(luaStringAt index: Int32, in L: OpaquePointer, payload: Value) throws -> FeatureAction {
+    var length = 0
+    let name = lua_tolstring(L, index, &length)
+    if name == lastLuaName {
+      return try resolved(at: lastPosition, payload: payload, index, L)
+    }
     try LuaStack.reserveRaw(L, 3)
     if luaCacheReference != LUA_NOREF {
       lua_rawgeti(L, relua_registryindex(), lua_Integer(luaCacheReference))
@@ -31,10 +43,11 @@ final class ActionResolver {
       let position = Int(lua_tointegerx(L, -1, nil))
       lua_settop(L, -3)
       if found {
-        let hit = luaResolved[position]
-        // The message names the action as it was sent, as on the first send.
-        try check(payload, against: hit.payload, Self.text(at: index, in: L))
-        return FeatureAction(steps: hit.steps, payload: payload)
+        if length <= Self.shortStringLimit {
+          lastLuaName = name
+          lastPosition = position
+        }
+        return try resolved(at: position, payload: payload, index, L)
       }
     }
     let text = Self.text(at: index, in: L)
@@ -48,6 +61,7 @@ final class ActionResolver {
         lua_rawseti(L, relua_registryindex(), lua_Integer(luaCacheReference))
       }
       luaResolved.removeAll()
+      lastLuaName = nil
     }
     lua_rawgeti(L, relua_registryindex(), lua_Integer(luaCacheReference))
     lua_pushvalue(L, index)
@@ -56,6 +70,14 @@ final class ActionResolver {
     lua_settop(L, -2)
     luaResolved.append((action.steps, cache[text]!.payload))
     return action
+  }
+
+  /// The cached resolution at `position` with `payload`, checked against what the action takes.
+  @inline(__always)
+  private func resolved(at position: Int, payload: Value, _ index: Int32, _ L: OpaquePointer) throws -> FeatureAction {
+    // The message names the action as it was sent, as on the first send.
+    try check(payload, against: luaResolved[position].payload, Self.text(at: index, in: L))
+    return FeatureAction(steps: luaResolved[position].steps, payload: payload)
   }
 
   private static func text(at index: Int32, in L: OpaquePointer) -> String {

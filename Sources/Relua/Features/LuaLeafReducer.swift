@@ -25,13 +25,22 @@ struct LuaLeafReducer: Reducer {
   }
 
   func reduce(into state: inout Value, action: FeatureAction) -> Effect<FeatureAction> {
-    // Stores run reducers on the main actor, where the Lua state lives.
-    nonisolated(unsafe) var effect = Effect<FeatureAction>.none
-    nonisolated(unsafe) var current = state
-    state = .null
-    defer { state = current }
-    reducingOnMainActor { effect = reduceOnMainActor(&current, action) }
-    return effect
+    // Stores run reducers on the main actor, where the Lua state lives. The state goes by
+    // pointer, through a plain function: a closure would need a context (an allocation per send).
+    withUnsafeMutablePointer(to: &state) { state in
+      callOnMainActor(Self.reduceIsolated, Call(reducer: self, state: state, action: action))
+    }
+  }
+
+  private struct Call {
+    let reducer: LuaLeafReducer
+    let state: UnsafeMutablePointer<Value>
+    let action: FeatureAction
+  }
+
+  @MainActor
+  private static func reduceIsolated(_ call: Call) -> Effect<FeatureAction> {
+    call.reducer.reduceOnMainActor(&call.state.pointee, call.action)
   }
 
   @MainActor

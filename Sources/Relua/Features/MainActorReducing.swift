@@ -1,16 +1,18 @@
-/// Runs main-actor code from a reducer. Stores run reducers on the main actor, but a `Reducer`'s
+/// Calls main-actor code from a reducer. Stores run reducers on the main actor, but a `Reducer`'s
 /// `reduce` is not isolated, so Lua leaves must say so; `MainActor.assumeIsolated` checks the
 /// executor on every call (an executor lookup and a runtime call, a tenth of an empty handler's
-/// cost). Debug builds keep that check; optimized builds trust the stores.
+/// cost). Debug builds keep that check; optimized builds trust the stores and call `function`
+/// as it is: a plain function (no closure context, so nothing is allocated per call).
 @inline(__always)
-func reducingOnMainActor<T>(_ body: @MainActor () -> T) -> T {
+func callOnMainActor<Argument, Result>(
+  _ function: @escaping @MainActor (Argument) -> Result, _ argument: Argument
+) -> Result {
   #if DEBUG
-    nonisolated(unsafe) var result: T?
-    MainActor.assumeIsolated { result = body() }
+    nonisolated(unsafe) let argument = argument
+    nonisolated(unsafe) var result: Result?
+    MainActor.assumeIsolated { result = function(argument) }
     return result!
   #else
-    return withoutActuallyEscaping(body) { body in
-      unsafeBitCast(body, to: (() -> T).self)()
-    }
+    return unsafeBitCast(function, to: ((Argument) -> Result).self)(argument)
   #endif
 }

@@ -173,17 +173,29 @@ public final class ReluaHost {
   func runHandler(
     _ handler: LuaFunction, feature: FeatureDefinition, state: inout Value, action: FeatureAction
   ) -> Effect<FeatureAction> {
-    let deps = self.deps!
-    return runLua(feature: feature, state: &state, action: action) { session in
-      try lua.callRaw(
-        handler, argumentCount: 4,
-        pushArguments: { L in
-          try session.pushView(onto: L)
-          try action.payload.push(onto: L)
-          try deps.push(onto: L)
-          if let id = action.firstID { try id.push(onto: L) } else { lua_pushnil(L) }
-        },
-        readResults: { L, first, count in Self.firstResult(lua, L, first, count) })
+    // The hot path of every send: open the views' session, call, close, in straight-line code.
+    let returned: LuaValue?
+    do {
+      try views.openSession(moving: &state)
+      do {
+        returned = try lua.callRaw(
+          handler, argumentCount: 4,
+          pushArguments: { L in
+            try views.pushSessionState(onto: L)
+            try action.payload.push(onto: L)
+            try deps.push(onto: L)
+            if let id = action.firstID { try id.push(onto: L) } else { lua_pushnil(L) }
+          },
+          readResults: { L, first, count in Self.firstResult(lua, L, first, count) })
+      } catch {
+        views.abortSession(returningTo: &state)
+        throw error
+      }
+      try views.closeSession(returningTo: &state, anchor: { anchor(forLeafAction: action) })
+      guard let returned else { return .none }
+      return try LuaEffects.effect(from: returned, feature: feature, host: self)
+    } catch {
+      return failure(error, feature: feature, action: action)
     }
   }
 
@@ -224,10 +236,15 @@ public final class ReluaHost {
       }
       return try LuaEffects.effect(from: returned, feature: feature, host: self)
     } catch {
-      let failure = reducerError(error, feature: feature, action: action)
-      lastReducerError = failure
-      return .failure(failure)
+      return failure(error, feature: feature, action: action)
     }
+  }
+
+  /// A reducer's error as the effect that fails the send (kept for `lastReducerError`).
+  private func failure(_ error: any Error, feature: FeatureDefinition, action: FeatureAction) -> Effect<FeatureAction> {
+    let failure = reducerError(error, feature: feature, action: action)
+    lastReducerError = failure
+    return .failure(failure)
   }
 
   func reducerError(_ error: any Error, feature: FeatureDefinition, action: FeatureAction) -> ReluaError {

@@ -77,13 +77,7 @@ extension ReluaHost {
   }
 
   /// The store-side transaction over this host's views (see `StoreTransaction`).
-  var storeTransaction: StoreTransaction<Value> {
-    let views = self.views
-    return StoreTransaction(
-      begin: { views.beginTransaction() },
-      end: { views.endTransaction() },
-      rollBack: { views.rollBackTransaction(&$0) })
-  }
+  var storeTransaction: StoreTransaction<Value> { ViewsTransaction(views: views) }
 
   /// The root reducer of a store of `feature`: notes the action being processed (for anchors).
   func rootReducer(for feature: FeatureDefinition) -> (inout Value, FeatureAction) -> Effect<FeatureAction> {
@@ -94,4 +88,15 @@ extension ReluaHost {
       return reducer.reduce(into: &state, action: action)
     }
   }
+}
+
+/// A store's transactions through the state views' write log (see `StoreTransaction`).
+final class ViewsTransaction: StoreTransaction<Value> {
+  let views: StateViews
+
+  init(views: StateViews) { self.views = views }
+
+  override func begin() { views.beginTransaction() }
+  override func end() { views.endTransaction() }
+  override func rollBack(_ state: inout Value) { views.rollBackTransaction(&state) }
 }

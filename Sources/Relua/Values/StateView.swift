@@ -2,23 +2,32 @@ import CLua
 import CLuaShim
 
 /// A state view as Lua holds it: a light userdata whose bits are the generation of the session
-/// that made it and the view's slot in that session's table of views. Making one allocates
-/// nothing, in Lua or in Swift, and leaves nothing for the collector; it goes stale as soon as
-/// its session ends, since the generation moves on. (Light userdata share one metatable per Lua
-/// state: `StateViews` owns it, and scripts cannot make light userdata of their own.)
+/// that made it, whether it shows the session's own state (its root), and the view's slot in that
+/// session's table of views. Making one allocates nothing, in Lua or in Swift, and leaves nothing
+/// for the collector; it goes stale as soon as its session ends, since the generation moves on.
+/// (Light userdata share one metatable per Lua state: `StateViews` owns it, and scripts cannot
+/// make light userdata of their own.)
+///
+/// Bits, high to low: 39 of generation, 1 root flag, 24 of slot. The root flag lets the
+/// metamethods read and write the session's own state without looking up the view's path (a
+/// root view is never detached: only children are).
 struct ViewHandle: Equatable {
   static let slotBits = 24
   /// Views one reducer call can make (children, elements it walks).
   static let slotLimit = 1 << slotBits
-  static let generationMask: UInt64 = (1 << (64 - UInt64(slotBits))) - 1
+  static let generationMask: UInt64 = (1 << (63 - UInt64(slotBits))) - 1
+  private static let rootBit: UInt64 = 1 << UInt64(slotBits)
 
   /// The session's generation, truncated to the bits a handle keeps (never 0).
   let generation: UInt64
   let slot: Int
+  /// Whether the view shows its session's own state (the path is empty, nothing detached).
+  let isRoot: Bool
 
-  init(generation: UInt64, slot: Int) {
+  init(generation: UInt64, slot: Int, isRoot: Bool) {
     self.generation = generation & Self.generationMask
     self.slot = slot
+    self.isRoot = isRoot
   }
 
   /// The handle a light userdata holds (nil for NULL).
@@ -26,12 +35,14 @@ struct ViewHandle: Equatable {
   init?(_ pointer: UnsafeMutableRawPointer?) {
     guard let pointer else { return nil }
     let bits = UInt64(UInt(bitPattern: pointer))
-    generation = bits >> UInt64(Self.slotBits)
+    generation = bits >> UInt64(Self.slotBits + 1)
+    isRoot = bits & Self.rootBit != 0
     slot = Int(bits & UInt64(Self.slotLimit - 1))
   }
 
   var pointer: UnsafeMutableRawPointer {
-    UnsafeMutableRawPointer(bitPattern: UInt(generation << UInt64(Self.slotBits) | UInt64(slot)))!
+    let bits = generation << UInt64(Self.slotBits + 1) | (isRoot ? Self.rootBit : 0) | UInt64(slot)
+    return UnsafeMutableRawPointer(bitPattern: UInt(bits))!
   }
 }
 
@@ -50,7 +61,11 @@ struct ViewSlots {
   /// however often it is read).
   private var childSlots: [Int: [PathComponent: Int]] = [:]
 
-  init() { paths.reserveCapacity(8) }
+  /// Slot 0 is the session's own state, at `rootPath`: always there.
+  init(rootPath: ValuePath) {
+    paths.reserveCapacity(8)
+    paths.append(rootPath)
+  }
 
   var count: Int { paths.count }
 
@@ -90,9 +105,9 @@ struct ViewSlots {
     for (component, child) in children { detach(child, value: value[component]) }
   }
 
-  /// Forgets every view (the session ended), keeping the storage.
+  /// Forgets every view (the session ended) but slot 0, keeping the storage.
   mutating func removeAll() {
-    while !paths.isEmpty { paths.removeLast() }
+    while paths.count > 1 { paths.removeLast() }
     if !detachedValues.isEmpty { detachedValues.removeAll(keepingCapacity: true) }
     if !childSlots.isEmpty { childSlots.removeAll(keepingCapacity: true) }
   }

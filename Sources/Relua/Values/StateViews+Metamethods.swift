@@ -56,7 +56,20 @@ extension StateViews {
   }
 
   func index(_ L: OpaquePointer) throws -> Int32 {
-    let view = try receiver(L)
+    guard let handle = try liveHandle(at: 1, in: L) else { throw staleError(L) }
+    if handle.isRoot, lua_type(L, 2) == LUA_TSTRING {
+      // The common read, `state.field` of a scalar: no path, no key string, no child view.
+      var length = 0
+      let bytes = UnsafeRawBufferPointer(start: lua_tolstring(L, 2, &length), count: length)
+      switch rootField(bytes) {
+      case .absent: lua_pushnil(L); return 1
+      case .integer(let integer): lua_pushinteger(L, integer); return 1
+      case .float(let number): lua_pushnumber(L, number); return 1
+      case .boolean(let flag): lua_pushboolean(L, flag ? 1 : 0); return 1
+      case .other: break
+      }
+    }
+    let view = handle.slot
     let container = try container(ofSlot: view, L)
     guard let (component, child, _) = slot(forKeyAt: 2, in: container, L) else {
       lua_pushnil(L)
@@ -66,8 +79,62 @@ extension StateViews {
     return 1
   }
 
+  /// What a field of the session's own state holds, when that is a number or a boolean.
+  private enum ScalarField {
+    case absent, integer(Int64), float(Double), boolean(Bool), other
+  }
+
+  @inline(__always)
+  private func rootField(_ key: UnsafeRawBufferPointer) -> ScalarField {
+    guard case .record(let record) = value else { return .other }
+    let (position, found) = record.search(bytes: key)
+    guard found else { return .absent }
+    switch record.fields[position].value {
+    case .integer(let integer): return .integer(integer)
+    case .float(let number): return .float(number)
+    case .boolean(let flag): return .boolean(flag)
+    default: return .other
+    }
+  }
+
+  /// The common write, `state.field = number or boolean` over a field holding a number, a
+  /// boolean or a string: done in place where the key was found, logged; false when the write
+  /// is not of that shape (the general path does it).
+  @inline(__always)
+  private func writeRootField(_ key: UnsafeRawBufferPointer, _ new: Value) -> Bool {
+    guard case .record(var record) = value else { return false }
+    let (position, found) = record.search(bytes: key)
+    guard found else { return false }
+    switch record.fields[position].value {
+    case .integer, .float, .boolean, .string: break
+    default: return false
+    }
+    value = .null  // the record is now uniquely referenced: written in place
+    let old = record.fields[position].value
+    record.fields[position].value = new
+    let component = PathComponent.key(record.fields[position].key)
+    value = .record(record)
+    undoLog.record(.init(containerPath: rootPath, component: component, change: .replaced, old: old))
+    return true
+  }
+
   func newIndex(_ L: OpaquePointer) throws -> Int32 {
-    let view = try receiver(L)
+    guard let handle = try liveHandle(at: 1, in: L) else { throw staleError(L) }
+    if handle.isRoot, lua_type(L, 2) == LUA_TSTRING {
+      let new: Value
+      switch lua_type(L, 3) {
+      case LUA_TNUMBER:
+        new = lua_isinteger(L, 3) != 0 ? .integer(lua_tointegerx(L, 3, nil)) : .float(lua_tonumberx(L, 3, nil))
+      case LUA_TBOOLEAN: new = .boolean(lua_toboolean(L, 3) != 0)
+      default: new = .null
+      }
+      if !new.isNull {
+        var length = 0
+        let key = UnsafeRawBufferPointer(start: lua_tolstring(L, 2, &length), count: length)
+        if writeRootField(key, new) { return 0 }
+      }
+    }
+    let view = handle.slot
     let path = slots.path(of: view)
     let component: PathComponent
     let change: SlotChange

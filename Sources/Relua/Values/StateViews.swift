@@ -29,11 +29,10 @@ public final class StateViews {
   @exclusivity(unchecked) private(set) var generation: UInt64 = 1
   @exclusivity(unchecked) private(set) var isActive = false
   /// The views of the running session (`ViewHandle.slot` indexes it).
-  @exclusivity(unchecked) var slots = ViewSlots()
+  @exclusivity(unchecked) var slots: ViewSlots
+  /// The writes of the running session, and of the open transaction's earlier sessions (kept
+  /// with its capacity between transactions: a send that writes allocates no log).
   @exclusivity(unchecked) var undoLog = StateUndoLog()
-  /// The writes of the sessions of the open transaction (paths from the whole state), or nil.
-  /// (Kept with its capacity between transactions: a send that writes allocates no log.)
-  @exclusivity(unchecked) private var transactionLog = StateUndoLog()
   /// Whether a transaction is open.
   @exclusivity(unchecked) public private(set) var inTransaction = false
   /// The path of a session's own state: an empty path with storage of its own (a literal `[]` is
@@ -53,6 +52,7 @@ public final class StateViews {
   public init(lua: LuaState, rootName: String = "state", copyGlobal: String? = "copy") throws {
     self.lua = lua
     self.rootName = rootName
+    slots = ViewSlots(rootPath: rootPath)
     // The metamethods are C-convention functions holding this object (Lua keeps it alive as
     // long as it can call them): no closure, no stack object per access.
     let metamethods: [(String, LuaCFunction)] = [
@@ -123,25 +123,25 @@ public final class StateViews {
   /// in a send can undo what earlier reducers of the same send wrote (without a snapshot, which
   /// would make the next write into a big collection copy it).
   public func beginTransaction() {
-    transactionLog.clear()
+    undoLog.clear()
     inTransaction = true
   }
 
   public func endTransaction() {
     inTransaction = false
-    transactionLog.clear()
+    undoLog.clear()
   }
 
   /// Undoes, newest first, every write the transaction's sessions made to `root` (the whole state).
   public func rollBackTransaction(_ root: inout Value) {
-    if inTransaction { transactionLog.rollBack(&root) }
+    if inTransaction { undoLog.rollBackAll(&root) }
     inTransaction = false
   }
 
   /// Records a write made outside the views (a binding), at a path from the whole state.
   public func recordWrite(at containerPath: ValuePath, key: String, old: Value) {
-    guard inTransaction else { return }
-    transactionLog.record(.init(containerPath: containerPath, component: .key(key), change: .replaced, old: old))
+    guard inTransaction, !isActive else { return }
+    undoLog.recordOutsideSession(.init(containerPath: containerPath, component: .key(key), change: .replaced, old: old))
   }
 
   /// Runs one reducer call over `state` (see the type's documentation). If `body` throws, or the
@@ -152,31 +152,75 @@ public final class StateViews {
   public func withViews<R>(
     of state: inout Value, anchor: () -> ValuePath? = { nil }, _ body: (StateSession) throws -> R
   ) throws -> R {
+    try openSession(moving: &state)
+    let result: R
+    do {
+      result = try body(StateSession(host: self))
+    } catch {
+      abortSession(returningTo: &state)
+      throw error
+    }
+    try closeSession(returningTo: &state, anchor: anchor)
+    return result
+  }
+
+  // The same in three steps, for the hot path of a handler call (no closures): open, let Lua
+  // work through `session`, then close (or abort if the call failed).
+
+  /// Starts a reducer call over `state`, moved in (O(1), no copy).
+  @inline(__always)
+  public func openSession(moving state: inout Value) throws {
     guard !isActive else { throw LuaError.runtime(message: "state views: a session is already running", traceback: nil) }
     swap(&value, &state)
     isActive = true
-    defer {
-      isActive = false
-      generation &+= 1
-      if generation & ViewHandle.generationMask == 0 { generation &+= 1 }
-      slots.removeAll()
-      if !positionallyWrittenCollections.isEmpty { positionallyWrittenCollections.removeAll(keepingCapacity: true) }
-      swap(&value, &state)
-      value = .null
+    undoLog.beginSession()
+  }
+
+  /// Pushes what Lua sees of the running call's own state: its view, or the plain value when it
+  /// is a scalar (one stack slot; reserve it first).
+  @inline(__always)
+  public func pushSessionState(onto L: OpaquePointer) throws {
+    if value.isContainer {
+      lua_pushlightuserdata(L, ViewHandle(generation: generation, slot: 0, isRoot: true).pointer)
+    } else {
+      try value.push(onto: L)
     }
-    do {
-      let result = try body(StateSession(host: self))
-      if !positionallyWrittenCollections.isEmpty { try checkIdentifiedCollections() }
-      if !undoLog.isEmpty {
-        if inTransaction, let anchor = anchor() { transactionLog.append(undoLog, at: anchor) }
-        undoLog.clear()
+  }
+
+  /// The running call's access to the state.
+  public var session: StateSession { StateSession(host: self) }
+
+  /// Ends the running call: its state goes back to `state`. Throws (with the state exactly as it
+  /// was before the call) when the writes broke an identified collection's unique ids.
+  public func closeSession(returningTo state: inout Value, anchor: () -> ValuePath?) throws {
+    if !positionallyWrittenCollections.isEmpty {
+      do {
+        try checkIdentifiedCollections()
+      } catch {
+        abortSession(returningTo: &state)
+        throw error
       }
-      return result
-    } catch {
-      undoLog.rollBack(&value)
-      for path in positionallyWrittenCollections { try? reindexIdentified(at: path) }
-      throw error
     }
+    undoLog.keepSession(anchor: { inTransaction ? anchor() : nil })
+    finishSession(returningTo: &state)
+  }
+
+  /// Ends the running call after a failure: its writes are undone, and the state goes back to
+  /// `state` exactly as it was before the call.
+  public func abortSession(returningTo state: inout Value) {
+    undoLog.rollBackSession(&value)
+    for path in positionallyWrittenCollections { try? reindexIdentified(at: path) }
+    finishSession(returningTo: &state)
+  }
+
+  private func finishSession(returningTo state: inout Value) {
+    isActive = false
+    generation &+= 1
+    if generation & ViewHandle.generationMask == 0 { generation &+= 1 }
+    slots.removeAll()
+    if !positionallyWrittenCollections.isEmpty { positionallyWrittenCollections.removeAll(keepingCapacity: true) }
+    swap(&value, &state)
+    value = .null
   }
 
   /// Converts a Lua value (a table, a view, a scalar) to a `Value`, with the same rules as writes.
@@ -206,11 +250,13 @@ public final class StateViews {
 
   /// A new view of the running session: its handle, for a new slot.
   func makeView(path: ValuePath, detached: Value? = nil) throws -> ViewHandle {
+    // The session's own state has slot 0, always there (no slot to make per call).
+    if path.isEmpty, detached == nil { return ViewHandle(generation: generation, slot: 0, isRoot: true) }
     guard slots.count < ViewHandle.slotLimit else {
       throw LuaError.runtime(message: "a reducer call made more than \(ViewHandle.slotLimit) state views", traceback: nil)
     }
     let slot = slots.append(path: path.isEmpty ? rootPath : path, detached: detached)
-    return ViewHandle(generation: generation, slot: slot)
+    return ViewHandle(generation: generation, slot: slot, isRoot: false)
   }
 
   /// Pushes what Lua sees at `path`: a view for a container, the plain value for a scalar.
@@ -230,7 +276,7 @@ public final class StateViews {
       return lua_pushlightuserdata(L, try makeView(path: slots.path(of: slot) + [component], detached: child).pointer)
     }
     if let cached = slots.child(of: slot, component) {
-      return lua_pushlightuserdata(L, ViewHandle(generation: generation, slot: cached).pointer)
+      return lua_pushlightuserdata(L, ViewHandle(generation: generation, slot: cached, isRoot: false).pointer)
     }
     let handle = try makeView(path: slots.path(of: slot) + [component])
     slots.setChild(of: slot, component, to: handle.slot)
@@ -241,11 +287,17 @@ public final class StateViews {
   /// no view; throws "state can only change inside a reducer" for a view of an ended session.
   @inline(__always)
   func liveSlot(at index: Int32, in L: OpaquePointer) throws -> Int? {
+    try liveHandle(at: index, in: L)?.slot
+  }
+
+  /// The handle of the view at `index` (see `liveSlot`).
+  @inline(__always)
+  func liveHandle(at index: Int32, in L: OpaquePointer) throws -> ViewHandle? {
     guard lua_type(L, index) == LUA_TLIGHTUSERDATA, let handle = ViewHandle(lua_touserdata(L, index)) else { return nil }
     guard isActive, handle.generation == generation & ViewHandle.generationMask, handle.slot < slots.count else {
       throw staleError(L)
     }
-    return handle.slot
+    return handle
   }
 
   /// The current value a view shows.
@@ -296,7 +348,7 @@ public struct StateSession {
   public var value: Value { host.value }
 
   /// Number of writes so far.
-  public var changeCount: Int { host.undoLog.entries.count }
+  public var changeCount: Int { host.undoLog.sessionCount }
 
   /// What Lua should receive for the state at `path`: a view of a container, else the plain
   /// value (scalars cannot be views).

@@ -1,9 +1,3 @@
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
-
 /// The fields of a record: string keys to non-nil values, kept **sorted by key** (by their UTF-8
 /// bytes, as C's `strcmp` would: ASCII keys in ASCII order, and exactly the Lua string's bytes).
 ///
@@ -100,7 +94,8 @@ public struct ValueRecord: Hashable, Sendable {
   }
 }
 
-/// Orders keys by their UTF-8 bytes (negative, zero, positive like `memcmp`).
+/// Orders keys by their UTF-8 bytes (negative, zero, positive like `memcmp`). A byte loop rather
+/// than `memcmp`: keys are short, and a call costs more than comparing them.
 @inline(__always)
 func compareUTF8(_ string: String, _ bytes: UnsafeRawBufferPointer) -> Int {
   if let order = string.utf8.withContiguousStorageIfAvailable({ stored in compareBytes(UnsafeRawBufferPointer(stored), bytes) }) {
@@ -112,9 +107,12 @@ func compareUTF8(_ string: String, _ bytes: UnsafeRawBufferPointer) -> Int {
 @inline(__always)
 private func compareBytes(_ a: UnsafeRawBufferPointer, _ b: UnsafeRawBufferPointer) -> Int {
   let common = min(a.count, b.count)
-  if common > 0, let aBase = a.baseAddress, let bBase = b.baseAddress {
-    let order = memcmp(aBase, bBase, common)
-    if order != 0 { return Int(order) }
+  var index = 0
+  while index < common {
+    let x = a.load(fromByteOffset: index, as: UInt8.self)
+    let y = b.load(fromByteOffset: index, as: UInt8.self)
+    if x != y { return Int(x) - Int(y) }
+    index &+= 1
   }
   return a.count - b.count
 }
