@@ -68,3 +68,72 @@ describe("store:send from Lua", function()
     kept = nil
   end)
 end)
+
+-- Reads and writes of the fields of a reducer's own state take a shorter path (no view path, an
+-- undo entry without references): the kinds and the rollback must be exactly those of the others.
+local Fields = relua.feature "Fields" {
+  state = { n = 1, x = 1.5, flag = true, name = "a", list = { 1 } },
+  actions = { write = {}, writeThenRaise = {}, read = {}, clear = {} },
+  reduce = relua.on {
+    write = function(s)
+      s.n = s.n + 1
+      s.x = 2          -- an integer into a float field stays an integer, as in Lua
+      s.flag = not s.flag
+      s.name = 7       -- a field may change kind
+      s.extra = 0.5    -- a new field
+    end,
+    writeThenRaise = function(s)
+      s.n = 100
+      s.x = 0.25
+      s.flag = false
+      s.n = 101
+      error("boom")
+    end,
+    read = function(s)
+      seen = { math.type(s.n), math.type(s.x), s.flag, s.name, s.missing, type(s.list) }  -- luacheck: ignore
+    end,
+    clear = function(s) s.n = nil end,
+  },
+}
+
+describe("fields of a reducer's own state", function()
+  it("read with their exact kinds", function()
+    local store = relua.Store(Fields)
+    store:send("read")
+    expect(seen[1]).to_be("integer")
+    expect(seen[2]).to_be("float")
+    expect(seen[3]).to_be(true)
+    expect(seen[4]).to_be("a")
+    expect(seen[5]).to_be_nil()
+    expect(seen[6]).to_be("userdata")
+    seen = nil
+  end)
+
+  it("write numbers and booleans exactly, over any scalar, and add new fields", function()
+    local store = relua.Store(Fields)
+    store:send("write")
+    local state = store:state()
+    expect(state.n).to_be(2)
+    expect(math.type(state.x)).to_be("integer")
+    expect(state.x).to_be(2)
+    expect(state.flag).to_be(false)
+    expect(state.name).to_be(7)
+    expect(state.extra).to_be(0.5)
+    store:send("clear")
+    expect(store:state().n).to_be_nil()
+  end)
+
+  it("are restored exactly when the reducer raises after writing them", function()
+    local store = relua.Store(Fields)
+    local ok, message = pcall(store.send, store, "writeThenRaise")
+    expect(ok).to_be(false)
+    expect(tostring(message)).to_contain("boom")
+    local state = store:state()
+    expect(state.n).to_be(1)
+    expect(math.type(state.x)).to_be("float")
+    expect(state.x).to_be(1.5)
+    expect(state.flag).to_be(true)
+    store:send("write")
+    expect(store:state().n).to_be(2)
+  end)
+end)
