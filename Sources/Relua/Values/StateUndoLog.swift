@@ -18,13 +18,36 @@ struct StateUndoLog {
     let old: Value
   }
 
-  /// Kept entries from `start` on (up to the next segment) have paths from `anchor`.
+  /// A number or boolean a field held (what the shorter path of a write logs: no references, so
+  /// logging and forgetting it cost next to nothing).
+  enum Scalar {
+    case integer(Int64), float(Double), boolean(Bool)
+
+    var value: Value {
+      switch self {
+      case .integer(let integer): return .integer(integer)
+      case .float(let number): return .float(number)
+      case .boolean(let flag): return .boolean(flag)
+      }
+    }
+  }
+
+  private enum Logged {
+    case slot(Entry)
+    /// The field at `position` of the session's own state (a record) held `old`. (Positions
+    /// stay right: undoing newest first gives back the record exactly as it was after this write.)
+    case ownField(position: Int, old: Scalar)
+  }
+
+  /// Kept entries from `start` on (up to the next segment) have paths from `anchor`; entries
+  /// before the first segment have paths from the whole state (a store whose own feature is the
+  /// reducer that wrote needs no segment at all).
   private struct Segment {
     let start: Int
     let anchor: ValuePath
   }
 
-  private var entries: [Entry] = []
+  private var entries: [Logged] = []
   private var segments: [Segment] = []
   /// The first entry of the running session.
   private var sessionStart = 0
@@ -32,7 +55,10 @@ struct StateUndoLog {
   /// Writes of the running session so far.
   var sessionCount: Int { entries.count - sessionStart }
 
-  mutating func record(_ entry: Entry) { entries.append(entry) }
+  mutating func record(_ entry: Entry) { entries.append(.slot(entry)) }
+
+  /// Logs a write into the field at `position` of the session's own state, which held `old`.
+  mutating func recordOwnField(at position: Int, old: Scalar) { entries.append(.ownField(position: position, old: old)) }
 
   /// Starts a session: its writes are the entries appended from now on.
   mutating func beginSession() { sessionStart = entries.count }
@@ -41,11 +67,10 @@ struct StateUndoLog {
   /// whole state), asked only if it wrote; nil drops them.
   mutating func keepSession(anchor: () -> ValuePath?) {
     guard entries.count > sessionStart else { return }
-    if let anchor = anchor() {
-      segments.append(Segment(start: sessionStart, anchor: anchor))
-    } else {
-      truncate(to: sessionStart)
-    }
+    guard let anchor = anchor() else { return truncate(to: sessionStart) }
+    // Entries from the whole state need a segment only after one that is not.
+    if anchor.isEmpty, segments.last?.anchor.isEmpty ?? true { return }
+    segments.append(Segment(start: sessionStart, anchor: anchor))
   }
 
   /// Undoes the running session's writes on `value` (its state), newest first, and forgets them.
@@ -53,16 +78,15 @@ struct StateUndoLog {
     var index = entries.count
     while index > sessionStart {
       index -= 1
-      let entry = entries[index]
-      value.modify(at: entry.containerPath) { $0.undo(entry.change, at: entry.component, old: entry.old) }
+      Self.undo(entries[index], in: &value)
     }
     truncate(to: sessionStart)
   }
 
   /// Records a write made outside the views at `containerPath` from the whole state (a binding).
   mutating func recordOutsideSession(_ entry: Entry) {
-    segments.append(Segment(start: entries.count, anchor: []))
-    entries.append(entry)
+    if let last = segments.last, !last.anchor.isEmpty { segments.append(Segment(start: entries.count, anchor: [])) }
+    entries.append(.slot(entry))
     sessionStart = entries.count
   }
 
@@ -73,12 +97,14 @@ struct StateUndoLog {
       var index = end
       while index > segment.start {
         index -= 1
-        let entry = entries[index]
-        root.modify(at: segment.anchor) {
-          $0.modify(at: entry.containerPath) { $0.undo(entry.change, at: entry.component, old: entry.old) }
-        }
+        let logged = entries[index]
+        root.modify(at: segment.anchor) { Self.undo(logged, in: &$0) }
       }
       end = segment.start
+    }
+    while end > 0 {
+      end -= 1
+      Self.undo(entries[end], in: &root)
     }
     clear()
   }
@@ -90,6 +116,15 @@ struct StateUndoLog {
     if entries.isEmpty { return }
     while !entries.isEmpty { entries.removeLast() }
     while !segments.isEmpty { segments.removeLast() }
+  }
+
+  private static func undo(_ logged: Logged, in value: inout Value) {
+    switch logged {
+    case .slot(let entry):
+      value.modify(at: entry.containerPath) { $0.undo(entry.change, at: entry.component, old: entry.old) }
+    case .ownField(let position, let old):
+      value.setField(at: position, to: old.value)
+    }
   }
 
   private mutating func truncate(to count: Int) {

@@ -97,24 +97,25 @@ extension StateViews {
     }
   }
 
-  /// The common write, `state.field = number or boolean` over a field holding a number, a
-  /// boolean or a string: done in place where the key was found, logged; false when the write
-  /// is not of that shape (the general path does it).
+  /// The common write, `state.field = number or boolean` over a field holding a number or a
+  /// boolean: done in place where the key was found, logged without references; false when the
+  /// write is not of that shape (the general path does it).
   @inline(__always)
   private func writeRootField(_ key: UnsafeRawBufferPointer, _ new: Value) -> Bool {
     guard case .record(var record) = value else { return false }
     let (position, found) = record.search(bytes: key)
     guard found else { return false }
+    let old: StateUndoLog.Scalar
     switch record.fields[position].value {
-    case .integer, .float, .boolean, .string: break
+    case .integer(let integer): old = .integer(integer)
+    case .float(let number): old = .float(number)
+    case .boolean(let flag): old = .boolean(flag)
     default: return false
     }
     value = .null  // the record is now uniquely referenced: written in place
-    let old = record.fields[position].value
     record.fields[position].value = new
-    let component = PathComponent.key(record.fields[position].key)
     value = .record(record)
-    undoLog.record(.init(containerPath: rootPath, component: component, change: .replaced, old: old))
+    undoLog.recordOwnField(at: position, old: old)
     return true
   }
 

@@ -54,6 +54,14 @@ extension Value {
     self = .record(record)
   }
 
+  /// Replaces the value of this record's field at `position` (which holds one).
+  mutating func setField(at position: Int, to new: Value) {
+    guard case .record(var record) = self else { preconditionFailure("not a record") }
+    self = .null
+    record.fields[position].value = new
+    self = .record(record)
+  }
+
   /// Applies a planned write (plain functions, no `_modify` coroutines: this is the hot path).
   mutating func apply(_ change: SlotChange, at component: PathComponent, _ new: Value) {
     switch (change, component) {
