@@ -34,6 +34,14 @@ public final class LuaUserdataType<T: AnyObject> {
   @inline(__always)
   public func object(at index: Int32, in L: OpaquePointer) -> T? { objectIfPresent(at: index, in: L) }
 
+  /// Runs `body` with the object at `index` of a raw stack without retaining it (the stack holds
+  /// it for as long as the call runs); nil when that is not one of this type.
+  @inline(__always)
+  public func withObject<R>(at index: Int32, in L: OpaquePointer, _ body: (T) throws -> R) rethrows -> R? {
+    guard let box = relua_toobject(L, index, metatableIdentity), let context = box.pointee.context else { return nil }
+    return try Unmanaged<T>.fromOpaque(context)._withUnsafeGuaranteedRef(body)
+  }
+
   func objectIfPresent(at index: Int32, in L: OpaquePointer) -> T? {
     guard let box = relua_toobject(L, index, metatableIdentity), let context = box.pointee.context else { return nil }
     return Unmanaged<T>.fromOpaque(context).takeUnretainedValue()

@@ -25,7 +25,7 @@ final class StoreRoot<State, Action> {
   /// How a transactional send restores the state: a host's own undo (see `StoreTransaction`), else
   /// a snapshot taken before the send.
   @usableFromInline let transaction: StoreTransaction<State>?
-  @usableFromInline var lastFailure: ReducerFailure?
+  @exclusivity(unchecked) @usableFromInline var lastFailure: ReducerFailure?
 
   // Observation.
   @exclusivity(unchecked) @usableFromInline var observers: [Int: () -> Void] = [:]

@@ -114,16 +114,18 @@ public final class LuaStoreObject {
         },
       ])
     // `send` is the hot path of every script: a C-convention function (no closure, no Swift string).
+    // Neither the type nor the store is retained: Lua holds both while the call runs.
     try type.methods.rawSet("send", .function(lua.cFunction({ L, context in
-      let type = Unmanaged<LuaUserdataType<LuaStoreObject>>.fromOpaque(context!).takeUnretainedValue()
-      guard let store = type.object(at: 1, in: L!) else {
-        return (try? type.metatable.state())?.raiseStatus(
+      Unmanaged<LuaUserdataType<LuaStoreObject>>.fromOpaque(context!)._withUnsafeGuaranteedRef { type in
+        let status = type.withObject(at: 1, in: L!) { store in
+          do {
+            return try store.send(fromLua: L!)
+          } catch {
+            return store.host.lua.raiseStatus(error, on: L!)
+          }
+        }
+        return status ?? (try? type.metatable.state())?.raiseStatus(
           LuaError.argument(position: 1, message: "Store expected (call it as store:send(action))"), on: L!) ?? 0
-      }
-      do {
-        return try store.send(fromLua: L!)
-      } catch {
-        return store.host.lua.raiseStatus(error, on: L!)
       }
     }, context: type)))
     try type.methods.rawSet(.text("scope"), scope)

@@ -107,11 +107,13 @@ public final class StateViews {
   private static func dispatch(
     _ L: OpaquePointer?, _ context: UnsafeMutableRawPointer?, _ body: (StateViews, OpaquePointer) throws -> Int32
   ) -> Int32 {
-    let views = Unmanaged<StateViews>.fromOpaque(context!).takeUnretainedValue()
-    do {
-      return try body(views, L!)
-    } catch {
-      return views.lua.raiseStatus(error, on: L!)
+    // Guaranteed, not retained: Lua holds the object as long as it can call this.
+    Unmanaged<StateViews>.fromOpaque(context!)._withUnsafeGuaranteedRef { views in
+      do {
+        return try body(views, L!)
+      } catch {
+        return views.lua.raiseStatus(error, on: L!)
+      }
     }
   }
 
