@@ -44,9 +44,11 @@ let package = Package(
       name: "relua",
       dependencies: ["Lua", "Relua", "GitHub", "GitHubFake", .product(name: "ArgumentParser", package: "swift-argument-parser")]
     ),
+    // The floor of `lua.send`'s shape in plain C (no relua): what the Lua VM alone costs.
+    .target(name: "CBenchmarkFloor", dependencies: ["CLua"], path: "Benchmarks/CBenchmarkFloor"),
     .executableTarget(
       name: "relua-bench",
-      dependencies: ["Lua", "Composable", "Relua", "CLua", "CLuaShim"],
+      dependencies: ["Lua", "Composable", "Relua", "CLua", "CLuaShim", "CBenchmarkFloor"],
       path: "Benchmarks/relua-bench"
     ),
     .testTarget(name: "LuaTests", dependencies: ["Lua", "CLua", "CLuaShim"]),

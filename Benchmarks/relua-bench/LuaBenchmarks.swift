@@ -1,3 +1,4 @@
+import CBenchmarkFloor
 import CLua
 import CLuaShim
 import Foundation
@@ -11,6 +12,10 @@ import Lua
 ///   `store:send` will take), per call.
 /// - `lua.method.userdata`: a Lua loop calling a method of a Swift object exposed as userdata
 ///   (`store:send("increment")` shape: self check, one string argument), per call.
+/// - `lua.send.floor`: `lua.send`'s shape with no relua and no Swift at all, in C: the same Lua
+///   loop calls `store:send('increment')`, a C function that finds the Lua handler and calls it
+///   with `lua_pcall` on a light userdata view whose `__index`/`__newindex` are C functions over
+///   one integer. What the Lua VM alone costs for that shape: the part no host can remove.
 @MainActor
 func registerLuaBenchmarks(_ suite: BenchmarkSuite) {
   suite.add("lua.pcall.raw", iterations: 1_000_000) {
@@ -28,6 +33,22 @@ func registerLuaBenchmarks(_ suite: BenchmarkSuite) {
         if lua_pcallk(L, 1, 0, 0, 0, nil) != LUA_OK { fatalError("lua.pcall.raw failed") }
       }
       blackHole(lua)
+    }
+  }
+
+  suite.add("lua.send.floor", iterations: 1_000_000) {
+    let L = luaL_newstate()!
+    luaL_openlibs(L)
+    relua_floor_install(L)
+    guard luaL_loadstring(L, "local store, n = store, ... for _ = 1, n do store:send('increment') end") == LUA_OK else {
+      fatalError("lua.send.floor: the loop does not compile")
+    }
+    let loop = luaL_ref(L, relua_registryindex())
+    return { n in
+      lua_rawgeti(L, relua_registryindex(), lua_Integer(loop))
+      lua_pushinteger(L, lua_Integer(n))
+      if lua_pcallk(L, 1, 0, 0, 0, nil) != LUA_OK { fatalError("lua.send.floor failed") }
+      blackHole(relua_floor_count())
     }
   }
 
