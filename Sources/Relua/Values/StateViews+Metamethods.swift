@@ -86,15 +86,16 @@ extension StateViews {
 
   @inline(__always)
   private func rootField(_ key: UnsafeRawBufferPointer) -> ScalarField {
-    guard case .record(let record) = value else { return .other }
-    let (position, found) = record.search(bytes: key)
-    guard found else { return .absent }
-    switch record.fields[position].value {
-    case .integer(let integer): return .integer(integer)
-    case .float(let number): return .float(number)
-    case .boolean(let flag): return .boolean(flag)
-    default: return .other
-    }
+    withRootRecord { record in
+      let (position, found) = record.search(bytes: key)
+      guard found else { return .absent }
+      switch record.fields[position].value {
+      case .integer(let integer): return .integer(integer)
+      case .float(let number): return .float(number)
+      case .boolean(let flag): return .boolean(flag)
+      default: return .other
+      }
+    } ?? .other
   }
 
   /// The common write, `state.field = number or boolean` over a field holding a number or a
@@ -102,21 +103,34 @@ extension StateViews {
   /// write is not of that shape (the general path does it).
   @inline(__always)
   private func writeRootField(_ key: UnsafeRawBufferPointer, _ new: Value) -> Bool {
-    guard case .record(var record) = value else { return false }
-    let (position, found) = record.search(bytes: key)
-    guard found else { return false }
-    let old: StateUndoLog.Scalar
-    switch record.fields[position].value {
-    case .integer(let integer): old = .integer(integer)
-    case .float(let number): old = .float(number)
-    case .boolean(let flag): old = .boolean(flag)
-    default: return false
-    }
-    value = .null  // the record is now uniquely referenced: written in place
-    record.fields[position].value = new
+    withRootRecord { record in
+      let (position, found) = record.search(bytes: key)
+      guard found else { return false }
+      let old: StateUndoLog.Scalar
+      switch record.fields[position].value {
+      case .integer(let integer): old = .integer(integer)
+      case .float(let number): old = .float(number)
+      case .boolean(let flag): old = .boolean(flag)
+      default: return false
+      }
+      record.fields[position].value = new
+      undoLog.recordOwnField(at: position, old: old)
+      return true
+    } ?? false
+  }
+
+  /// Runs `body` on the session's own state when it is a record, moved out of `value` and back
+  /// (a move, not a copy: no retain, and the record is uniquely referenced for writes); nil when
+  /// it is not a record.
+  @inline(__always)
+  private func withRootRecord<R>(_ body: (inout ValueRecord) -> R) -> R? {
+    guard case .record = value else { return nil }
+    var taken = Value.null
+    swap(&taken, &value)
+    guard case .record(var record) = consume taken else { preconditionFailure("the state changed kind") }
+    let result = body(&record)
     value = .record(record)
-    undoLog.recordOwnField(at: position, old: old)
-    return true
+    return result
   }
 
   func newIndex(_ L: OpaquePointer) throws -> Int32 {
