@@ -20,6 +20,10 @@ public class LuaRef {
 
   deinit { handle.release(reference) }
 
+  /// The registry reference, for an owner that keeps this value alive and pushes it on a hot path
+  /// of its own state with `lua_rawgeti` (no checks: `push(onto:)` is the checked way).
+  public var registryReference: Int32 { reference }
+
   /// Whether the state this value lives in is still open.
   public var isValid: Bool { handle.isAlive && reference != LUA_NOREF }
 

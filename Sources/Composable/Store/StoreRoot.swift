@@ -118,19 +118,13 @@ final class StoreRoot<State, Action> {
     let snapshot: State? = transactional && transaction == nil ? state : nil
     if transactional, transaction != nil { transaction!.begin() }
 
-    var action = action
-    var received = received
+    // The first action is reduced as it was passed (no copy of it); then what it led to.
+    reduce(action, received: received)
     var index = 0
     while true {
-      isReducing = true
-      let effect = reducer(&state, action)
-      isReducing = false
-      if let didReduce { didReduce(action, received) }
-      if !effect.isNone { collect(effect) }
       if index < buffer.count {
-        action = buffer[index]
         index += 1
-        received = true
+        reduce(buffer[index - 1], received: true)
         continue
       }
       if failure == nil && !pending.isEmpty {
@@ -149,6 +143,16 @@ final class StoreRoot<State, Action> {
     ReduceContext.current = previousContext
     isSending = false
     if !observers.isEmpty { notifyObservers() }
+  }
+
+  /// Runs the reducer on one action and sorts the effect it returns.
+  @inlinable @inline(__always)
+  func reduce(_ action: Action, received: Bool) {
+    isReducing = true
+    let effect = reducer(&state, action)
+    isReducing = false
+    if let didReduce { didReduce(action, received) }
+    if !effect.isNone { collect(effect) }
   }
 
   /// Sorts an effect: synchronous sends join the buffer now; the rest starts after the loop.

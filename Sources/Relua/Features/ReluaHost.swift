@@ -17,6 +17,8 @@ public final class ReluaHost {
   public private(set) var module: LuaTable!
   /// The `deps` table handed to reducers, `state(deps)` and effects.
   private(set) var deps: LuaTable!
+  /// `deps`' registry reference: handler calls push it directly (the host keeps `deps` alive).
+  private var depsReference: lua_Integer = 0
   private var resolvers: [ObjectIdentifier: ActionResolver] = [:]
   /// Test stores made in this state (checked for pending work when a test ends).
   var testStores: [LuaTestStoreObject] = []
@@ -56,6 +58,7 @@ public final class ReluaHost {
     driver = try LuaCoroutineDriver.of(lua)
     compiler = FeatureCompiler(tags: tags)
     deps = try LuaDependencies.makeTable(host: self)
+    depsReference = lua_Integer(deps.registryReference)
     let primitives = try lua.table()
     try primitives.rawSet("where", .function(lua.rawFunction { stack in
       let level = try stack.int(at: 1, default: 1)
@@ -183,7 +186,7 @@ public final class ReluaHost {
           pushArguments: { L in
             try views.pushSessionState(onto: L)
             try action.payload.push(onto: L)
-            try deps.push(onto: L)
+            lua_rawgeti(L, relua_registryindex(), depsReference)
             if let id = action.firstID { try id.push(onto: L) } else { lua_pushnil(L) }
           },
           readResults: { L, first, count in Self.firstResult(lua, L, first, count) })
