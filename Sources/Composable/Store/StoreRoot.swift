@@ -119,15 +119,24 @@ final class StoreRoot<State, Action> {
     if transactional, transaction != nil { transaction!.begin() }
 
     // The first action is reduced as it was passed (no copy of it); then what it led to.
-    reduce(action, received: received)
+    isReducing = true
+    var effect = reducer(&state, action)
+    isReducing = false
+    if let didReduce { didReduce(action, received) }
     var index = 0
     while true {
+      if !effect.isNone { collect(effect) }
       if index < buffer.count {
+        let next = buffer[index]
         index += 1
-        reduce(buffer[index - 1], received: true)
+        isReducing = true
+        effect = reducer(&state, next)
+        isReducing = false
+        if let didReduce { didReduce(next, true) }
         continue
       }
       if failure == nil && !pending.isEmpty {
+        effect = .none
         startPending()
         if index < buffer.count { continue }
       }
@@ -143,16 +152,6 @@ final class StoreRoot<State, Action> {
     ReduceContext.current = previousContext
     isSending = false
     if !observers.isEmpty { notifyObservers() }
-  }
-
-  /// Runs the reducer on one action and sorts the effect it returns.
-  @inlinable @inline(__always)
-  func reduce(_ action: Action, received: Bool) {
-    isReducing = true
-    let effect = reducer(&state, action)
-    isReducing = false
-    if let didReduce { didReduce(action, received) }
-    if !effect.isNone { collect(effect) }
   }
 
   /// Sorts an effect: synchronous sends join the buffer now; the rest starts after the loop.
