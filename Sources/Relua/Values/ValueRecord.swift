@@ -10,6 +10,23 @@ public struct ValueRecord: Hashable, Sendable {
   public struct Field: Hashable, Sendable {
     public let key: String
     public var value: Value
+    /// The key's first 8 UTF-8 bytes, big-endian, zero-padded (and its length): comparing these
+    /// as integers orders most keys without reaching the string's bytes (see `search(bytes:)`).
+    let keyPrefix: UInt64
+    let keyLength: Int
+
+    public init(key: String, value: Value) {
+      self.key = key
+      self.value = value
+      var key = key
+      (keyPrefix, keyLength) = key.withUTF8 { (utf8KeyPrefix(UnsafeRawBufferPointer($0)), $0.count) }
+    }
+
+    public static func == (a: Field, b: Field) -> Bool { a.key == b.key && a.value == b.value }
+    public func hash(into hasher: inout Hasher) {
+      hasher.combine(key)
+      hasher.combine(value)
+    }
   }
 
   public internal(set) var fields: [Field] = []
@@ -32,17 +49,30 @@ public struct ValueRecord: Hashable, Sendable {
     return key.withUTF8 { search(bytes: UnsafeRawBufferPointer($0)) }
   }
 
-  /// The position of the key with these UTF-8 bytes, or where it would be inserted.
+  /// The position of the key with these UTF-8 bytes, or where it would be inserted. Compares the
+  /// keys' 8-byte prefixes as integers first; only keys sharing them compare their strings.
   func search(bytes key: UnsafeRawBufferPointer) -> (position: Int, found: Bool) {
-    var low = 0
-    var high = fields.count
-    while low < high {
-      let middle = (low + high) / 2
-      let order = compareUTF8(fields[middle].key, key)
-      if order == 0 { return (middle, true) }
-      if order < 0 { low = middle + 1 } else { high = middle }
+    let prefix = utf8KeyPrefix(key)
+    return fields.withUnsafeBufferPointer { fields in
+      var low = 0
+      var high = fields.count
+      while low < high {
+        let middle = (low &+ high) >> 1
+        let fieldPrefix = fields[middle].keyPrefix
+        let fieldLength = fields[middle].keyLength
+        let order: Int
+        if fieldPrefix != prefix {
+          order = fieldPrefix < prefix ? -1 : 1
+        } else if fieldLength <= 8 || key.count <= 8 {
+          order = fieldLength - key.count  // same first bytes: the shorter comes first
+        } else {
+          order = compareUTF8(fields[middle].key, key)
+        }
+        if order == 0 { return (middle, true) }
+        if order < 0 { low = middle + 1 } else { high = middle }
+      }
+      return (low, false)
     }
-    return (low, false)
   }
 
   /// The field's value, `.null` when absent. Setting `.null` removes the field; `_modify` works
@@ -92,6 +122,20 @@ public struct ValueRecord: Hashable, Sendable {
     let next = found ? position + 1 : position
     return next < fields.count ? fields[next].key : nil
   }
+}
+
+/// A key's first 8 UTF-8 bytes as a big-endian integer, zero-padded: integer order is byte order
+/// (keys that differ only in trailing NUL bytes tie here and are told apart by their lengths).
+@inline(__always)
+func utf8KeyPrefix(_ bytes: UnsafeRawBufferPointer) -> UInt64 {
+  var prefix: UInt64 = 0
+  let count = min(bytes.count, 8)
+  var index = 0
+  while index < count {
+    prefix |= UInt64(bytes.load(fromByteOffset: index, as: UInt8.self)) << UInt64(56 - 8 * index)
+    index &+= 1
+  }
+  return prefix
 }
 
 /// Orders keys by their UTF-8 bytes (negative, zero, positive like `memcmp`). A byte loop rather

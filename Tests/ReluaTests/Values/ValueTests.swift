@@ -85,3 +85,28 @@ func roomyArray(_ count: Int, _ element: (Int) -> Value) -> Value {
   for index in 0..<count { elements.append(element(index)) }
   return .array(elements)
 }
+
+extension ValueTests {
+  /// Record keys are found by an 8-byte integer prefix first: keys that share it, differ only in
+  /// length or in NUL bytes, are longer than 8 bytes or not ASCII must still order and match by
+  /// their exact UTF-8 bytes.
+  func testRecordKeysOrderAndMatchByTheirBytes() {
+    let keys = [
+      "a", "ab", "ab\u{0}", "ab\u{0}\u{0}", "abcdefgh", "abcdefghi", "abcdefgh\u{0}", "abcdefgi", "abcdefg",
+      "z", "é", "éé", "aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaab", "aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa", "", "\u{0}",
+    ]
+    var generator = SystemRandomNumberGenerator()
+    for _ in 0..<20 {
+      var record = ValueRecord(keys.shuffled(using: &generator).enumerated().map { ($1, Value.integer(Int64($0))) })
+      XCTAssertEqual(record.keys, keys.sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) })
+      for key in keys { XCTAssertNotEqual(record[key], .null, "key \(key.debugDescription)") }
+      for absent in ["abcdefgh\u{0}\u{0}", "abc", "b", "ééé", "aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa"] {
+        XCTAssertEqual(record[absent], .null, "absent key \(absent.debugDescription)")
+      }
+      record["abcdefgh"] = .null
+      XCTAssertEqual(record.keys.count, keys.count - 1)
+      XCTAssertEqual(record["abcdefgh"], .null)
+      XCTAssertNotEqual(record["abcdefghi"], .null)
+    }
+  }
+}
