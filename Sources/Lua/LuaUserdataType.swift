@@ -34,12 +34,12 @@ public final class LuaUserdataType<T: AnyObject> {
   @inline(__always)
   public func object(at index: Int32, in L: OpaquePointer) -> T? { objectIfPresent(at: index, in: L) }
 
-  /// Runs `body` with the object at `index` of a raw stack without retaining it (the stack holds
-  /// it for as long as the call runs); nil when that is not one of this type.
+  /// The object at `index` of a raw stack, unretained (the stack holds it for as long as the
+  /// call runs: use it through `_withUnsafeGuaranteedRef`); nil when that is not one of this type.
   @inline(__always)
-  public func withObject<R>(at index: Int32, in L: OpaquePointer, _ body: (T) throws -> R) rethrows -> R? {
+  public func unmanagedObject(at index: Int32, in L: OpaquePointer) -> Unmanaged<T>? {
     guard let box = relua_toobject(L, index, metatableIdentity), let context = box.pointee.context else { return nil }
-    return try Unmanaged<T>.fromOpaque(context)._withUnsafeGuaranteedRef(body)
+    return Unmanaged<T>.fromOpaque(context)
   }
 
   func objectIfPresent(at index: Int32, in L: OpaquePointer) -> T? {

@@ -69,6 +69,21 @@ public final class LuaStoreObject {
     return 0
   }
 
+  fileprivate struct SendCall {
+    let L: OpaquePointer
+    let store: Unmanaged<LuaStoreObject>
+  }
+
+  /// Returns a status for the trampoline (errors are raised after Swift returned).
+  fileprivate static func sendIsolated(_ call: SendCall) -> Int32 {
+    let store = call.store.takeUnretainedValue()
+    do {
+      return try store.send(fromLua: call.L)
+    } catch {
+      return store.host.lua.raiseStatus(error, on: call.L)
+    }
+  }
+
   public var screens: [FeatureScreen] { FeatureScreens.screens(of: feature, state: store.state) }
 
   static func register(in host: ReluaHost, scope: LuaValue) throws {
@@ -114,20 +129,7 @@ public final class LuaStoreObject {
         },
       ])
     // `send` is the hot path of every script: a C-convention function (no closure, no Swift string).
-    // Neither the type nor the store is retained: Lua holds both while the call runs.
-    try type.methods.rawSet("send", .function(lua.cFunction({ L, context in
-      Unmanaged<LuaUserdataType<LuaStoreObject>>.fromOpaque(context!)._withUnsafeGuaranteedRef { type in
-        let status = type.withObject(at: 1, in: L!) { store in
-          do {
-            return try store.send(fromLua: L!)
-          } catch {
-            return store.host.lua.raiseStatus(error, on: L!)
-          }
-        }
-        return status ?? (try? type.metatable.state())?.raiseStatus(
-          LuaError.argument(position: 1, message: "Store expected (call it as store:send(action))"), on: L!) ?? 0
-      }
-    }, context: type)))
+    try type.methods.rawSet("send", .function(lua.cFunction(luaStoreSend, context: type)))
     try type.methods.rawSet(.text("scope"), scope)
     try type.methods.rawSet(.text("wait"), .function(host.driver.awaitable(name: "store:wait", in: lua) { arguments in
       guard let store = try arguments.first?.userdataValue?.object(as: LuaStoreObject.self) else {
@@ -154,4 +156,24 @@ extension Value {
     }
     return current
   }
+}
+
+extension LuaUserdataType<LuaStoreObject> {
+  /// `store:send` called on something that is not a store.
+  fileprivate func notAStore(_ L: OpaquePointer) -> Int32 {
+    (try? metatable.state())?.raiseStatus(
+      LuaError.argument(position: 1, message: "Store expected (call it as store:send(action))"), on: L) ?? 0
+  }
+}
+
+/// `store:send` as Lua calls it (the C function's context is the store type). A nonisolated
+/// function, so that no executor check runs on every send (a closure formed on the main actor gets
+/// one: about a twentieth of a send); `callOnMainActor` keeps that check in debug builds. Neither
+/// the type nor the store is retained here: Lua holds both while the call runs.
+private func luaStoreSend(_ L: OpaquePointer?, _ context: UnsafeMutableRawPointer?) -> Int32 {
+  let type = Unmanaged<LuaUserdataType<LuaStoreObject>>.fromOpaque(context!)
+  guard let store = type._withUnsafeGuaranteedRef({ $0.unmanagedObject(at: 1, in: L!) }) else {
+    return type.takeUnretainedValue().notAStore(L!)
+  }
+  return callOnMainActor(LuaStoreObject.sendIsolated, LuaStoreObject.SendCall(L: L!, store: store))
 }
