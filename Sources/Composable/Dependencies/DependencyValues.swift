@@ -60,9 +60,12 @@ public struct DependencyValues: Sendable {
 
   /// Runs `body` with `values` current (for hosts that call reducers directly).
   public static func withValues<R>(_ values: DependencyValues, _ body: () throws -> R) rethrows -> R {
-    let previous = ReduceContext.current
-    ReduceContext.current = ReduceContext(dependencies: values, warn: previous?.warn ?? RuntimeWarnings.printWarning)
-    defer { ReduceContext.current = previous }
+    let context = ReduceContext(dependencies: values, warn: ReduceContext.current?.warn ?? RuntimeWarnings.printWarning)
+    let previous = ReduceContext.install(context)
+    defer {
+      ReduceContext.restore(previous)
+      withExtendedLifetime(context) {}
+    }
     return try body()
   }
 }

@@ -25,9 +25,12 @@ public enum RuntimeWarnings {
 
   /// Runs `body` with warnings going to `sink` (for reducers called outside a store, e.g. by a host).
   public static func collecting<R>(into sink: @escaping (RuntimeWarning) -> Void, _ body: () throws -> R) rethrows -> R {
-    let previous = ReduceContext.current
-    ReduceContext.current = ReduceContext(dependencies: previous?.dependencies ?? .current, warn: sink)
-    defer { ReduceContext.current = previous }
+    let context = ReduceContext(dependencies: ReduceContext.current?.dependencies ?? .current, warn: sink)
+    let previous = ReduceContext.install(context)
+    defer {
+      ReduceContext.restore(previous)
+      withExtendedLifetime(context) {}
+    }
     return try body()
   }
 }
@@ -50,15 +53,31 @@ final class ReduceContext {
   // owner thread is compared first, so they never touch the reference itself.
   // Unchecked exclusivity: every access is an instantaneous read or assignment on one thread (never
   // inout), so two accesses can never overlap; the dynamic check cost two runtime calls per send.
-  @exclusivity(unchecked) @usableFromInline nonisolated(unsafe) static var installed: ReduceContext?
+  // Unretained: whoever installs a context keeps it alive until it restores the previous one (a
+  // store root owns its context; `DependencyValues.withValues` holds its own), so a send installs
+  // and restores without retains.
+  @exclusivity(unchecked) @usableFromInline nonisolated(unsafe) static var installed: Unmanaged<ReduceContext>?
   @exclusivity(unchecked) @usableFromInline nonisolated(unsafe) static var owner: pthread_t = 0
 
   @inlinable
   static var current: ReduceContext? {
-    get { pthread_equal(owner, pthread_self()) != 0 ? installed : nil }
-    set {
-      owner = pthread_self()
-      installed = newValue
-    }
+    pthread_equal(owner, pthread_self()) != 0 ? installed?.takeUnretainedValue() : nil
+  }
+
+  /// Installs `context` (which the caller keeps alive until `restore`) on this thread; returns
+  /// what to restore.
+  @inlinable
+  static func install(_ context: ReduceContext) -> Unmanaged<ReduceContext>? {
+    let thread = pthread_self()
+    let previous = pthread_equal(owner, thread) != 0 ? installed : nil
+    owner = thread
+    installed = Unmanaged.passUnretained(context)
+    return previous
+  }
+
+  @inlinable
+  static func restore(_ previous: Unmanaged<ReduceContext>?) {
+    owner = pthread_self()
+    installed = previous
   }
 }

@@ -113,8 +113,7 @@ final class StoreRoot<State, Action> {
   @inlinable
   func run(_ action: Action, received: Bool, transactional: Bool) {
     isSending = true
-    let previousContext = ReduceContext.current
-    ReduceContext.current = context
+    let previousContext = ReduceContext.install(context)
     let snapshot: State? = transactional && transaction == nil ? state : nil
     if transactional, transaction != nil { transaction!.begin() }
 
@@ -149,7 +148,7 @@ final class StoreRoot<State, Action> {
       transaction!.end()
     }
 
-    ReduceContext.current = previousContext
+    ReduceContext.restore(previousContext)
     isSending = false
     if !observers.isEmpty { notifyObservers() }
   }
