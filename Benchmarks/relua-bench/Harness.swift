@@ -2,6 +2,7 @@ import Foundation
 
 /// A tiny benchmark harness: each benchmark runs `operation` `iterations` times per sample; after a
 /// warm-up, the median (and p10/p90) of ns per operation over `samples` samples is reported.
+/// Samples are taken in rounds across the selected benchmarks (see `run`).
 /// Add benchmarks with `suite.add(name) { iterations in … }`; the closure must do the work
 /// `iterations` times (setup outside the loop is not timed if done in `setUp`).
 @MainActor
@@ -31,23 +32,35 @@ final class BenchmarkSuite {
     benchmarks.append(Benchmark(name: name, iterations: iterations, prepare: prepare))
   }
 
-  func run(filter: String?) -> [Result] {
-    benchmarks.filter { benchmarkMatches($0.name, filter) }.map(measure)
+  /// Runs the selected benchmarks interleaved: after the warm-ups, each round takes one sample of
+  /// every benchmark, so a slow spell of this (noisy, shared) machine hits all of them alike and
+  /// ratios compare samples taken side by side. Returns the results and each one's samples by round.
+  func run(filter: String?) -> (results: [Result], rounds: [String: [Double]]) {
+    let selected = benchmarks.filter { benchmarkMatches($0.name, filter) }
+    for benchmark in selected {
+      for _ in 0..<warmUps { benchmark.prepare()(benchmark.iterations) }
+    }
+    var perOp = Array(repeating: [Double](), count: selected.count)
+    for _ in 0..<samples {
+      for (index, benchmark) in selected.enumerated() {
+        let body = benchmark.prepare()
+        let start = DispatchTime.now().uptimeNanoseconds
+        body(benchmark.iterations)
+        let end = DispatchTime.now().uptimeNanoseconds
+        perOp[index].append(Double(end - start) / Double(benchmark.iterations))
+      }
+    }
+    var rounds: [String: [Double]] = [:]
+    let results = selected.enumerated().map { index, benchmark in
+      rounds[benchmark.name] = perOp[index]
+      let sorted = perOp[index].sorted()
+      return Result(name: benchmark.name, median: percentile(sorted, 0.5), p10: percentile(sorted, 0.1), p90: percentile(sorted, 0.9))
+    }
+    return (results, rounds)
   }
 
-  func measure(_ benchmark: Benchmark) -> Result {
-    for _ in 0..<warmUps { benchmark.prepare()(benchmark.iterations) }
-    var perOp: [Double] = []
-    for _ in 0..<samples {
-      let body = benchmark.prepare()
-      let start = DispatchTime.now().uptimeNanoseconds
-      body(benchmark.iterations)
-      let end = DispatchTime.now().uptimeNanoseconds
-      perOp.append(Double(end - start) / Double(benchmark.iterations))
-    }
-    perOp.sort()
-    func percentile(_ p: Double) -> Double { perOp[min(perOp.count - 1, Int(Double(perOp.count - 1) * p + 0.5))] }
-    return Result(name: benchmark.name, median: percentile(0.5), p10: percentile(0.1), p90: percentile(0.9))
+  private func percentile(_ sorted: [Double], _ p: Double) -> Double {
+    sorted[min(sorted.count - 1, Int(Double(sorted.count - 1) * p + 0.5))]
   }
 
   /// Runs the suite per the command line: `--json` prints one JSON object, `--filter PREFIX` a subset.
@@ -64,7 +77,8 @@ final class BenchmarkSuite {
     {
       samples = value
     }
-    let results = run(filter: filter) + (await extra(filter))
+    let (measured, rounds) = run(filter: filter)
+    let results = measured + (await extra(filter))
     if json {
       var object: [String: [String: Any]] = [:]
       for result in results {
@@ -84,11 +98,11 @@ final class BenchmarkSuite {
         result.name.padding(toLength: width, withPad: " ", startingAt: 0)
           + format(result.median, 9) + format(result.p10, 9) + format(result.p90, 9) + "  " + result.unit)
     }
-    let byName = Dictionary(uniqueKeysWithValues: results.map { ($0.name, $0.median) })
+    // The median of the ratios of samples taken in the same round (see `run`).
     for (label, numerator, denominator, goal) in ratios {
-      guard let a = byName[numerator], let b = byName[denominator] else { continue }
-      let ratio = a / b
-      print("\(label): \(format(ratio, 0, digits: 2)) (goal ≤ \(goal)) \(ratio <= goal ? "ok" : "MISSED")")
+      guard let a = rounds[numerator], let b = rounds[denominator], a.count == b.count, !a.isEmpty else { continue }
+      let ratio = percentile(zip(a, b).map { $0 / $1 }.sorted(), 0.5)
+      print("\(label): \(format(ratio, 0, digits: 2)) (goal ≤ \(goal)) \(ratio <= goal ? "ok" : "MISSED"), paired over \(a.count) rounds")
     }
   }
 
