@@ -137,3 +137,43 @@ describe("fields of a reducer's own state", function()
     expect(store:state().n).to_be(2)
   end)
 end)
+
+-- Sends from Lua remember the last action name by its Lua string (short strings are interned):
+-- a different name, a long name, and names sent after the resolver's cache was replaced (it holds
+-- 10,000 names) must still resolve to exactly their own action.
+local Row = relua.feature "Row" {
+  state = { id = 0, on = false },
+  actions = { toggle = {}, aVeryLongActionNameThatLuaDoesNotInternAtAllEver = {} },
+  reduce = relua.on {
+    toggle = function(s) s.on = not s.on end,
+    aVeryLongActionNameThatLuaDoesNotInternAtAllEver = function(s) s.on = true end,
+  },
+}
+
+local List = relua.feature "List" {
+  state = { rows = { { id = 1, on = false }, { id = 2, on = false } } },
+  actions = {},
+  compose = { relua.forEach("rows", Row) },
+}
+
+describe("action names sent from Lua", function()
+  it("resolve to their own action when names alternate, are long, or outlive the cache", function()
+    local store = relua.Store(List)
+    store:send("rows[1].toggle")
+    store:send("rows[2].toggle")
+    store:send("rows[1].toggle")
+    expect(store:state("rows[1].on")).to_be(false)
+    expect(store:state("rows[2].on")).to_be(true)
+    local long = "rows[1]." .. "aVeryLongActionNameThatLuaDoesNotInternAtAllEver"
+    store:send(long)
+    store:send(long)
+    expect(store:state("rows[1].on")).to_be(true)
+    -- 10,001 other names (rows that do not exist: a warning each, no change) replace the cache.
+    for id = 3, 10003 do store:send("rows[" .. id .. "].toggle") end
+    store:send("rows[2].toggle")
+    store:send("rows[2].toggle")
+    store:send("rows[1].toggle")
+    expect(store:state("rows[1].on")).to_be(false)
+    expect(store:state("rows[2].on")).to_be(true)
+  end)
+end)
