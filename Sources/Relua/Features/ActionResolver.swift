@@ -75,8 +75,11 @@ final class ActionResolver {
   /// The cached resolution at `position` with `payload`, checked against what the action takes.
   @inline(__always)
   private func resolved(at position: Int, payload: Value, _ index: Int32, _ L: OpaquePointer) throws -> FeatureAction {
-    // The message names the action as it was sent, as on the first send.
-    try check(payload, against: luaResolved[position].payload, Self.text(at: index, in: L))
+    // The common case first (an action without payload, sent without one), then the full check;
+    // its message names the action as it was sent, as on the first send.
+    if !(payload.isNull && luaResolved[position].payload.isNone) {
+      try check(payload, against: luaResolved[position].payload, Self.text(at: index, in: L))
+    }
     return FeatureAction(steps: luaResolved[position].steps, payload: payload)
   }
 
