@@ -30,9 +30,8 @@ final class LuaStateHandle {
   /// Lua is calling, or the main thread.
   @inline(__always)
   func access() throws(LuaError) -> (LuaState, OpaquePointer) {
-    guard let control, let owner else { throw .closed }
-    if pendingCount.load(ordering: .relaxed) > 0 { drainReleases() }
-    return (owner, control.pointee.current)
+    guard let owner else { throw .closed }
+    return (owner, try currentThread())
   }
 
   /// The thread Swift code should work on now (see `access`), without the state.

@@ -43,8 +43,7 @@ public final class LuaUserdataType<T: AnyObject> {
   }
 
   func objectIfPresent(at index: Int32, in L: OpaquePointer) -> T? {
-    guard let box = relua_toobject(L, index, metatableIdentity), let context = box.pointee.context else { return nil }
-    return Unmanaged<T>.fromOpaque(context).takeUnretainedValue()
+    unmanagedObject(at: index, in: L)?.takeUnretainedValue()
   }
 
   /// Pushes a new userdata holding `object` (retained until Lua collects the userdata).

@@ -60,13 +60,8 @@ public struct DependencyValues: Sendable {
 
   /// Runs `body` with `values` current (for hosts that call reducers directly).
   public static func withValues<R>(_ values: DependencyValues, _ body: () throws -> R) rethrows -> R {
-    let context = ReduceContext(dependencies: values, warn: ReduceContext.current?.warn ?? RuntimeWarnings.printWarning)
-    let previous = ReduceContext.install(context)
-    defer {
-      ReduceContext.restore(previous)
-      withExtendedLifetime(context) {}
-    }
-    return try body()
+    try ReduceContext(dependencies: values, warn: ReduceContext.current?.warn ?? RuntimeWarnings.printWarning)
+      .installed(while: body)
   }
 }
 

@@ -25,13 +25,7 @@ public enum RuntimeWarnings {
 
   /// Runs `body` with warnings going to `sink` (for reducers called outside a store, e.g. by a host).
   public static func collecting<R>(into sink: @escaping (RuntimeWarning) -> Void, _ body: () throws -> R) rethrows -> R {
-    let context = ReduceContext(dependencies: ReduceContext.current?.dependencies ?? .current, warn: sink)
-    let previous = ReduceContext.install(context)
-    defer {
-      ReduceContext.restore(previous)
-      withExtendedLifetime(context) {}
-    }
-    return try body()
+    try ReduceContext(dependencies: ReduceContext.current?.dependencies ?? .current, warn: sink).installed(while: body)
   }
 }
 
@@ -79,5 +73,15 @@ final class ReduceContext {
   static func restore(_ previous: Unmanaged<ReduceContext>?) {
     owner = pthread_self()
     installed = previous
+  }
+
+  /// Runs `body` with this context installed (and kept alive), then restores the previous one.
+  func installed<R>(while body: () throws -> R) rethrows -> R {
+    let previous = Self.install(self)
+    defer {
+      Self.restore(previous)
+      withExtendedLifetime(self) {}
+    }
+    return try body()
   }
 }

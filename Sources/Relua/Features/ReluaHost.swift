@@ -176,29 +176,16 @@ public final class ReluaHost {
   func runHandler(
     _ handler: LuaFunction, feature: FeatureDefinition, state: inout Value, action: FeatureAction
   ) -> Effect<FeatureAction> {
-    // The hot path of every send: open the views' session, call, close, in straight-line code.
-    let returned: LuaValue?
-    do {
-      try views.openSession(moving: &state)
-      do {
-        returned = try lua.callRaw(
-          handler, argumentCount: 4,
-          pushArguments: { L in
-            try views.pushSessionState(onto: L)
-            try action.payload.push(onto: L)
-            lua_rawgeti(L, relua_registryindex(), depsReference)
-            if let id = action.firstID { try id.push(onto: L) } else { lua_pushnil(L) }
-          },
-          readResults: { L, first, count in Self.firstResult(lua, L, first, count) })
-      } catch {
-        views.abortSession(returningTo: &state)
-        throw error
-      }
-      try views.closeSession(returningTo: &state, anchor: { anchor(forLeafAction: action) })
-      guard let returned else { return .none }
-      return try LuaEffects.effect(from: returned, feature: feature, host: self)
-    } catch {
-      return failure(error, feature: feature, action: action)
+    runLua(feature: feature, state: &state, action: action) {
+      try lua.callRaw(
+        handler, argumentCount: 4,
+        pushArguments: { L in
+          try views.pushSessionState(onto: L)
+          try action.payload.push(onto: L)
+          lua_rawgeti(L, relua_registryindex(), depsReference)
+          if let id = action.firstID { try id.push(onto: L) } else { lua_pushnil(L) }
+        },
+        readResults: { L, first, count in Self.firstResult(lua, L, first, count) })
     }
   }
 
@@ -206,12 +193,11 @@ public final class ReluaHost {
   func runReduceFunction(
     _ function: LuaFunction, feature: FeatureDefinition, state: inout Value, action: FeatureAction
   ) -> Effect<FeatureAction> {
-    let deps = self.deps!
-    return runLua(feature: feature, state: &state, action: action) { session in
+    runLua(feature: feature, state: &state, action: action) {
       try lua.callRaw(
         function, argumentCount: 3,
         pushArguments: { L in
-          try session.pushView(onto: L)
+          try views.pushSessionState(onto: L)
           lua_createtable(L, 0, 4)
           pushLuaString(action.name, onto: L)
           lua_setfield(L, -2, "name")
@@ -223,20 +209,30 @@ public final class ReluaHost {
             try id.push(onto: L)
             lua_setfield(L, -2, "id")
           }
-          try deps.push(onto: L)
+          lua_rawgeti(L, relua_registryindex(), depsReference)
         },
         readResults: { L, first, count in Self.firstResult(lua, L, first, count) })
     }
   }
 
+  /// One Lua reducer call over `state`: the views' session opened, `call`, the session closed (or
+  /// undone if the call raised), and what the call returned as an effect. Straight-line code, no
+  /// closure but `call`: this is the hot path of every send.
+  @inline(__always)
   private func runLua(
-    feature: FeatureDefinition, state: inout Value, action: FeatureAction,
-    _ call: (StateSession) throws -> LuaValue?
+    feature: FeatureDefinition, state: inout Value, action: FeatureAction, _ call: () throws -> LuaValue?
   ) -> Effect<FeatureAction> {
+    let returned: LuaValue?
     do {
-      guard let returned = try views.withViews(of: &state, anchor: { anchor(forLeafAction: action) }, call) else {
-        return .none
+      try views.openSession(moving: &state)
+      do {
+        returned = try call()
+      } catch {
+        views.abortSession(returningTo: &state)
+        throw error
       }
+      try views.closeSession(returningTo: &state, anchor: { anchor(forLeafAction: action) })
+      guard let returned else { return .none }
       return try LuaEffects.effect(from: returned, feature: feature, host: self)
     } catch {
       return failure(error, feature: feature, action: action)

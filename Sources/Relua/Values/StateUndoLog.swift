@@ -93,18 +93,15 @@ struct StateUndoLog {
   /// Undoes every kept write on `root` (the whole state), newest first, and forgets them.
   mutating func rollBackAll(_ root: inout Value) {
     var end = entries.count
-    while let segment = segments.popLast() {
-      var index = end
-      while index > segment.start {
-        index -= 1
-        let logged = entries[index]
-        root.modify(at: segment.anchor) { Self.undo(logged, in: &$0) }
-      }
-      end = segment.start
-    }
     while end > 0 {
-      end -= 1
-      Self.undo(entries[end], in: &root)
+      // Newest segment first; the entries before the first one are from the whole state.
+      let segment = segments.popLast()
+      let start = segment?.start ?? 0
+      for index in (start..<end).reversed() {
+        let logged = entries[index]
+        root.modify(at: segment?.anchor ?? []) { Self.undo(logged, in: &$0) }
+      }
+      end = start
     }
     clear()
   }
@@ -112,9 +109,7 @@ struct StateUndoLog {
   /// Forgets everything, keeping the storage (one by one: `removeAll(keepingCapacity:)` costs
   /// more for the usual one or two entries).
   mutating func clear() {
-    sessionStart = 0
-    if entries.isEmpty { return }
-    while !entries.isEmpty { entries.removeLast() }
+    truncate(to: 0)
     while !segments.isEmpty { segments.removeLast() }
   }
 

@@ -135,19 +135,10 @@ extension StateViews {
 
   func newIndex(_ L: OpaquePointer) throws -> Int32 {
     guard let handle = try liveHandle(at: 1, in: L) else { throw staleError(L) }
-    if handle.isRoot, lua_type(L, 2) == LUA_TSTRING {
-      let new: Value
-      switch lua_type(L, 3) {
-      case LUA_TNUMBER:
-        new = lua_isinteger(L, 3) != 0 ? .integer(lua_tointegerx(L, 3, nil)) : .float(lua_tonumberx(L, 3, nil))
-      case LUA_TBOOLEAN: new = .boolean(lua_toboolean(L, 3) != 0)
-      default: new = .null
-      }
-      if !new.isNull {
-        var length = 0
-        let key = UnsafeRawBufferPointer(start: lua_tolstring(L, 2, &length), count: length)
-        if writeRootField(key, new) { return 0 }
-      }
+    if handle.isRoot, lua_type(L, 2) == LUA_TSTRING, let new = numberOrBoolean(at: 3, in: L) {
+      var length = 0
+      let key = UnsafeRawBufferPointer(start: lua_tolstring(L, 2, &length), count: length)
+      if writeRootField(key, new) { return 0 }
     }
     let view = handle.slot
     let path = slots.path(of: view)

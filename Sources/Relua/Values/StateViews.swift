@@ -167,7 +167,7 @@ public final class StateViews {
   }
 
   // The same in three steps, for the hot path of a handler call (no closures): open, let Lua
-  // work through `session`, then close (or abort if the call failed).
+  // work on the state (`pushSessionState`), then close (or abort if the call failed).
 
   /// Starts a reducer call over `state`, moved in (O(1), no copy).
   @inline(__always)
@@ -183,14 +183,11 @@ public final class StateViews {
   @inline(__always)
   public func pushSessionState(onto L: OpaquePointer) throws {
     if value.isContainer {
-      lua_pushlightuserdata(L, ViewHandle(generation: generation, slot: 0, isRoot: true).pointer)
+      lua_pushlightuserdata(L, rootHandle.pointer)
     } else {
       try value.push(onto: L)
     }
   }
-
-  /// The running call's access to the state.
-  public var session: StateSession { StateSession(host: self) }
 
   /// Ends the running call: its state goes back to `state`. Throws (with the state exactly as it
   /// was before the call) when the writes broke an identified collection's unique ids.
@@ -252,8 +249,7 @@ public final class StateViews {
 
   /// A new view of the running session: its handle, for a new slot.
   func makeView(path: ValuePath, detached: Value? = nil) throws -> ViewHandle {
-    // The session's own state has slot 0, always there (no slot to make per call).
-    if path.isEmpty, detached == nil { return ViewHandle(generation: generation, slot: 0, isRoot: true) }
+    if path.isEmpty, detached == nil { return rootHandle }
     guard slots.count < ViewHandle.slotLimit else {
       throw LuaError.runtime(message: "a reducer call made more than \(ViewHandle.slotLimit) state views", traceback: nil)
     }
@@ -261,14 +257,8 @@ public final class StateViews {
     return ViewHandle(generation: generation, slot: slot, isRoot: false)
   }
 
-  /// Pushes what Lua sees at `path`: a view for a container, the plain value for a scalar.
-  func pushEntry(at path: ValuePath, of value: Value, onto L: OpaquePointer) throws {
-    if value.isContainer {
-      lua_pushlightuserdata(L, try makeView(path: path).pointer)
-    } else {
-      try value.push(onto: L)
-    }
-  }
+  /// The view of the session's own state: slot 0, always there (no slot to make per call).
+  private var rootHandle: ViewHandle { ViewHandle(generation: generation, slot: 0, isRoot: true) }
 
   /// Pushes the child at `component` of the view in `slot` (its cached child view, or a scalar).
   func pushChild(ofSlot slot: Int, _ component: PathComponent, _ child: Value, onto L: OpaquePointer) throws {
@@ -310,6 +300,17 @@ public final class StateViews {
     return path.isEmpty ? value : value[path: path]
   }
 
+  /// The number (integer or float, as Lua has it) or boolean at `index`; nil for other types.
+  @inline(__always)
+  func numberOrBoolean(at index: Int32, in L: OpaquePointer) -> Value? {
+    switch lua_type(L, index) {
+    case LUA_TBOOLEAN: return .boolean(lua_toboolean(L, index) != 0)
+    case LUA_TNUMBER:
+      return lua_isinteger(L, index) != 0 ? .integer(lua_tointegerx(L, index, nil)) : .float(lua_tonumberx(L, index, nil))
+    default: return nil
+    }
+  }
+
   /// Reads the Lua value at `index` into a `Value` (views give their current value).
   func read(
     at index: Int32, in L: OpaquePointer, root: String, path: ValuePath, component: PathComponent? = nil, hint: Value?
@@ -317,10 +318,7 @@ public final class StateViews {
     // Scalars and views without building a reader (the common case of a write).
     switch lua_type(L, index) {
     case LUA_TNIL: return .null
-    case LUA_TBOOLEAN: return .boolean(lua_toboolean(L, index) != 0)
-    case LUA_TNUMBER:
-      if lua_isinteger(L, index) != 0 { return .integer(lua_tointegerx(L, index, nil)) }
-      return .float(lua_tonumberx(L, index, nil))
+    case LUA_TBOOLEAN, LUA_TNUMBER: return numberOrBoolean(at: index, in: L)!
     case LUA_TSTRING:
       var length = 0
       let pointer = lua_tolstring(L, index, &length)
@@ -358,11 +356,6 @@ public struct StateSession {
     let value = host.value[path: path]
     guard value.isContainer else { return try host.lua.value(value) }
     return .lightUserdata(try host.makeView(path: path).pointer)
-  }
-
-  /// The fast form of `view(at:)`: pushes onto a raw stack (one slot; reserve it first).
-  public func pushView(at path: ValuePath = [], onto L: OpaquePointer) throws {
-    try host.pushEntry(at: path, of: path.isEmpty ? host.value : host.value[path: path], onto: L)
   }
 }
 

@@ -21,12 +21,6 @@ public struct ValueRecord: Hashable, Sendable {
       var key = key
       (keyPrefix, keyLength) = key.withUTF8 { (utf8KeyPrefix(UnsafeRawBufferPointer($0)), $0.count) }
     }
-
-    public static func == (a: Field, b: Field) -> Bool { a.key == b.key && a.value == b.value }
-    public func hash(into hasher: inout Hasher) {
-      hasher.combine(key)
-      hasher.combine(value)
-    }
   }
 
   public internal(set) var fields: [Field] = []
