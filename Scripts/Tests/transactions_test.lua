@@ -72,3 +72,33 @@ test("the store keeps working after a failed send", function()
   expect(store:state("rows[1].on")).to_be(true)
   expect(store:state().log).to_equal({})
 end)
+
+-- A derived child writes through its lens's `set`, on the parent's state: those writes are part
+-- of the send too.
+local Tally = relua.feature "Tally" {
+  state = { count = 0 },
+  actions = { bump = {} },
+  reduce = on { bump = function(s) s.count = s.count + 1 end },
+}
+
+local Owner = relua.feature "Owner" {
+  state = { total = 0, limit = 1 },
+  actions = {},
+  compose = {
+    relua.scope("tally", Tally, {
+      get = function(s) return { count = s.total } end,
+      set = function(s, tally) s.total = tally.count end,
+    }),
+  },
+  reduce = on {
+    ["tally.bump"] = function(s) if s.total > s.limit then error("over the limit") end end,
+  },
+}
+
+test("a raising parent undoes what its derived child wrote through the lens", function()
+  local store = relua.Store(Owner)
+  store:send("tally.bump")
+  expect(store:state().total).to_be(1)
+  expectUnchanged(store, function() store:send("tally.bump") end)
+  expect(store:state().total).to_be(1)
+end)

@@ -83,19 +83,38 @@ extension LuaState {
     _ function: LuaFunction, argumentCount: Int, pushArguments: (OpaquePointer) throws -> Void,
     readResults: (_ L: OpaquePointer, _ first: Int32, _ count: Int32) throws -> R
   ) throws -> R {
+    guard function.handle === handle else { throw LuaError.conversion("a Lua value cannot move to another Lua state") }
+    guard handle.isAlive, function.reference != LUA_NOREF else { throw LuaError.closed }
+    return try callRaw(
+      registryReference: function.reference, argumentCount: argumentCount, pushArguments: pushArguments,
+      readResults: readResults)
+  }
+
+  /// `callRaw` of the function under a registry reference of this state, for an owner that keeps
+  /// the function alive (`LuaRef.registryReference`) and calls it on every event of a hot path.
+  /// Inlined into the caller, with its two closures: no call through a closure context.
+  @inlinable @inline(__always)
+  public func callRaw<R>(
+    registryReference reference: Int32, argumentCount: Int, pushArguments: (OpaquePointer) throws -> Void,
+    readResults: (_ L: OpaquePointer, _ first: Int32, _ count: Int32) throws -> R
+  ) throws -> R {
     let L = try currentThread()
     try reserve(L, argumentCount + 5)
     let top = lua_gettop(L)
     defer { lua_settop(L, top) }
     relua_pushmessagehandler(L)
-    try function.push(onto: L, from: handle)
+    lua_rawgeti(L, relua_registryindex(), lua_Integer(reference))
     try pushArguments(L)
     let status = relua_pcallwith(L, Int32(argumentCount), LUA_MULTRET, top + 1)
-    guard status == LUA_OK else {
-      let traceback = status == LUA_ERRRUN || status == LUA_ERRERR ? takeTraceback(L) : nil
-      throw failure(status: status, on: L, traceback: traceback)
-    }
+    guard status == LUA_OK else { throw callFailure(status: status, on: L) }
     return try readResults(L, top + 2, lua_gettop(L) - top - 1)
+  }
+
+  /// The error of a failed protected call (its traceback taken when the message handler ran).
+  @usableFromInline
+  func callFailure(status: Int32, on L: OpaquePointer) -> LuaError {
+    let traceback = status == LUA_ERRRUN || status == LUA_ERRERR ? takeTraceback(L) : nil
+    return failure(status: status, on: L, traceback: traceback)
   }
 
   private func call(

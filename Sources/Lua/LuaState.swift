@@ -79,6 +79,7 @@ public final class LuaState {
   var control: UnsafeMutablePointer<relua_control>? { handle.control }
 
   /// The thread Swift works on now (the thread of the Swift function being called, else the main one).
+  @usableFromInline
   func currentThread() throws(LuaError) -> OpaquePointer { try handle.currentThread() }
 
   // MARK: Limits and diagnostics
@@ -199,6 +200,7 @@ public final class LuaState {
 
   // MARK: Stack plumbing (internal)
 
+  @usableFromInline
   func reserve(_ L: OpaquePointer, _ count: Int) throws(LuaError) {
     guard lua_checkstack(L, Int32(clamping: count + 1)) != 0 else { throw .memory(message: "Lua stack overflow") }
   }

@@ -78,7 +78,7 @@ public final class Store<State, Action> {
     if let root, !root.isSending {
       // Inlinable so hosts get it specialized for their state and action types (no generic
       // metadata lookups per send).
-      root.lastFailure = nil
+      if root.lastFailure != nil { root.lastFailure = nil }
       root.send(action, transactional: true)
       if let failure = root.lastFailure {
         root.lastFailure = nil

@@ -19,9 +19,11 @@ struct LuaLeafReducer: Reducer {
 
   /// The handler found for the last action name (a send loop, typing, a timer's ticks repeat one
   /// action): comparing the name with the last one is cheaper than hashing it.
+  /// Kept as the function's registry reference (no retain, no release per send): the feature's
+  /// `handlers` holds the function as long as this reducer lives.
   private final class LastHandler: @unchecked Sendable {  // used on the main actor only
     var name = ""
-    var handler: LuaFunction?
+    var handler: Int32?
   }
 
   func reduce(into state: inout Value, action: FeatureAction) -> Effect<FeatureAction> {
@@ -50,20 +52,16 @@ struct LuaLeafReducer: Reducer {
     {
       if let failure = applyBinding(field, action.payload, to: &state) { return failure }
     }
-    let handler: LuaFunction?
     if action.steps.count == 1, let name = action.head {
-      if name == lastHandler.name {
-        handler = lastHandler.handler
-      } else {
-        handler = feature.handlers[name]
+      if name != lastHandler.name {
+        lastHandler.handler = feature.handlers[name]?.registryReference
         lastHandler.name = name
-        lastHandler.handler = handler
       }
-    } else {
-      handler = feature.handlers.isEmpty ? nil : feature.handlers[action.pattern]
-    }
-    if let handler {
-      return host.runHandler(handler, feature: feature, state: &state, action: action)
+      if let handler = lastHandler.handler {
+        return host.runHandler(handler, feature: feature, state: &state, action: action)
+      }
+    } else if !feature.handlers.isEmpty, let handler = feature.handlers[action.pattern] {
+      return host.runHandler(handler.registryReference, feature: feature, state: &state, action: action)
     }
     if let reduceFunction = feature.reduceFunction {
       return host.runReduceFunction(reduceFunction, feature: feature, state: &state, action: action)

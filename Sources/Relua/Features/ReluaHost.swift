@@ -25,9 +25,9 @@ public final class ReluaHost {
   /// The error of the last Lua reducer that raised (the test store reports it as the failure).
   var lastReducerError: ReluaError?
   /// The store and action being processed right now (see `StateAnchors`). Written by the root
-  /// reducer, which stores run on the main actor; `nonisolated(unsafe)` spares the per-action
+  /// reducers, which stores run on the main actor; `nonisolated(unsafe)` spares the per-action
   /// executor check of `MainActor.assumeIsolated`.
-  nonisolated(unsafe) var currentSend: CurrentSend?
+  nonisolated(unsafe) let currentSend = CurrentSend()
   /// The live GitHub client stores use for `deps = { github = "live" }` and the REPL (set by the CLI).
   public var liveGitHub: RepositorySearchClient?
 
@@ -173,12 +173,14 @@ public final class ReluaHost {
   // MARK: Calling Lua reducers
 
   /// Runs a `relua.on` handler: `handler(state, payload, deps, id)` on a live view of `state`.
+  /// `handler`: the registry reference of a handler of one of this host's features (they live as
+  /// long as the host).
   func runHandler(
-    _ handler: LuaFunction, feature: FeatureDefinition, state: inout Value, action: FeatureAction
+    _ handler: Int32, feature: FeatureDefinition, state: inout Value, action: FeatureAction
   ) -> Effect<FeatureAction> {
     runLua(feature: feature, state: &state, action: action) {
       try lua.callRaw(
-        handler, argumentCount: 4,
+        registryReference: handler, argumentCount: 4,
         pushArguments: { L in
           try views.pushSessionState(onto: L)
           try action.payload.push(onto: L)

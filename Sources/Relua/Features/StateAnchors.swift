@@ -9,26 +9,41 @@ import Composable
 /// `state.rows[id = 42]`; `destination.results.remove` reaches ResultList at
 /// `state.destination.results`). A derived (lens) child has no place of its own: its writes reach
 /// the state through the lens's `set`, which is anchored at the parent.
-struct CurrentSend {
-  /// The store's root feature (the store keeps it alive for the whole send).
-  unowned(unsafe) let feature: FeatureDefinition
-  let steps: ArraySlice<FeatureAction.Step>
+final class CurrentSend {
+  /// The store's root feature (the store keeps it alive for the whole send); nil before the first.
+  @exclusivity(unchecked) unowned(unsafe) var feature: FeatureDefinition?
+  /// How many steps the action has.
+  @exclusivity(unchecked) var stepCount = 0
+  /// The action's steps, kept only when it has more than one: a one-step action reaches the root
+  /// feature's own reducer (and its lenses) only, whose places need no steps, and so the common
+  /// send keeps no reference (a retain and a release per action). Stale when `stepCount` is 1.
+  @exclusivity(unchecked) var steps: ArraySlice<FeatureAction.Step> = []
+
+  @inline(__always)
+  func set(_ feature: FeatureDefinition, _ action: FeatureAction) {
+    self.feature = feature
+    stepCount = action.steps.count
+    if stepCount > 1 { steps = action.steps }
+  }
 }
 
 extension ReluaHost {
   /// The anchor of the session a leaf reducer runs for `action` (relative to its feature).
   func anchor(forLeafAction action: FeatureAction) -> ValuePath? {
-    guard views.inTransaction, let send = currentSend else { return nil }
-    let prefixCount = send.steps.count - action.steps.count
+    guard views.inTransaction, let feature = currentSend.feature else { return nil }
+    let prefixCount = currentSend.stepCount - action.steps.count
     if prefixCount == 0 { return views.rootPath }  // the root feature's own action
-    guard prefixCount > 0 else { return nil }
-    return Self.statePath(send.steps.prefix(prefixCount), in: send.feature, parentOfLens: nil)
+    guard prefixCount > 0 else { return nil }  // (so the action has more than one step)
+    return Self.statePath(currentSend.steps.prefix(prefixCount), in: feature, parentOfLens: nil)
   }
 
   /// The anchor of the parent of the lens `key` (where its `set` writes).
   func anchor(parentOfLens key: String) -> ValuePath? {
-    guard views.inTransaction, let send = currentSend else { return nil }
-    return Self.statePath(send.steps, in: send.feature, parentOfLens: key)
+    guard views.inTransaction, let feature = currentSend.feature else { return nil }
+    // A one-step action runs only the root feature's scopes: a lens `key` sets while the action
+    // `key` is processed, on the root's own state.
+    if currentSend.stepCount == 1 { return feature.child(key) != nil ? views.rootPath : nil }
+    return Self.statePath(currentSend.steps, in: feature, parentOfLens: key)
   }
 
   static func statePath(
@@ -82,9 +97,10 @@ extension ReluaHost {
   /// The root reducer of a store of `feature`: notes the action being processed (for anchors).
   func rootReducer(for feature: FeatureDefinition) -> (inout Value, FeatureAction) -> Effect<FeatureAction> {
     let reducer = FeatureReducerBuilder.reducer(for: feature, host: self)
-    // Unowned(unsafe): the host outlives its stores (it lives as long as the Lua state).
-    return { [unowned(unsafe) self] state, action in
-      self.currentSend = CurrentSend(feature: feature, steps: action.steps)
+    // Captures the host's `currentSend`, not the host (stores must not keep it alive).
+    let currentSend = currentSend
+    return { state, action in
+      currentSend.set(feature, action)
       return reducer.reduce(into: &state, action: action)
     }
   }

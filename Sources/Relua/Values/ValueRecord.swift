@@ -122,12 +122,22 @@ public struct ValueRecord: Hashable, Sendable {
 /// (keys that differ only in trailing NUL bytes tie here and are told apart by their lengths).
 @inline(__always)
 func utf8KeyPrefix(_ bytes: UnsafeRawBufferPointer) -> UInt64 {
+  // Whole loads (8, or 4 + 2 + 1 bytes) rather than a byte loop: this runs on every field access.
+  let count = bytes.count
+  guard let base = bytes.baseAddress else { return 0 }
+  if count >= 8 { return UInt64(bigEndian: base.loadUnaligned(as: UInt64.self)) }
   var prefix: UInt64 = 0
-  let count = min(bytes.count, 8)
-  var index = 0
-  while index < count {
-    prefix |= UInt64(bytes.load(fromByteOffset: index, as: UInt8.self)) << UInt64(56 - 8 * index)
-    index &+= 1
+  var offset = 0
+  if count & 4 != 0 {
+    prefix = UInt64(UInt32(bigEndian: base.loadUnaligned(as: UInt32.self))) << 32
+    offset = 4
+  }
+  if count & 2 != 0 {
+    prefix |= UInt64(UInt16(bigEndian: base.loadUnaligned(fromByteOffset: offset, as: UInt16.self))) << UInt64(48 - 8 * offset)
+    offset &+= 2
+  }
+  if count & 1 != 0 {
+    prefix |= UInt64(base.load(fromByteOffset: offset, as: UInt8.self)) << UInt64(56 - 8 * offset)
   }
   return prefix
 }

@@ -89,11 +89,12 @@ func roomyArray(_ count: Int, _ element: (Int) -> Value) -> Value {
 extension ValueTests {
   /// Record keys are found by an 8-byte integer prefix first: keys that share it, differ only in
   /// length or in NUL bytes, are longer than 8 bytes or not ASCII must still order and match by
-  /// their exact UTF-8 bytes.
+  /// their exact UTF-8 bytes. (Keys of every length from 0 to 9: the prefix is read in pieces.)
   func testRecordKeysOrderAndMatchByTheirBytes() {
     let keys = [
       "a", "ab", "ab\u{0}", "ab\u{0}\u{0}", "abcdefgh", "abcdefghi", "abcdefgh\u{0}", "abcdefgi", "abcdefg",
-      "z", "é", "éé", "aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaab", "aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa", "", "\u{0}",
+      "z", "é", "éé", "abd", "abcde", "abcdf", "abcdef", "abcdeg", "abcdef\u{0}", "b\u{0}c",
+      "aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaab", "aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa", "", "\u{0}",
     ]
     var generator = SystemRandomNumberGenerator()
     for _ in 0..<20 {
