@@ -11,7 +11,8 @@ struct ReplCommand: AsyncParsableCommand {
     abstract: "Play with Lua, or with a feature script as an interactive app.",
     discussion: """
       Without FILE: a Lua prompt like `lua -i` (1+1 prints 2, =expr, unfinished lines continue on >>, \
-      Ctrl-C stops a running chunk, Ctrl-D quits). With FILE: runs it first; if it returns a feature \
+      Ctrl-C stops a running chunk or drops the input being typed, Ctrl-D quits). With FILE: runs it \
+      first (Ctrl-C stops it too); if it returns a feature \
       (relua.feature), opens a store of it with live dependencies and shows its screen. :help lists \
       the commands (:increment, :state, :screens, :back, :undo, :redo, :reload, :save, :load, \
       :record). History is kept in ~/.relua_history ($RELUA_HISTORY). With standard input not a \

@@ -13,6 +13,7 @@ import signal
 import subprocess
 import sys
 import tempfile
+import threading
 import time
 
 RELUA = os.path.abspath(sys.argv[1]) if len(sys.argv) > 1 else "relua"
@@ -150,6 +151,67 @@ def test_ctrl_c_stops_a_running_chunk_and_the_repl_goes_on():
         t.close()
 
 
+def test_ctrl_c_at_the_first_prompt_gives_a_fresh_prompt():
+    t = repl()
+    try:
+        t.expect(r"> ")
+        time.sleep(0.3)  # see test_ctrl_d_exits
+        t.send("\x03")
+        t.expect(r"\^C\n> ")
+        t.line("=1 + 1")
+        t.expect(r"\n2\r?\n")
+    finally:
+        t.close()
+
+
+def test_ctrl_c_drops_the_line_being_typed():
+    t = repl()
+    try:
+        t.expect(r"> ")
+        t.line("x = 40")
+        t.expect(r"\n> ")
+        time.sleep(0.3)
+        t.send("this is not Lua")
+        t.expect(r"this is not Lua")
+        t.send("\x03")
+        t.expect(r"\^C\n> ")
+        t.line("=x + 2")
+        t.expect(r"\n42\r?\n")
+    finally:
+        t.close()
+
+
+def test_ctrl_c_abandons_an_unfinished_chunk():
+    t = repl()
+    try:
+        t.expect(r"> ")
+        t.line("function f()")
+        t.expect(r">> ")
+        time.sleep(0.3)
+        t.send("return 1")
+        t.expect(r"return 1")
+        t.send("\x03")
+        t.expect(r"\^C\n> ")    # the primary prompt, not >>
+        t.line("=f")
+        t.expect(r"\nnil\r?\n")
+    finally:
+        t.close()
+
+
+def test_ctrl_c_stops_a_script_that_loops_as_it_loads():
+    script = tempfile.NamedTemporaryFile(prefix="relua_loop_", suffix=".lua", delete=False)
+    script.write(b"print('looping') while true do end\n")
+    script.close()
+    t = repl(script.name)
+    try:
+        t.expect(r"looping")
+        t.send("\x03")
+        t.expect(r"interrupted!")
+        assert t.wait_exit() == 1
+    finally:
+        t.close()
+
+
 def test_ctrl_d_exits():
     t = repl()
     try:
@@ -207,6 +269,31 @@ def test_piped_input_has_no_prompts():
         [RELUA, "repl"], input="1+1\n=2*3\nprint('hi')\n", capture_output=True, text=True, cwd=ROOT, timeout=60)
     assert result.returncode == 0, result.stderr
     assert result.stdout == "2\n6\nhi\n", repr(result.stdout)
+
+
+def test_ctrl_c_on_piped_input_stops_a_chunk_and_otherwise_ends_relua():
+    process = subprocess.Popen(
+        [RELUA, "repl"], stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE, cwd=ROOT)
+    watchdog = threading.Timer(TIMEOUT, process.kill)  # a hung REPL fails the test, not the run
+    watchdog.start()
+    try:
+        process.stdin.write(b"=0\nwhile true do end\n")
+        process.stdin.flush()
+        assert process.stdout.readline() == b"0\n"   # running, so the loop starts at once
+        time.sleep(0.5)
+        process.send_signal(signal.SIGINT)   # a running chunk stops; the REPL reads on
+        process.stdin.write(b"=1 + 1\n")
+        process.stdin.flush()
+        assert process.stdout.readline() == b"2\n"
+        process.send_signal(signal.SIGINT)   # waiting for input: no prompt to go back to
+        status = process.wait(timeout=TIMEOUT)
+        assert status == -signal.SIGINT, "exit status %r, not ended by SIGINT" % status
+        errors = process.stderr.read()
+        assert b"interrupted!" in errors, errors
+    finally:
+        watchdog.cancel()
+        process.kill()
+        process.wait()
 
 
 def secret_of(t):

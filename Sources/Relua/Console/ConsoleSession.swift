@@ -6,8 +6,12 @@ import Lua
 ///
 /// lua.c's behaviour: a line is first tried as `return <line>` (so `1+1` prints `2`), `=expr` is
 /// short for it; input that ends early continues on a `>>` prompt; results print tab-separated;
-/// an error prints its message and traceback and the REPL goes on; Ctrl-C interrupts a running
-/// chunk ("interrupted!"); Ctrl-D ends the session. Lines starting with `:` are commands (`:help`).
+/// an error prints its message and traceback and the REPL goes on; Ctrl-D ends the session. Lines
+/// starting with `:` are commands (`:help`).
+///
+/// Ctrl-C never ends the session on a terminal: it stops a running chunk ("interrupted!"), and at
+/// a prompt it drops what was being typed, an unfinished chunk on `>>` included, and gives a fresh
+/// prompt (see `InterruptSignal`).
 @MainActor
 public final class ConsoleSession {
   public let lua: LuaState
@@ -23,6 +27,7 @@ public final class ConsoleSession {
     self.host = try ReluaHost.install(in: lua)
     self.reader = reader
     self.output = output
+    InterruptSignal.install(interactive: reader.isInteractive)
     guard let pretty = try lua.call(lua.load(ConsolePrelude.source, name: ConsolePrelude.chunkName)).first?.functionValue else {
       throw ReluaError.usage("the REPL prelude did not load")
     }
@@ -56,7 +61,7 @@ public final class ConsoleSession {
         builtinModules = Set(try loaded.pairs().compactMap { $0.key.stringValue })
       }
       let chunk = try lua.load(file: file)
-      let results = try await LuaCoroutineDriver.run(chunk)
+      let results = try await runInterruptibly(chunk)
       if let first = results.first, case .table(let table) = first, try host.tags.isFeature(table) {
         feature = try FeatureConsole(session: self, file: file, featureValue: first)
         try lua.setGlobal("store", feature!.storeValue)
@@ -77,9 +82,13 @@ public final class ConsoleSession {
     }
     refreshCompletions()
     while running {
-      guard let line = await reader.readLine(prompt: prompt(continuation: false)) else { break }
-      await handle(line)
-      refreshCompletions()
+      switch await reader.readLine(prompt: prompt(continuation: false)) {
+      case .line(let line):
+        await handle(line)
+        refreshCompletions()
+      case .interrupted: continue
+      case .end: running = false
+      }
     }
     if reader.isInteractive { output.write("") }
     feature?.stop()
@@ -117,7 +126,8 @@ public final class ConsoleSession {
         do {
           chunk = try lua.load(source, name: "=stdin")
         } catch LuaError.syntax(_, let incompleteInput) where incompleteInput {
-          guard let more = await reader.readLine(prompt: prompt(continuation: true)) else { return }
+          // Ctrl-C abandons the unfinished chunk; so does Ctrl-D, going back to the first prompt.
+          guard case .line(let more) = await reader.readLine(prompt: prompt(continuation: true)) else { return }
           source += "\n" + more
         } catch {
           report(error)
@@ -185,7 +195,7 @@ public final class ConsoleSession {
     var lines = [
       "Lua: type an expression (1+1) or a statement; =expr prints; an unfinished line continues on >>.",
       "  :help            this list",
-      "  :quit            leave (or Ctrl-D); Ctrl-C stops a running chunk",
+      "  :quit            leave (or Ctrl-D); Ctrl-C stops a running chunk or drops the input being typed",
     ]
     if feature != nil { lines += FeatureConsole.helpLines }
     return lines.joined(separator: "\n")

@@ -1,20 +1,86 @@
 import Foundation
 import Lua
+import Synchronization
 
-/// Ctrl-C: while a chunk runs, SIGINT asks the Lua state to stop at its next instruction (through
-/// its hook: "interrupted!"); at the prompt it is left to the line editor.
+/// Ctrl-C (SIGINT) in the REPL, caught from the start of the session (`install`) to its end. It
+/// never ends the REPL on a terminal:
+/// - while a chunk runs (between `arm` and `disarm`), it stops the chunk: the Lua state's hook
+///   raises "interrupted!" at its next instruction;
+/// - otherwise it goes to the prompt, which drops what was being typed: the handler writes a byte
+///   to a pipe that `LineReader` polls beside standard input. A pipe, not EINTR: the signal may
+///   land on any thread, and a `read` blocked on the reading thread would go on.
+///
+/// With input not from a terminal there is no prompt to go back to: outside a chunk, Ctrl-C ends
+/// relua, as it would any program.
+///
+/// The handler only does async-signal-safe work: atomic loads, an atomic store, write(2),
+/// signal(2) and raise(3).
 enum InterruptSignal {
-  nonisolated(unsafe) private static var handle: LuaInterruptHandle?
+  /// The running chunk's interrupt handle, unretained (its state outlives the chunk); nil otherwise.
+  /// (`nonisolated(unsafe)` only because raw pointers are not Sendable: the atomic is the guard.)
+  nonisolated(unsafe) private static let running = Atomic<UnsafeMutableRawPointer?>(nil)
+  private static let toPrompt = Atomic<Bool>(false)
+  private static let pipe: (read: Int32, write: Int32) = {
+    var ends: [Int32] = [-1, -1]
+    guard Glibc.pipe(&ends) == 0 else { fatalError("relua: cannot create the Ctrl-C pipe") }
+    for end in ends {
+      // Non-blocking: the handler must never block on a full pipe (it already holds a press then).
+      _ = fcntl(end, F_SETFL, O_NONBLOCK)
+      _ = fcntl(end, F_SETFD, FD_CLOEXEC)
+    }
+    return (ends[0], ends[1])
+  }()
   nonisolated(unsafe) private static var installed = false
+
+  /// Catches SIGINT for the rest of the process; `interactive`: whether a prompt takes Ctrl-C.
+  @MainActor
+  static func install(interactive: Bool) {
+    toPrompt.store(interactive, ordering: .releasing)
+    guard !installed else { return }
+    installed = true
+    _ = pipe  // made now, not lazily in the handler
+    signal(SIGINT) { _ in InterruptSignal.received() }
+  }
 
   @MainActor
   static func arm(_ lua: LuaState) {
-    handle = lua.interruptHandle
-    if !installed {
-      installed = true
-      signal(SIGINT) { _ in InterruptSignal.handle?.interrupt() }
+    running.store(Unmanaged.passUnretained(lua.interruptHandle).toOpaque(), ordering: .releasing)
+  }
+
+  @MainActor
+  static func disarm() { running.store(nil, ordering: .releasing) }
+
+  private static func received() {
+    let savedErrno = errno
+    defer { errno = savedErrno }
+    if let handle = running.load(ordering: .acquiring) {
+      Unmanaged<LuaInterruptHandle>.fromOpaque(handle).takeUnretainedValue().interrupt()
+    } else if toPrompt.load(ordering: .acquiring) {
+      var byte: UInt8 = 0
+      _ = write(pipe.write, &byte, 1)
+    } else {
+      signal(SIGINT, SIG_DFL)
+      raise(SIGINT)  // delivered, with the default action, when this handler returns
     }
   }
 
-  static func disarm() { handle = nil }
+  // MARK: The prompt's side (the reading thread)
+
+  /// Waits until `descriptor` has input (true), or Ctrl-C is pressed (false; the press is taken).
+  static func waitForInput(on descriptor: Int32) -> Bool {
+    var fds = [pollfd(fd: descriptor, events: Int16(POLLIN), revents: 0), pollfd(fd: pipe.read, events: Int16(POLLIN), revents: 0)]
+    while poll(&fds, 2, -1) < 0 && errno == EINTR {}
+    guard fds[1].revents == 0 else {
+      dropPresses()
+      return false
+    }
+    return true
+  }
+
+  /// Forgets the presses not taken yet: one made before a prompt showed was not meant for it (it
+  /// came as a chunk finished, or while a command ran).
+  static func dropPresses() {
+    var bytes = [UInt8](repeating: 0, count: 64)
+    while read(pipe.read, &bytes, bytes.count) > 0 {}
+  }
 }

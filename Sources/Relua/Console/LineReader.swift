@@ -6,7 +6,19 @@ import Foundation
 ///
 /// Reading blocks, so it happens on a thread of its own; the REPL awaits each line on the main
 /// actor, where stores run their effects meanwhile.
+///
+/// On a terminal, Ctrl-C cuts the reading short (`Input.interrupted`): libedit reads through
+/// `readCharacter`, which also wakes on Ctrl-C (see `InterruptSignal`), and the dropped line is
+/// marked `^C` as a shell marks it.
 public final class LineReader: @unchecked Sendable {
+  public enum Input: Equatable, Sendable {
+    case line(String)
+    /// Ctrl-C at the prompt: what was typed is dropped.
+    case interrupted
+    /// Ctrl-D on an empty line, or the end of piped input.
+    case end
+  }
+
   public let isInteractive: Bool
   private let queue = DispatchQueue(label: "relua.repl.read")
   private let historyPath: String?
@@ -20,7 +32,7 @@ public final class LineReader: @unchecked Sendable {
     self.historyPath = interactive ? historyPath : nil
     if interactive {
       LineReader.current = self
-      relua_editline_setup { text, _, _ in LineReader.completions(for: text) }
+      relua_editline_setup({ text, _, _ in LineReader.completions(for: text) }, { _ in LineReader.readCharacter() })
       if let historyPath { read_history(historyPath) }
     }
   }
@@ -31,16 +43,22 @@ public final class LineReader: @unchecked Sendable {
     return ProcessInfo.processInfo.environment["HOME"].map { $0 + "/.relua_history" }
   }
 
-  /// The next line (without its newline), or nil at the end of input (Ctrl-D).
-  public func readLine(prompt: String) async -> String? {
+  /// The next line (without its newline), Ctrl-C at the prompt, or the end of input.
+  public func readLine(prompt: String) async -> Input {
     await withCheckedContinuation { continuation in
       queue.async { [self] in continuation.resume(returning: self.readBlocking(prompt: prompt)) }
     }
   }
 
-  private func readBlocking(prompt: String) -> String? {
-    guard isInteractive else { return Swift.readLine(strippingNewline: true) }
-    guard let raw = readline(prompt) else { return nil }
+  private func readBlocking(prompt: String) -> Input {
+    guard isInteractive else { return Swift.readLine(strippingNewline: true).map(Input.line) ?? .end }
+    InterruptSignal.dropPresses()
+    LineReader.interrupted = false
+    guard let raw = readline(prompt) else {
+      guard LineReader.interrupted else { return .end }
+      FileHandle.standardOutput.write(Data("^C\n".utf8))
+      return .interrupted
+    }
     defer { free(raw) }
     let line = String(cString: raw)
     if !line.trimmingCharacters(in: .whitespaces).isEmpty {
@@ -54,7 +72,34 @@ public final class LineReader: @unchecked Sendable {
         history_truncate_file(historyPath, 1000)
       }
     }
-    return line
+    return .line(line)
+  }
+
+  // MARK: Reading characters (libedit calls back on the reading thread)
+
+  /// Whether Ctrl-C ended the current `readline` (used on the reading queue only).
+  nonisolated(unsafe) private static var interrupted = false
+
+  /// One character typed (a code point, decoded per the locale: UTF-8), or -1, which ends
+  /// `readline` with nil: at the end of input, or on Ctrl-C.
+  private static func readCharacter() -> Int32 {
+    var state = mbstate_t()
+    while true {
+      guard InterruptSignal.waitForInput(on: STDIN_FILENO) else {
+        interrupted = true
+        return -1
+      }
+      var byte: CChar = 0
+      let count = read(STDIN_FILENO, &byte, 1)
+      if count < 0 && (errno == EINTR || errno == EAGAIN) { continue }
+      guard count == 1 else { return -1 }
+      var character: wchar_t = 0
+      switch mbrtowc(&character, &byte, 1, &state) {
+      case -2: continue  // more bytes to come
+      case -1: state = mbstate_t()  // not valid: skipped
+      default: return Int32(character)
+      }
+    }
   }
 
   // MARK: Completion (libedit calls back on the reading thread)
