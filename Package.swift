@@ -18,12 +18,17 @@ let package = Package(
     .package(url: "https://github.com/pointfreeco/swift-concurrency-extras", from: "1.0.0"),
   ],
   targets: [
-    // liblua5.4 from Debian (pkg-config lua5.4); headers only, no code.
-    .systemLibrary(name: "CLua", pkgConfig: "lua5.4", providers: [.apt(["liblua5.4-dev"])]),
+    // liblua5.4 from Debian (liblua5.4-dev): headers only, no code. Linked statically (by
+    // CLuaShim): calls into Lua and the VM itself run 10-20 % faster than through the shared
+    // library's PLT and position-independent code.
+    .systemLibrary(name: "CLua", providers: [.apt(["liblua5.4-dev"])]),
     // libedit (readline-compatible line editing) for `relua repl`.
     .systemLibrary(name: "CEditLine", pkgConfig: "libedit", providers: [.apt(["libedit-dev"])]),
-    // The C shim: macros as functions, the protected trampoline for Swift functions.
-    .target(name: "CLuaShim", dependencies: ["CLua"]),
+    // The C shim: macros as functions, the protected trampoline for Swift functions. It links
+    // Debian's static liblua5.4.a (a plain `-llua5.4` would take the shared library).
+    .target(
+      name: "CLuaShim", dependencies: ["CLua"],
+      linkerSettings: [.unsafeFlags(["-Xlinker", "-l:liblua5.4.a"]), .linkedLibrary("m"), .linkedLibrary("dl")]),
     .target(name: "Lua", dependencies: ["CLua", "CLuaShim"]),
     .target(
       name: "Composable",

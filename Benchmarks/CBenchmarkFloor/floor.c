@@ -1,5 +1,5 @@
 #include "CBenchmarkFloor.h"
-#include <lauxlib.h>
+#include <lua5.4/lauxlib.h>
 #include <string.h>
 
 static lua_Integer floor_count;

@@ -1,6 +1,6 @@
 #ifndef CBENCHMARKFLOOR_H
 #define CBENCHMARKFLOOR_H
-#include <lua.h>
+#include <lua5.4/lua.h>
 
 /// The floor of `lua.send`'s shape, in C with no relua at all: on a fresh `lua_State` (which must
 /// have no metatable for light userdata), installs a global `store` whose `store:send(name)` finds

@@ -13,9 +13,9 @@
 //   * raising and yielding on behalf of Swift functions: only the C trampoline does it, after the
 //     Swift callback has returned a status.
 
-#include <lua.h>
-#include <lauxlib.h>
-#include <lualib.h>
+#include <lua5.4/lua.h>
+#include <lua5.4/lauxlib.h>
+#include <lua5.4/lualib.h>
 #include <stddef.h>
 
 #pragma mark - Swift callbacks
