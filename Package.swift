@@ -28,7 +28,15 @@ let package = Package(
     // Debian's static liblua5.4.a (a plain `-llua5.4` would take the shared library).
     .target(
       name: "CLuaShim", dependencies: ["CLua"],
-      linkerSettings: [.unsafeFlags(["-Xlinker", "-l:liblua5.4.a"]), .linkedLibrary("m"), .linkedLibrary("dl")]),
+      linkerSettings: [
+        // Its API stays exported, for the C modules trusted scripts may `require` (they are built
+        // against the interpreter's symbols, not a library of their own).
+        .unsafeFlags([
+          "-Xlinker", "-l:liblua5.4.a",
+          "-Xlinker", "--dynamic-list=\(Context.packageDirectory)/Sources/CLua/exported-symbols.list",
+        ]),
+        .linkedLibrary("m"), .linkedLibrary("dl"),
+      ]),
     .target(name: "Lua", dependencies: ["CLua", "CLuaShim"]),
     .target(
       name: "Composable",

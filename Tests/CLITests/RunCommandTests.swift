@@ -82,6 +82,40 @@ final class RunCommandTests: XCTestCase {
     XCTAssertEqual(trusted.stdout, "table\tfunction\tfunction\tfunction\n")
   }
 
+  /// relua links Lua statically, and exports its API for C modules (built against the host's
+  /// symbols, as Lua C modules are): trusted scripts can `require` one; sandboxed scripts cannot.
+  func testTrustedScriptsLoadCModulesAgainstTheBuiltInLua() throws {
+    let dir = try ScriptDirectory()
+    let source = try dir.write("tiny.c", """
+      #include <lua5.4/lua.h>
+      #include <lua5.4/lauxlib.h>
+      static int answer(lua_State *L) { lua_pushinteger(L, 40 + luaL_checkinteger(L, 1)); return 1; }
+      int luaopen_tiny(lua_State *L) {
+        lua_newtable(L); lua_pushcfunction(L, answer); lua_setfield(L, -2, "answer"); return 1;
+      }
+      """)
+    let module = dir.url.appendingPathComponent("tiny.so").path
+    guard let compiler = ["/usr/bin/cc", "/usr/bin/clang", "/opt/swift/usr/bin/clang"].first(where: FileManager.default.isExecutableFile) else {
+      throw XCTSkip("no C compiler to build the test module")
+    }
+    let compile = Process()
+    compile.executableURL = URL(fileURLWithPath: compiler)
+    compile.arguments = ["-shared", "-fPIC", "-o", module, source]
+    try compile.run()
+    compile.waitUntilExit()
+    XCTAssertEqual(compile.terminationStatus, 0, "compiling the test module")
+    let file = try dir.write("use.lua", """
+      package.cpath = \(String(reflecting: dir.url.path + "/?.so"))
+      print(require("tiny").answer(2))
+      """)
+    let trusted = try ReluaProcess.run(["run", "--trusted", file])
+    XCTAssertEqual(trusted.exitCode, 0, trusted.stderr)
+    XCTAssertEqual(trusted.stdout, "42\n")
+    let sandboxed = try ReluaProcess.run(["run", file])
+    XCTAssertEqual(sandboxed.exitCode, 1)
+    XCTAssertTrue(sandboxed.stderr.contains("module 'tiny' not found"), sandboxed.stderr)
+  }
+
   func testRequireFindsModulesBesideTheScriptOnly() throws {
     let dir = try ScriptDirectory()
     try dir.write("lib/greeting.lua", "return { text = 'hi from lib' }")
