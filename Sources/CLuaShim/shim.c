@@ -353,7 +353,13 @@ int relua_pcall(lua_State *L, int nargs, int nresults) {
   return status;
 }
 
-void relua_pushmessagehandler(lua_State *L) { lua_pushcfunction(L, relua_msgh); }
+int relua_pushcall(lua_State *L, int slots, int function_ref) {
+  if (!lua_checkstack(L, slots)) return -1;
+  int top = lua_gettop(L);
+  lua_pushcfunction(L, relua_msgh);
+  lua_rawgeti(L, LUA_REGISTRYINDEX, function_ref);
+  return top;
+}
 
 int relua_pcallwith(lua_State *L, int nargs, int nresults, int handler) {
   relua_control *c = relua_getcontrol(L);

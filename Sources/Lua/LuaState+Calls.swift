@@ -99,11 +99,9 @@ extension LuaState {
     readResults: (_ L: OpaquePointer, _ first: Int32, _ count: Int32) throws -> R
   ) throws -> R {
     let L = try currentThread()
-    try reserve(L, argumentCount + 5)
-    let top = lua_gettop(L)
+    let top = relua_pushcall(L, Int32(clamping: argumentCount + 5), reference)
+    guard top >= 0 else { throw LuaError.memory(message: "Lua stack overflow") }
     defer { lua_settop(L, top) }
-    relua_pushmessagehandler(L)
-    lua_rawgeti(L, relua_registryindex(), lua_Integer(reference))
     try pushArguments(L)
     let status = relua_pcallwith(L, Int32(argumentCount), LUA_MULTRET, top + 1)
     guard status == LUA_OK else { throw callFailure(status: status, on: L) }

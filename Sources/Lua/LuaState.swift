@@ -200,7 +200,6 @@ public final class LuaState {
 
   // MARK: Stack plumbing (internal)
 
-  @usableFromInline
   func reserve(_ L: OpaquePointer, _ count: Int) throws(LuaError) {
     guard lua_checkstack(L, Int32(clamping: count + 1)) != 0 else { throw .memory(message: "Lua stack overflow") }
   }

@@ -87,10 +87,13 @@ int relua_openlibs(lua_State *L, int trusted, const char *const *roots, int root
 /// lua_pcall of the function below the nargs arguments, with a traceback message handler.
 /// On error the traceback (if any) is in the registry under RELUA_TRACEBACK_KEY.
 int relua_pcall(lua_State *L, int nargs, int nresults);
-/// The hot-path form of `relua_pcall`: the caller pushed `relua_pushmessagehandler` at `handler`
+/// The hot-path form of `relua_pcall`: `relua_pushcall` pushed the message handler at `handler`
 /// below the function, so no stack rotation is needed.
-void relua_pushmessagehandler(lua_State *L);
 int relua_pcallwith(lua_State *L, int nargs, int nresults, int handler);
+/// The start of a hot-path call by registry reference, in one step: makes room for `slots` more
+/// values, pushes the message handler and the function; returns the stack top from before them
+/// (the handler is at top + 1), or -1 when the stack cannot grow.
+int relua_pushcall(lua_State *L, int slots, int function_ref);
 int relua_load(lua_State *L, const char *buffer, size_t length, const char *chunkname, const char *mode);
 /// Reads a file and loads it (chunk name "@path"); LUA_ERRFILE with a message if unreadable.
 int relua_loadfile(lua_State *L, const char *path, const char *mode);

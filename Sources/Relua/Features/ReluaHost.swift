@@ -183,7 +183,7 @@ public final class ReluaHost {
         registryReference: handler, argumentCount: 4,
         pushArguments: { L in
           try views.pushSessionState(onto: L)
-          try action.payload.push(onto: L)
+          if action.payload.isNull { lua_pushnil(L) } else { try action.payload.push(onto: L) }
           lua_rawgeti(L, relua_registryindex(), depsReference)
           if let id = action.firstID { try id.push(onto: L) } else { lua_pushnil(L) }
         },
