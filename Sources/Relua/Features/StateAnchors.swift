@@ -42,7 +42,10 @@ extension ReluaHost {
     guard views.inTransaction, let feature = currentSend.feature else { return nil }
     // A one-step action runs only the root feature's scopes: a lens `key` sets while the action
     // `key` is processed, on the root's own state.
-    if currentSend.stepCount == 1 { return feature.child(key) != nil ? views.rootPath : nil }
+    if currentSend.stepCount == 1 {
+      guard case .lens? = feature.child(key)?.kind else { return nil }
+      return views.rootPath
+    }
     return Self.statePath(currentSend.steps, in: feature, parentOfLens: key)
   }
 
