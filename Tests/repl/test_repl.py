@@ -10,6 +10,7 @@ import re
 import select
 import shutil
 import signal
+import socket
 import subprocess
 import sys
 import tempfile
@@ -439,6 +440,122 @@ def test_record_writes_a_test_that_passes():
     result = subprocess.run([RELUA, "test", recorded], capture_output=True, text=True, cwd=directory, timeout=120)
     assert result.returncode == 0, result.stdout + result.stderr
     assert "1 passed, 0 failed" in result.stdout, result.stdout
+
+
+
+def free_port():
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return probe.getsockname()[1]
+
+
+def wait_for_port(port, timeout=TIMEOUT):
+    deadline = time.time() + timeout
+    while True:
+        try:
+            socket.create_connection(("127.0.0.1", port), timeout=1).close()
+            return
+        except OSError:
+            if time.time() > deadline:
+                raise AssertionError("the fake GitHub server did not start on port %d" % port)
+            time.sleep(0.1)
+
+
+def run_recorded_test(recorded, directory):
+    result = subprocess.run([RELUA, "test", recorded], capture_output=True, text=True, cwd=directory, timeout=120)
+    with open(recorded) as file:
+        written = file.read()
+    assert result.returncode == 0, result.stdout + result.stderr + "\n--- the recorded test:\n" + written[-4000:]
+    assert "1 passed, 0 failed" in result.stdout, result.stdout
+    return written
+
+
+def test_record_replays_an_effect_and_its_received_action():
+    # NavigateAndLoad: setNavigation(true) navigates, and an effect loads the counter 1 s later
+    # (deps.clock.sleep); the recorded test replays it on a test clock.
+    directory = copy_scripts()
+    os.makedirs(os.path.join(directory, "Scripts", "Tests"))
+    recorded = os.path.join(directory, "Scripts", "Tests", "navigate_recorded_test.lua")
+    t = repl("Scripts/Features/CaseStudies/NavigateAndLoad.lua", cwd=directory)
+    try:
+        t.expect(r"Load optional counter")
+        t.line(":record %s" % recorded)
+        t.expect(r"recording to")
+        t.line(":setNavigation true")
+        t.expect(r"loading")
+        t.expect(r"\(effect\)")
+        t.expect(r"0   \[-\] \[\+\]")
+        t.line(":optionalCounter.increment")
+        t.expect(r"1   \[-\] \[\+\]")
+        t.line(":setNavigation false")
+        t.expect(r"Load optional counter")
+        t.line(":setNavigation true")  # left again before the load: the pending load is cancelled
+        t.expect(r"loading")
+        t.line(":setNavigation false")
+        t.expect(r"Load optional counter")
+        t.line(":stop")
+        summary = t.expect(r"wrote .*navigate_recorded_test\.lua \((.*)\); run it").group(1)
+    finally:
+        t.close()
+    written = run_recorded_test(recorded, directory)
+    assert summary == "6 action(s): 5 sent, 1 received", summary
+    assert 'store:receive("setNavigationIsActiveDelayCompleted"' in written, written
+    assert 'clock = "test"' in written and "store:advance(1" in written, written
+    assert "skipInFlightEffects" not in written, written
+
+
+def test_record_replays_a_github_search_without_the_server():
+    # Against the fake GitHub: a query typed in two steps within the debounce, its answer, the next
+    # page; the recorded test's stub answers as the server did, so it passes with the server gone.
+    port = free_port()
+    server = subprocess.Popen([RELUA, "fake-github", "--port", str(port), "--total-count", "15"],
+                              stdout=subprocess.DEVNULL)
+    try:
+        wait_for_port(port)
+        base = "http://127.0.0.1:%d" % port
+        directory = copy_scripts()
+        os.makedirs(os.path.join(directory, "Scripts", "Tests"))
+        recorded = os.path.join(directory, "Scripts", "Tests", "search_recorded_test.lua")
+        t = repl("Scripts/Features/RepositorySearch.lua", cwd=directory, env={"RELUA_GITHUB_API": base})
+        try:
+            t.expect(r"RepositorySearch")
+            t.line(":record %s" % recorded)
+            t.expect(r"recording to")
+            t.line(':binding.query "t"')
+            t.expect(r"query = \"t\"")
+            t.line(':binding.query "tca"')  # within the 0.3 s debounce: only "tca" is searched
+            t.expect(r"query = \"tca\"")
+            t.expect(r"\(effect\)")
+            t.expect(r"currentPage = 1")
+            t.line("=(function() local s = store:state() return s.items[#s.items].id end)()")
+            last_id = t.expect(r"\n(\d+)\r?\n").group(1)
+            t.line(":items[%s].onAppear" % last_id)
+            t.expect(r"loadingState = \"loadingNext\"")
+            t.expect(r"\(effect\)")
+            t.line(":state currentPage")
+            t.expect(r"\n2\r?\n")
+            t.line(":stop")
+            summary = t.expect(r"wrote .*search_recorded_test\.lua \((.*)\); run it").group(1)
+        finally:
+            t.close()
+    finally:
+        server.kill()
+        server.wait()
+    written = run_recorded_test(recorded, directory)  # the server is gone
+    assert summary == "5 action(s): 3 sent, 2 received, 2 search(es)", summary
+    assert written.count("store:receive(\"searchResponse\"") == 2, written
+    head = written[:written.index("test(")]  # the stub's answers, before the test
+    assert 'query = { page = 1, per_page = 10, q = "tca" }' in head, head[:3000]
+    assert 'query = { page = 2, per_page = 10, q = "tca" }' in head, head[:3000]
+    assert 'q = "t" }' not in head, head[:3000]  # the debounce dropped "t"
+    # Without the server, the stub answers; a replay asking another query fails naming both.
+    changed = written.replace('query = { page = 2, per_page = 10, q = "tca" }', 'query = { page = 2, per_page = 10, q = "swift" }')
+    with open(recorded, "w") as file:
+        file.write(changed)
+    result = subprocess.run([RELUA, "test", recorded], capture_output=True, text=True, cwd=directory, timeout=120)
+    assert result.returncode != 0, result.stdout
+    assert ('search #2 asked { q = "tca", page = 2, per_page = 10 }, the session asked { q = "swift", page = 2, per_page = 10 }'
+            in result.stdout), result.stdout
 
 
 def main():

@@ -116,6 +116,16 @@ public final class Store<State, Action> {
     set { root?.dependencies = newValue }
   }
 
+  /// Called after each action is reduced, with whether it was *received* (sent by an effect,
+  /// synchronous `.send` effects included) rather than passed to `send`: what a host needs to record
+  /// a session as a test (`TestStore` asserts the first with `send`, the others with `receive`).
+  /// Read the state in it for the state that action led to. Root stores only (nil and ignored on
+  /// scoped stores); one handler at a time. Called before a failed transactional send is rolled back.
+  public var onReduce: ((Action, _ received: Bool) -> Void)? {
+    get { root?.didReduce }
+    set { root?.didReduce = newValue }
+  }
+
   /// How many effects are running.
   public var effectsInFlight: Int { root?.inFlightCount ?? view!.inFlightCount() }
 

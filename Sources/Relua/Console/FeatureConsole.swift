@@ -136,7 +136,9 @@ final class FeatureConsole {
       guard let top = store.screens.last, let close = top.closeAction else {
         return output.writeError("already on the root screen")
       }
-      perform(recording: (close, top.popID ?? .null)) { try self.store.send(close, payload: top.popID ?? .null) }
+      perform { try self.store.send(close, payload: top.popID ?? .null) }
+    case "undo" where recording != nil, "redo" where recording != nil, "load" where recording != nil:
+      output.writeError(":\(name) changes the state without an action, which a recorded test cannot replay; :stop the recording first")
     case "undo":
       guard let previous = past.popLast() else { return output.writeError("nothing to undo") }
       future.append(currentState)
@@ -181,7 +183,7 @@ final class FeatureConsole {
     }
     candidates.append(name)
     let action = candidates.first { (try? store.resolver.steps($0)) != nil } ?? prefix + name
-    perform(recording: (action, payload)) { try self.store.send(action, payload: payload) }
+    perform { try self.store.send(action, payload: payload) }
   }
 
   private func evaluatePayload(_ source: String) throws -> Value {
@@ -190,13 +192,16 @@ final class FeatureConsole {
     return try session.host.value(from: value)
   }
 
-  private func perform(recording action: (String, Value), _ body: () throws -> Void) {
+  /// Runs a send from the prompt. A recording notes each action the store reduces (this one, and
+  /// what it leads to) through its hook; a send that fails is rolled back, so it is forgotten there too.
+  private func perform(_ body: () throws -> Void) {
     let before = currentState
+    let mark = recording?.mark
     do {
       try body()
-      recording?.append(action: action.0, payload: action.1, state: currentState)
       showChange(from: before, cause: nil)
     } catch {
+      if let mark { recording?.rollBack(to: mark) }
       session.report(error)
     }
   }
@@ -225,6 +230,7 @@ final class FeatureConsole {
       try session.lua.setGlobal("store", storeValue)
       definition = newDefinition
       observe()
+      recording?.hook(store.store)
       session.output.write(session.output.styled("reloaded \(file); the state is kept", .dim))
       showScreen()
     } catch {
@@ -260,17 +266,25 @@ final class FeatureConsole {
 
   private func startRecording(_ path: String) {
     guard path.hasSuffix("_test.lua") else { return session.output.writeError("usage: :record FILE_test.lua") }
-    recording = SessionRecording(path: path, featureFile: file, initialState: currentState)
-    SessionRecording.installRecorders(on: store.store, into: recording!)
+    if recording != nil { return session.output.writeError("already recording (:stop writes it)") }
+    let recording = SessionRecording(path: path, featureFile: file, initialState: currentState)
+    recording.install(on: store.store)
+    self.recording = recording
     session.output.write(session.output.styled("recording to \(path); :stop writes it", .dim))
+    if store.store.effectsInFlight > 0 {
+      session.output.writeError(session.output.styled("warning: \(store.store.effectsInFlight) effect(s) already running are not part of the recording; what they send will not replay", .yellow))
+    }
   }
 
   private func stopRecording() {
     guard let recording else { return session.output.writeError("not recording (:record FILE_test.lua)") }
     self.recording = nil
+    recording.uninstall(from: store.store)
     do {
       try recording.write()
-      session.output.write(session.output.styled("wrote \(recording.path) (\(recording.steps.count) action(s)); run it with relua test \(recording.path)", .dim))
+      let searches = recording.searches.isEmpty ? "" : ", \(recording.searches.count) search(es)"
+      session.output.write(session.output.styled(
+        "wrote \(recording.path) (\(recording.steps.count) action(s): \(recording.sentCount) sent, \(recording.receivedCount) received\(searches)); run it with relua test \(recording.path)", .dim))
     } catch {
       session.report(error)
     }

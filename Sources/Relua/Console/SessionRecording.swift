@@ -1,17 +1,66 @@
 import Composable
 import Foundation
 
-/// A REPL session being recorded as a test (`:record FILE_test.lua` … `:stop`): the state it
-/// started from, each action with the state it led to, and every uuid and random number the live
-/// dependencies produced meanwhile, so the test replays the session exactly.
+/// A REPL session being recorded as a test (`:record FILE_test.lua` … `:stop`).
+///
+/// It writes down everything the replay needs to happen exactly as it did live:
+/// - every action the store reduced, in order, with the whole state it led to: the ones sent from
+///   the prompt (`store:send`) and the ones effects delivered (`store:receive`), as the engine tells
+///   them apart (`Store.onReduce`);
+/// - when each happened, on a monotonic clock, in milliseconds: the test runs on a test clock and
+///   advances it by the time between steps, so debounces, timers and cancellations fire in the
+///   replay where they fired live;
+/// - what the live dependencies produced: uuids, random numbers, and each `deps.github.search`
+///   (the query, the answer or error, how long it took), replayed by a stub that checks the queries.
+///
+/// Times: an effect's step in the replay happens at its ideal time (a sleep of exactly 0.3 s), live
+/// a little later (the machine's latency), so every recorded time is at or after the replay's;
+/// times are rounded to the millisecond (all from one origin, so rounding never accumulates), and
+/// an answer's latency is rounded down, so a replayed answer never comes after the step that
+/// received it. Left: a timer that sleeps many times drifts live (about a millisecond per sleep);
+/// a prompt action typed within that drift of a tick may replay on the other side of it.
 @MainActor
 final class SessionRecording {
+  struct Step {
+    var action: FeatureAction
+    var received: Bool
+    var state: Value
+    var time: Duration
+  }
+
+  /// A `deps.github.search` the session made.
+  struct Search {
+    enum Answer {
+      case pending
+      case result(Value)
+      case failure(Value)
+      /// Cancelled (a newer query, a dismissed screen) before it was answered.
+      case cancelled
+    }
+    var query: Value
+    var time: Duration
+    var answer: Answer = .pending
+    var latency: Duration = .zero
+  }
+
+  enum Event {
+    case step(Step)
+    /// The search asked at that time (an index into `searches`).
+    case search(Int)
+  }
+
   let path: String
   let featureFile: String
   let initialState: Value
-  private(set) var steps: [(action: String, payload: Value, state: Value)] = []
+  private let start = ContinuousClock.now
+  private(set) var events: [Event] = []
+  private(set) var searches: [Search] = []
   let uuids = LockedValue<[String]>([])
   let randoms = LockedValue<[Int]>([])
+  /// The store's dependencies before the recorders were installed (put back by `uninstall`).
+  private var savedDependencies: DependencyValues?
+  private var stopTime: Duration?
+  private var effectsInFlightAtStop = 0
 
   init(path: String, featureFile: String, initialState: Value) {
     self.path = path
@@ -19,16 +68,55 @@ final class SessionRecording {
     self.initialState = initialState
   }
 
-  func append(action: String, payload: Value, state: Value) {
-    steps.append((action, payload, state))
+  private var now: Duration { ContinuousClock.now - start }
+
+  var sentCount: Int { steps.filter { !$0.received }.count }
+  var receivedCount: Int { steps.filter(\.received).count }
+  var steps: [Step] {
+    events.compactMap { if case .step(let step) = $0 { step } else { nil } }
   }
 
-  /// Wraps the store's uuid and random dependencies so that what they produce is written down.
-  static func installRecorders(on store: Store<Value, FeatureAction>, into recording: SessionRecording) {
+  // MARK: Recording
+
+  /// Where the recording is now; `rollBack(to:)` forgets what came after (a send that failed).
+  var mark: Int { events.count }
+
+  func rollBack(to mark: Int) {
+    if events.count > mark { events.removeLast(events.count - mark) }
+  }
+
+  func reduced(_ action: FeatureAction, received: Bool, state: Value) {
+    events.append(.step(Step(action: action, received: received, state: state, time: now)))
+  }
+
+  func searchAsked(_ query: RepositorySearchClient.Query) -> Int {
+    var fields: [(String, Value)] = [
+      ("q", .string(query.q)), ("page", .integer(Int64(query.page))), ("per_page", .integer(Int64(query.perPage))),
+    ]
+    if let sort = query.sort { fields.append(("sort", .string(sort))) }
+    if let language = query.language { fields.append(("language", .string(language))) }
+    searches.append(Search(query: .record(ValueRecord(fields)), time: now))
+    events.append(.search(searches.count - 1))
+    return searches.count - 1
+  }
+
+  func searchAnswered(_ index: Int, _ answer: Result<Value, RepositorySearchClient.SearchFailure>, cancelled: Bool) {
+    searches[index].latency = now - searches[index].time
+    switch answer {
+    case .success(let value): searches[index].answer = cancelled ? .cancelled : .result(value)
+    case .failure(let failure):
+      searches[index].answer = cancelled || failure.record["kind"].stringValue == "cancelled" ? .cancelled : .failure(failure.record)
+    }
+  }
+
+  /// Wraps the store's uuid, random and github dependencies so that what they produce is written
+  /// down, and hooks the store's reduced actions.
+  func install(on store: Store<Value, FeatureAction>) {
     var dependencies = store.dependencies
-    let live = dependencies
-    let uuids = recording.uuids
-    let randoms = recording.randoms
+    let live = savedDependencies ?? dependencies
+    savedDependencies = live
+    let uuids = self.uuids
+    let randoms = self.randoms
     dependencies.uuid = UUIDGenerator {
       let uuid = live.uuid()
       uuids.withLock { $0.append(uuid.uuidString) }
@@ -39,8 +127,34 @@ final class SessionRecording {
       randoms.withLock { $0.append(value) }
       return value
     }
+    let github = live.github
+    dependencies.github = RepositorySearchClient { [weak self] query in
+      let index = self?.searchAsked(query)
+      let answer = await github.search(query)
+      if let index { self?.searchAnswered(index, answer, cancelled: Task.isCancelled) }
+      return answer
+    }
     store.dependencies = dependencies
+    hook(store)
   }
+
+  /// Records the actions `store` reduces (again after `:reload` made a new store).
+  func hook(_ store: Store<Value, FeatureAction>) {
+    store.onReduce = { [weak self, weak store] action, received in
+      guard let self, let store else { return }
+      self.reduced(action, received: received, state: store.state)
+    }
+  }
+
+  /// Ends the recording: notes the time and the effects still running, puts the live dependencies back.
+  func uninstall(from store: Store<Value, FeatureAction>) {
+    stopTime = now
+    effectsInFlightAtStop = store.effectsInFlight
+    store.onReduce = nil
+    if let savedDependencies { store.dependencies = savedDependencies }
+  }
+
+  // MARK: Writing
 
   /// `require` name of the feature script: its path under `Scripts/`, dotted.
   var moduleName: String {
@@ -50,15 +164,38 @@ final class SessionRecording {
     return relative.replacingOccurrences(of: "/", with: ".")
   }
 
+  /// Milliseconds, rounded (times) or rounded down (latencies).
+  private static func milliseconds(_ duration: Duration, roundingDown: Bool = false) -> Int64 {
+    let (seconds, attoseconds) = duration.components
+    let fraction = Double(attoseconds) / 1e15
+    return seconds * 1000 + Int64(roundingDown ? fraction.rounded(.down) : fraction.rounded())
+  }
+
+  /// `0.3`, `1.25`, `12`: seconds as the test writes them.
+  private static func seconds(_ milliseconds: Int64) -> String {
+    let whole = milliseconds / 1000
+    let fraction = milliseconds % 1000
+    guard fraction != 0 else { return String(whole) }
+    var digits = String(fraction)
+    digits = String(repeating: "0", count: 3 - digits.count) + digits
+    while digits.hasSuffix("0") { digits.removeLast() }
+    return "\(whole).\(digits)"
+  }
+
   func write() throws {
-    var deps: [String] = ["clock = \"immediate\""]
+    var deps: [String] = ["clock = \"test\""]
     let uuidList = uuids.withLock { $0 }
     let randomList = randoms.withLock { $0 }
     if !uuidList.isEmpty { deps.append("uuid = { " + uuidList.map { quoteLuaString($0) }.joined(separator: ", ") + " }") }
     if !randomList.isEmpty { deps.append("random = { " + randomList.map(String.init).joined(separator: ", ") + " }") }
+    if !searches.isEmpty { deps.append("github = github") }
+    let steps = self.steps
     var lines = [
-      "-- Recorded with `relua repl \(featureFile)` (:record … :stop) on \(Self.today()).",
-      "-- Each step sends what was sent in the session and expects the whole state it led to.",
+      "-- Recorded with `relua repl \(featureFile)` (:record … :stop) on \(Self.today()):",
+      "-- \(steps.count) action(s), \(sentCount) sent at the prompt and \(receivedCount) received from effects"
+        + (searches.isEmpty ? "" : ", \(searches.count) GitHub search(es)") + ".",
+      "-- Each step sends (or receives) what the session did and expects the whole state it led to;",
+      "-- the test clock advances by the time that passed before it, so effects run when they did.",
       "local relua = require \"relua\"",
       "local Feature = require \"\(moduleName)\"",
       "",
@@ -70,18 +207,106 @@ final class SessionRecording {
       "  end",
       "end",
       "",
-      "test(\(quoteLuaString("recorded session: " + (steps.map(\.action).prefix(3).joined(separator: ", ")))), function()",
+    ]
+    if !searches.isEmpty { lines += try githubStubLines() }
+    let title = steps.filter { !$0.received }.map(\.action.name).prefix(3).joined(separator: ", ")
+    lines += [
+      "test(\(quoteLuaString("recorded session: " + title)), function()",
       "  local store = relua.TestStore(Feature, {",
       "    json = \(Self.longString(try initialState.json())),",
       "    deps = { \(deps.joined(separator: ", ")) },",
       "  })",
     ]
-    for step in steps {
-      let payload = step.payload.isNull ? "" : step.payload.luaLiteral() + ", "
-      lines.append("  store:send(\(quoteLuaString(step.action)), \(payload)becomes(\(Self.longString(try step.state.json()))))")
+    // Times from the first event (the wait before it does not matter).
+    let origin: Int64 = events.first.map { event in
+      switch event {
+      case .step(let step): Self.milliseconds(step.time)
+      case .search(let index): Self.milliseconds(searches[index].time)
+      }
+    } ?? 0
+    var clock: Int64 = 0
+    func advance(to time: Duration, _ comment: String? = nil) {
+      let target = Self.milliseconds(time) - origin
+      guard target > clock else { return }
+      lines.append("  store:advance(\(Self.seconds(target - clock)))" + (comment.map { "  -- " + $0 } ?? ""))
+      clock = target
     }
-    lines += ["  store:skipInFlightEffects()", "end)", ""]
+    for event in events {
+      switch event {
+      case .step(let step):
+        advance(to: step.time)
+        let verb = step.received ? "receive" : "send"
+        let payload = step.received ? Self.receivedPayload(step.action.payload) : (step.action.payload.isNull ? "" : step.action.payload.luaLiteral() + ", ")
+        lines.append("  store:\(verb)(\(quoteLuaString(step.action.name)), \(payload)becomes(\(Self.longString(try step.state.json()))))")
+      case .search(let index):
+        // The replay's search is asked by now (an effect woke up): move the clock here first so that
+        // the stub's answer, due after its latency, is scheduled before the clock passes it.
+        advance(to: searches[index].time, "deps.github.search " + searches[index].query.luaLiteral())
+      }
+    }
+    if !events.isEmpty, let stopTime { advance(to: stopTime, ":stop") }
+    if effectsInFlightAtStop > 0 {
+      lines.append("  store:skipInFlightEffects()  -- \(effectsInFlightAtStop) effect(s) were still running at :stop")
+    }
+    lines += ["end)", ""]
     try lines.joined(separator: "\n").write(toFile: path, atomically: true, encoding: .utf8)
+  }
+
+  /// A received action's payload when it is a plain value (matched exactly); a table payload (a
+  /// search response) is matched by the action's name, and what it did is in the state expected.
+  private static func receivedPayload(_ payload: Value) -> String {
+    switch payload {
+    case .string, .integer, .boolean: return payload.luaLiteral() + ", "
+    default: return ""
+    }
+  }
+
+  /// The `github` stub: the session's searches in order, each answered as it was live.
+  private func githubStubLines() throws -> [String] {
+    var lines = [
+      "-- deps.github.search as the session saw it, in order: the query, then the answer (result, or",
+      "-- error) and its latency in seconds, or `cancelled` when it was cancelled (or unanswered at :stop).",
+      "local searches = {",
+    ]
+    for search in searches {
+      var fields = ["query = " + search.query.luaLiteral()]
+      switch search.answer {
+      case .result(let value):
+        fields.append("seconds = " + Self.seconds(Self.milliseconds(search.latency, roundingDown: true)))
+        fields.append("result = relua.fromJSON" + Self.longString(try value.json()))
+      case .failure(let error):
+        fields.append("seconds = " + Self.seconds(Self.milliseconds(search.latency, roundingDown: true)))
+        fields.append("error = " + error.luaLiteral())
+      case .cancelled, .pending:
+        fields.append("cancelled = true")
+      }
+      lines.append("  { " + fields.joined(separator: ", ") + " },")
+    }
+    lines += [
+      "}",
+      "local function show(query)",
+      "  local text = string.format(\"{ q = %q, page = %s, per_page = %s\", query.q, query.page, query.per_page)",
+      "  if query.sort then text = text .. string.format(\", sort = %q\", query.sort) end",
+      "  if query.language then text = text .. string.format(\", language = %q\", query.language) end",
+      "  return text .. \" }\"",
+      "end",
+      "local asked = 0",
+      "local function github(query)",
+      "  asked = asked + 1",
+      "  local recorded = searches[asked]",
+      "  if recorded == nil then",
+      "    error(\"recorded session: search #\" .. asked .. \" \" .. show(query) .. \" was not in the session (it made \" .. #searches .. \")\", 0)",
+      "  end",
+      "  if show(query) ~= show(recorded.query) then",
+      "    error(\"recorded session: search #\" .. asked .. \" asked \" .. show(query) .. \", the session asked \" .. show(recorded.query), 0)",
+      "  end",
+      "  -- A cancelled search never answers: the replay cancels it as the session did.",
+      "  if recorded.cancelled then return nil, { kind = \"transport\", message = \"unanswered\" }, 24 * 3600 end",
+      "  return recorded.result, recorded.error, recorded.seconds",
+      "end",
+      "",
+    ]
+    return lines
   }
 
   private static func longString(_ text: String) -> String {

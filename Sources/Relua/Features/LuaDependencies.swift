@@ -29,7 +29,7 @@ enum LuaDependencies {
       guard let seconds = arguments.first?.doubleValue, seconds >= 0 else {
         throw LuaError.argument(position: 1, message: "deps.clock.sleep(seconds): seconds must be a number >= 0")
       }
-      try await DependencyValues.current.clock.sleep(for: .seconds(seconds))
+      try await DependencyValues.current.clock.sleep(for: .luaSeconds(seconds))
       return []
     }))
     try deps.rawSet("clock", .table(clock))
@@ -169,7 +169,7 @@ struct DependencyOptions {
         let results = try host.lua.call(box.value, host.lua.value(Value.record(ValueRecord(fields))))
         // A third value is a delay in seconds on the store's clock (a slow response, for tests).
         if results.count > 2, let delay = results[2].doubleValue, delay > 0 {
-          try await DependencyValues.current.clock.sleep(for: .seconds(delay))
+          try await DependencyValues.current.clock.sleep(for: .luaSeconds(delay))
         }
         let result = try results.first.map { try host.value(from: $0) } ?? .null
         if result.isNull {
@@ -180,7 +180,10 @@ struct DependencyOptions {
       } catch is CancellationError {
         return .failure(.init(kind: "cancelled", message: "The search was cancelled."))
       } catch {
-        return .failure(.init(kind: "transport", message: "the github stub raised: \(LuaCoroutineDriver.message(of: error))"))
+        // The search fails as a transport error, and the test fails with the stub's message.
+        let message = LuaCoroutineDriver.message(of: error)
+        host.dependencyFailures.append("the deps.github stub raised: \(message)")
+        return .failure(.init(kind: "transport", message: "the github stub raised: \(message)"))
       }
     }
     return { $0.github = client }
@@ -188,5 +191,17 @@ struct DependencyOptions {
 
   func prepare(_ values: inout DependencyValues) {
     for step in apply { step(&values) }
+  }
+}
+
+extension Duration {
+  /// Seconds given by Lua (`deps.clock.sleep(0.3)`, `store:advance(0.1)`, `:debounce(id, 0.3)`),
+  /// rounded to the nanosecond: durations built from decimal fractions then add up exactly, so
+  /// `store:advance(0.1)` then `store:advance(0.2)` reaches a sleep of 0.3 s (as `Double` seconds
+  /// converted to attoseconds they can miss it by 10⁻¹⁸ s). Recorded sessions rely on it.
+  static func luaSeconds(_ seconds: Double) -> Duration {
+    let nanoseconds = (seconds * 1e9).rounded()
+    guard nanoseconds.magnitude < 9e18 else { return .seconds(seconds) }
+    return .nanoseconds(Int64(nanoseconds))
   }
 }

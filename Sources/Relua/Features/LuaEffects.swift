@@ -16,7 +16,7 @@ enum LuaEffects {
       try effect(from: table.rawGet("effect"), feature: feature, host: host)
     }
     func id() throws -> Value { try host.value(from: table.rawGet("id")) }
-    func seconds() throws -> Duration { .seconds(try table.rawGet("seconds").doubleValue ?? 0) }
+    func seconds() throws -> Duration { .luaSeconds(try table.rawGet("seconds").doubleValue ?? 0) }
     switch kind {
     case "none":
       return .none

@@ -82,6 +82,10 @@ public final class LuaTestStoreObject {
       host.lastReducerError = nil
       failures.insert(error.fullDescription, at: 0)
     }
+    if !host.dependencyFailures.isEmpty {
+      failures.insert(contentsOf: host.dependencyFailures, at: 0)
+      host.dependencyFailures.removeAll()
+    }
     if !failures.isEmpty {
       let message = failures.joined(separator: "\n\n")
       failures.removeAll()
@@ -142,7 +146,7 @@ public final class LuaTestStoreObject {
     }
     try await perform {
       await settleEffects()
-      await clock.advance(by: .seconds(seconds))
+      await clock.advance(by: .luaSeconds(seconds))
       await settleEffects()
     }
   }
@@ -153,7 +157,9 @@ public final class LuaTestStoreObject {
     failures.removeAll()
     testStore.assertNothingPending()
     defer { failures.removeAll() }
-    return failures
+    let dependencyFailures = host.dependencyFailures
+    host.dependencyFailures.removeAll()
+    return dependencyFailures + failures
   }
 
   /// Lets effects that were just started or woken reach their next suspension before the clock

@@ -24,6 +24,10 @@ public final class ReluaHost {
   var testStores: [LuaTestStoreObject] = []
   /// The error of the last Lua reducer that raised (the test store reports it as the failure).
   var lastReducerError: ReluaError?
+  /// Errors a scripted dependency raised (a `deps = { github = function … }` stub calling
+  /// `error`): the next test-store operation fails with them (a recorded session's stub raises when
+  /// the replay asks another query than the session did).
+  var dependencyFailures: [String] = []
   /// The store and action being processed right now (see `StateAnchors`). Written by the root
   /// reducers, which stores run on the main actor; `nonisolated(unsafe)` spares the per-action
   /// executor check of `MainActor.assumeIsolated`.
