@@ -30,8 +30,10 @@ final class LuaStateHandle {
   /// Lua is calling, or the main thread.
   @inline(__always)
   func access() throws(LuaError) -> (LuaState, OpaquePointer) {
+    // The thread first: it throws once the state closed, before `owner` (unowned) is touched.
+    let thread = try currentThread()
     guard let owner else { throw .closed }
-    return (owner, try currentThread())
+    return (owner, thread)
   }
 
   /// The thread Swift code should work on now (see `access`), without the state.
@@ -59,6 +61,7 @@ final class LuaStateHandle {
   func markClosed() {
     mainThread = nil
     control = nil
+    owner = nil
   }
 
   /// Anchors the value at `index` of `L` in the registry.
