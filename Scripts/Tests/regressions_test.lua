@@ -78,7 +78,8 @@ end)
 -- Regression 2 (fixed): store:advance right after a send that starts an Effect.run could run
 -- before the effect reached deps.clock.sleep, so the expected action never arrived (intermittent).
 -- Cause: run effects started on the global executor and hopped to the main actor. They now start
--- on the main actor (Composable's RunOperation), in the order they were returned.
+-- on the main actor (Composable's RunOperation), in the order they were returned. That was not
+-- enough on its own: see regression 4.
 describe("regression 2: test clock vs. effect start-up", function()
   it("after advance(1), a cancellable 1 s timer's tick has arrived", function()
     local store = relua.TestStore(Child, { deps = { clock = "test" } })
@@ -106,5 +107,46 @@ describe("regression 3: navigation warnings name the action as scripts write it"
     local warning = store:warnings()[1] or ""
     expect(warning).to_contain("path[7].child.bump")
     expect(warning).to_contain("regressions_test.lua")
+  end)
+end)
+
+-- Regression 4 (fixed): repository_search_test's "a page load in flight is cancelled when the
+-- query changes" failed about 1 run in 10: the page load started by one send was cancelled by
+-- the next send before its task had run at all, so its request was never made. A late start can
+-- also make an effect reach its clock sleep after store:advance has moved the clock, so the sleep
+-- never ends. Cause: the test store let effects run with Task.megaYield and 1 ms real sleeps,
+-- assuming a new main-actor task runs before the test goes on; on Linux it may not. Now send and
+-- receive wait until every effect has started, and advance waits until every effect sleeps on the
+-- test clock (or has finished) before each step. The scenario is repeated: one pass rarely fails.
+describe("regression 4: send, cancel and advance do not race effects", function()
+  local requests = {}
+  local Search = relua.feature "Search" {
+    state = {},
+    actions = { load = {}, query = {}, searched = {}, loaded = {} },
+    reduce = relua.on {
+      -- A slow request, recorded as soon as its effect runs (as the github stub records queries).
+      load = function(_, _, deps)
+        return Effect.run(function(send)
+          requests[#requests + 1] = "load"
+          deps.clock.sleep(5)
+          send("loaded")
+        end):cancellable("search", true)
+      end,
+      query = function() return Effect.run(function(send) send("searched") end):debounce("search", 0.3) end,
+    },
+  }
+
+  it("a load cancelled by the next send has started; the debounce after it fires on time", function()
+    for round = 1, 200 do
+      requests = {}
+      local store = relua.TestStore(Search, { deps = { clock = "test" } })
+      store:send("load")
+      store:send("query")
+      store:advance(0.3)
+      store:receive("searched")
+      store:advance(10)
+      store:finish()
+      expect({ round = round, requests = requests }).to_equal({ round = round, requests = { "load" } })
+    end
   end)
 end)

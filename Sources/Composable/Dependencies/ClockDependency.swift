@@ -6,7 +6,8 @@ private enum ClockKey: DependencyKey {
 }
 
 extension DependencyValues {
-  /// The clock effects sleep on: `ContinuousClock` live, a `TestClock`/`ImmediateClock` in tests.
+  /// The clock effects sleep on: `ContinuousClock` live; in tests a `TestStoreClock` (moved by
+  /// `TestStore.advance`), swift-clocks' `TestClock` or an `ImmediateClock`.
   public var clock: any Clock<Duration> {
     get { self[ClockKey.self] }
     set { self[ClockKey.self] = newValue }

@@ -132,12 +132,12 @@ public struct ReducerFailure: Error, CustomStringConvertible {
   public var description: String { String(describing: error) }
 }
 
-/// The async body of a `run` effect, already wrapped with error handling.
+/// A `run` effect's task body, already wrapped with error handling. It starts on the main actor,
+/// where the store lives: a host whose effect code is main-actor bound (the Lua host) runs without
+/// hopping off and back. Nonisolated operations (`Effect.run`) hop to the global executor from
+/// there, as in TCA. (Starting on the main actor does not make the task run before its sender goes
+/// on: a `TestStore` waits for that, see `StoreRoot.allEffectsStarted`.)
 @usableFromInline
-/// A `run` effect's task body. It starts on the main actor, where the store lives: a host whose
-/// effect code is main-actor bound (the Lua host) runs without hopping off and back, so effects
-/// start in the order they were returned and a test clock sees them suspended before it advances.
-/// Nonisolated operations (`Effect.run`) hop to the global executor from there, as in TCA.
 struct RunOperation<Action> {
   var priority: TaskPriority?
   var body: @MainActor @Sendable (Send<Action>) async -> Void

@@ -35,6 +35,12 @@ final class StoreRoot<State, Action> {
   struct InFlight {
     var task: Task<Void, Never>
     var ids: [CancelID]
+    /// Whether the task has had its first main-actor turn.
+    var started = false
+    /// A run effect's sleeps on a `TestStoreClock`; nil for a concatenation.
+    var activity: EffectActivity?
+    /// A concatenation's effects of the current step (their task ids).
+    var children: [Int] = []
   }
   var inFlight: [Int: InFlight] = [:]
   var cancellables: [CancelID: Set<Int>] = [:]
@@ -275,7 +281,7 @@ final class StoreRoot<State, Action> {
 
   /// Resumes the waiters whose condition now holds. Conditions are checked here, on the main actor,
   /// so a waiter is resumed only when it can return (each resumption is a main-queue turn).
-  private func signalActivity() {
+  func signalActivity() {
     guard !waiters.isEmpty else { return }
     for (id, waiter) in waiters where waiter.condition() {
       waiters[id] = nil
@@ -283,9 +289,12 @@ final class StoreRoot<State, Action> {
     }
   }
 
+  /// A task an effect runs in, and its id in `inFlight`.
+  typealias EffectTask = (id: Int, task: Task<Void, Never>)
+
   /// Starts an effect; returns the tasks it created (for concatenation).
   @discardableResult
-  func start(_ effect: Effect<Action>, ids: [CancelID]) -> [Task<Void, Never>] {
+  func start(_ effect: Effect<Action>, ids: [CancelID]) -> [EffectTask] {
     switch effect.operation {
     case .none:
       return []
@@ -313,8 +322,10 @@ final class StoreRoot<State, Action> {
     }
   }
 
-  private func register(_ task: Task<Void, Never>, id taskID: Int, ids: [CancelID]) {
-    inFlight[taskID] = InFlight(task: task, ids: ids)
+  private func register(
+    _ task: Task<Void, Never>, id taskID: Int, ids: [CancelID], activity: EffectActivity? = nil
+  ) {
+    inFlight[taskID] = InFlight(task: task, ids: ids, activity: activity)
     for id in ids { cancellables[id, default: []].insert(taskID) }
   }
 
@@ -332,40 +343,49 @@ final class StoreRoot<State, Action> {
     signalActivity()
   }
 
-  private func startRun(_ run: RunOperation<Action>, ids: [CancelID]) -> Task<Void, Never> {
+  private func startRun(_ run: RunOperation<Action>, ids: [CancelID]) -> EffectTask {
     let taskID = makeTaskID()
     let link = self.link
     let send = Send<Action>(
       deliver: { link.root?.receive($0) },
       warning: { link.root?.warn($0) })
     let body = run.body
-    // Starts on the main actor (see `RunOperation`): effects begin in the order they were returned.
+    let activity = EffectActivity { Task { @MainActor in link.root?.signalActivity() } }
+    // Starts on the main actor (see `RunOperation`).
     let task = Task(priority: run.priority) { @MainActor in
-      await body(send)
+      link.root?.began(taskID)
+      await EffectActivity.$current.withValue(activity) { await body(send) }
       link.root?.finished(taskID)
     }
-    register(task, id: taskID, ids: ids)
-    return task
+    register(task, id: taskID, ids: ids, activity: activity)
+    return (taskID, task)
   }
 
-  private func startConcatenation(_ effects: [Effect<Action>], ids: [CancelID]) -> Task<Void, Never> {
+  private func startConcatenation(_ effects: [Effect<Action>], ids: [CancelID]) -> EffectTask {
     let taskID = makeTaskID()
     nonisolated(unsafe) let effects = effects
     let link = self.link
     let task = Task { @MainActor in
+      link.root?.began(taskID)
       for effect in effects {
         guard let root = link.root, !Task.isCancelled else { break }
         let children = root.start(effect, ids: [])
+        root.inFlight[taskID]?.children = children.map(\.id)
         await withTaskCancellationHandler {
-          for child in children { await child.value }
+          for child in children { await child.task.value }
         } onCancel: {
-          for child in children { child.cancel() }
+          for child in children { child.task.cancel() }
         }
       }
       link.root?.finished(taskID)
     }
     register(task, id: taskID, ids: ids)
-    return task
+    return (taskID, task)
+  }
+
+  private func began(_ taskID: Int) {
+    inFlight[taskID]?.started = true
+    signalActivity()
   }
 
   func cancel(_ id: CancelID) {

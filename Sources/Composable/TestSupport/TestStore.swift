@@ -151,7 +151,7 @@ public final class TestStore<State, Action> {
     let expected = state
     expect(expected: expected, actual: actual, assert: assert, at: location)
     state = actual
-    await Task.megaYield()
+    await effectsStarted()
   }
 
   func expect(
@@ -245,6 +245,13 @@ public final class TestStore<State, Action> {
       expect(expected: state, actual: next.state, assert: assert, at: location)
     }
     state = next.state
+    await effectsStarted()
+  }
+
+  /// Lets every effect started so far begin (a Lua effect runs to its first await), then yields.
+  private func effectsStarted() async {
+    let root = self.root
+    await root.wait(until: { root.allEffectsStarted }, timeout: timeout)
     await Task.megaYield()
   }
 

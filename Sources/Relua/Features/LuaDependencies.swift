@@ -75,7 +75,7 @@ enum LuaDependencies {
 /// `clock = "test" | "immediate" | "live"`, `date = seconds | "live"`.
 @MainActor
 struct DependencyOptions {
-  var testClock: TestClock<Duration>?
+  var testClock: TestStoreClock?
   private var apply: [(inout DependencyValues) -> Void] = []
 
   init(_ table: LuaTable?, host: ReluaHost) throws {
@@ -125,7 +125,7 @@ struct DependencyOptions {
       case "clock":
         switch value.stringValue {
         case "test"?:
-          let clock = TestClock<Duration>()
+          let clock = TestStoreClock()
           testClock = clock
           apply.append { $0.clock = clock }
         case "immediate"?: apply.append { $0.clock = ImmediateClock<Duration>() }

@@ -1,4 +1,3 @@
-import Clocks
 import Composable
 import Lua
 
@@ -20,7 +19,7 @@ public final class LuaTestStoreObject {
   let feature: FeatureDefinition
   let testStore: TestStore<Value, FeatureAction>
   let resolver: ActionResolver
-  let clock: TestClock<Duration>?
+  let clock: TestStoreClock?
   private var failures: [String] = []
 
   init(host: ReluaHost, feature: FeatureDefinition, state: Value?, options: DependencyOptions, location: String) throws {
@@ -144,11 +143,7 @@ public final class LuaTestStoreObject {
     guard let clock else {
       throw LuaError.runtime(message: "store:advance needs a test clock: relua.TestStore(Feature, { deps = { clock = \"test\" } })", traceback: nil)
     }
-    try await perform {
-      await settleEffects()
-      await clock.advance(by: .luaSeconds(seconds))
-      await settleEffects()
-    }
+    try await perform { await testStore.advance(clock, by: .luaSeconds(seconds)) }
   }
 
   /// The exhaustive checks at the end of a test (actions received but not asserted, effects still
@@ -160,17 +155,6 @@ public final class LuaTestStoreObject {
     let dependencyFailures = host.dependencyFailures
     host.dependencyFailures.removeAll()
     return dependencyFailures + failures
-  }
-
-  /// Lets effects that were just started or woken reach their next suspension before the clock
-  /// moves: an effect's sleep registers with the test clock from another executor (swift-clocks'
-  /// `TestClock.sleep` is nonisolated), so advancing right away could miss it. TCA's tests avoid
-  /// this with a main serial executor; here, a few scheduler turns and a millisecond of real time.
-  private func settleEffects() async {
-    for _ in 0..<3 {
-      await Task.megaYield()
-      try? await Task.sleep(for: .milliseconds(1))
-    }
   }
 
   static func register(in host: ReluaHost) throws {

@@ -1,0 +1,89 @@
+import Foundation
+
+/// A test clock that knows which effects sleep on it, so `TestStore.advance(_:by:)` can move time
+/// exactly. Time only moves through the test store; a sleep lasts until an advance reaches its
+/// deadline (a sleep until `now` waits for the next advance, as with swift-clocks' `TestClock`).
+///
+/// swift-clocks' `TestClock` cannot tell whether an effect has reached its sleep yet: advanced
+/// right after a send, it can move past a sleep that registers a moment later, which then never
+/// ends. This one marks each sleep on the sleeping effect (`EffectActivity`), so the test store
+/// waits for every effect to be asleep before each step.
+public final class TestStoreClock: Clock, @unchecked Sendable {
+  public struct Instant: InstantProtocol, Hashable, Sendable {
+    public var offset: Duration
+    public init(offset: Duration = .zero) { self.offset = offset }
+    public func advanced(by duration: Duration) -> Instant { Instant(offset: offset + duration) }
+    public func duration(to other: Instant) -> Duration { other.offset - offset }
+    public static func < (lhs: Instant, rhs: Instant) -> Bool { lhs.offset < rhs.offset }
+  }
+
+  private struct Sleeper {
+    var id: Int
+    var deadline: Instant
+    var continuation: CheckedContinuation<Void, any Error>
+    var activity: EffectActivity?
+  }
+
+  private let lock = NSLock()
+  private var current: Instant
+  private var sleepers: [Sleeper] = []
+  private var nextID = 0
+
+  public init(now: Instant = Instant()) { current = now }
+
+  public var now: Instant { lock.withLock { current } }
+  public var minimumResolution: Duration { .zero }
+
+  public func sleep(until deadline: Instant, tolerance: Duration? = nil) async throws {
+    try Task.checkCancellation()
+    let activity = EffectActivity.current
+    let id = lock.withLock {
+      defer { nextID += 1 }
+      return nextID
+    }
+    try await withTaskCancellationHandler {
+      try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
+        enum Outcome { case asleep, due, cancelled }
+        // Checked and registered in one step: a cancellation either sees the sleeper or is seen here.
+        let outcome: Outcome = lock.withLock {
+          if Task.isCancelled { return .cancelled }
+          if deadline < current { return .due }
+          sleepers.append(Sleeper(id: id, deadline: deadline, continuation: continuation, activity: activity))
+          activity?.fellAsleep()
+          return .asleep
+        }
+        switch outcome {
+        case .asleep: activity?.announce()
+        case .due: continuation.resume()
+        case .cancelled: continuation.resume(throwing: CancellationError())
+        }
+      }
+    } onCancel: {
+      let sleeper: Sleeper? = lock.withLock {
+        guard let index = sleepers.firstIndex(where: { $0.id == id }) else { return nil }
+        let sleeper = sleepers.remove(at: index)
+        sleeper.activity?.wokeUp()
+        return sleeper
+      }
+      sleeper?.continuation.resume(throwing: CancellationError())
+    }
+  }
+
+  /// The earliest deadline of a sleep, if one is due by `limit`.
+  func nextDeadline(notAfter limit: Instant) -> Instant? {
+    lock.withLock { sleepers.lazy.map(\.deadline).filter { $0 <= limit }.min() }
+  }
+
+  /// Moves `now` to `instant` (never back) and wakes the sleeps due by then, in the order they
+  /// were registered. Their effects count as awake before this returns.
+  func move(to instant: Instant) {
+    let due: [Sleeper] = lock.withLock {
+      if current < instant { current = instant }
+      let due = sleepers.filter { $0.deadline <= current }
+      sleepers.removeAll { $0.deadline <= current }
+      for sleeper in due { sleeper.activity?.wokeUp() }
+      return due
+    }
+    for sleeper in due { sleeper.continuation.resume() }
+  }
+}
