@@ -437,9 +437,7 @@ def test_record_writes_a_test_that_passes():
         t.expect(r"wrote .*recorded_test\.lua \(5 action")
     finally:
         t.close()
-    result = subprocess.run([RELUA, "test", recorded], capture_output=True, text=True, cwd=directory, timeout=120)
-    assert result.returncode == 0, result.stdout + result.stderr
-    assert "1 passed, 0 failed" in result.stdout, result.stdout
+    run_recorded_test(recorded, directory)
 
 
 
