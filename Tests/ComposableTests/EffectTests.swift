@@ -1,4 +1,3 @@
-import Clocks
 import Composable
 import XCTest
 
@@ -48,13 +47,13 @@ final class EffectTests: XCTestCase {
   }
 
   func testDebounceSendsOnlyTheLastValue() async {
-    let clock = TestClock()
+    let clock = TestStoreClock()
     let store = TestStore(initialState: Search.State(), reducer: Search()) { $0.clock = clock }
     await store.send(.queryChanged("t")) { $0.query = "t" }
-    await clock.advance(by: .milliseconds(200))
+    await store.advance(clock, by: .milliseconds(200))
     await store.send(.queryChanged("tca")) { $0.query = "tca" }
-    await clock.advance(by: .milliseconds(200))
-    await clock.advance(by: .milliseconds(100))
+    await store.advance(clock, by: .milliseconds(200))
+    await store.advance(clock, by: .milliseconds(100))
     await store.receive(.response("TCA")) {
       $0.requests = 1
       $0.results = ["TCA"]
@@ -64,7 +63,7 @@ final class EffectTests: XCTestCase {
 
   func testCancelInFlight() async {
     enum Action: Equatable { case start(Int), done(Int) }
-    let clock = TestClock()
+    let clock = TestStoreClock()
     let reducer = Reduce<[Int], Action> { state, action in
       switch action {
       case let .start(n):
@@ -80,9 +79,9 @@ final class EffectTests: XCTestCase {
     }
     let store = TestStore(initialState: [], reducer: reducer)
     await store.send(.start(1))
-    await clock.advance(by: .milliseconds(500))
+    await store.advance(clock, by: .milliseconds(500))
     await store.send(.start(2))
-    await clock.advance(by: .seconds(1))
+    await store.advance(clock, by: .seconds(1))
     await store.receive(.done(2)) { $0 = [2] }
     await store.finish()
   }
@@ -92,7 +91,7 @@ final class EffectTests: XCTestCase {
     struct Child: Reducer {
       struct State: Equatable, Identifiable { var id: Int; var done = false }
       enum Action: Equatable { case start, stop, done }
-      let clock: TestClock<Duration>
+      let clock: TestStoreClock
       func reduce(into state: inout State, action: Action) -> Effect<Action> {
         switch action {
         case .start:
@@ -109,7 +108,7 @@ final class EffectTests: XCTestCase {
     struct Parent: Reducer {
       struct State: Equatable { var children: IdentifiedArrayOf<Child.State> }
       enum Action: Equatable { case child(IdentifiedAction<Int, Child.Action>) }
-      let clock: TestClock<Duration>
+      let clock: TestStoreClock
       var body: some Reducer<State, Action> {
         EmptyReducer()
           .forEach(\.children, action: CaseLens(Action.child) { if case let .child(a) = $0 { a } else { nil } }) {
@@ -117,13 +116,13 @@ final class EffectTests: XCTestCase {
           }
       }
     }
-    let clock = TestClock()
+    let clock = TestStoreClock()
     let store = TestStore(
       initialState: Parent.State(children: [.init(id: 1), .init(id: 2)]), reducer: Parent(clock: clock))
     await store.send(.child(.element(id: 1, action: .start)))
     await store.send(.child(.element(id: 2, action: .start)))
     await store.send(.child(.element(id: 2, action: .stop)))
-    await clock.advance(by: .seconds(1))
+    await store.advance(clock, by: .seconds(1))
     await store.receive(.child(.element(id: 1, action: .done))) { $0.children[id: 1]?.done = true }
     await store.finish()
   }
@@ -143,13 +142,13 @@ final class EffectTests: XCTestCase {
         }
       }
     }
-    let clock = TestClock()
+    let clock = TestStoreClock()
     let store = TestStore(initialState: Parent.State(timers: [.init(id: 1)]), reducer: Parent()) { $0.clock = clock }
     await store.send(.timer(.element(id: 1, action: .start)))
-    await clock.advance(by: .seconds(1))
+    await store.advance(clock, by: .seconds(1))
     await store.receive(.timer(.element(id: 1, action: .tick))) { $0.timers[id: 1]?.ticks = 1 }
     await store.send(.remove(1)) { $0.timers = [] }
-    await clock.advance(by: .seconds(5))
+    await store.advance(clock, by: .seconds(5))
     await store.finish()
   }
 
@@ -168,16 +167,16 @@ final class EffectTests: XCTestCase {
         }
       }
     }
-    let clock = TestClock()
+    let clock = TestStoreClock()
     let store = TestStore(initialState: Parent.State(), reducer: Parent()) { $0.clock = clock }
     await store.send(.toggle) { $0.timer = Timer.State() }
     await store.send(.timer(.start))
-    await clock.advance(by: .seconds(1))
+    await store.advance(clock, by: .seconds(1))
     await store.receive(.timer(.tick)) { $0.timer?.ticks = 1 }
-    await clock.advance(by: .seconds(1))
+    await store.advance(clock, by: .seconds(1))
     await store.receive(.timer(.tick)) { $0.timer?.ticks = 2 }
     await store.send(.toggle) { $0.timer = nil }
-    await clock.advance(by: .seconds(10))
+    await store.advance(clock, by: .seconds(10))
     await store.finish()
   }
 
@@ -227,7 +226,7 @@ final class EffectTests: XCTestCase {
 
   func testConcatenateRunsInOrder() async {
     enum Action: Equatable { case go, value(Int) }
-    let clock = TestClock()
+    let clock = TestStoreClock()
     let store = TestStore(initialState: [Int](), reducer: Reduce<[Int], Action> { state, action in
       switch action {
       case .go:
@@ -238,7 +237,7 @@ final class EffectTests: XCTestCase {
       }
     })
     await store.send(.go)
-    await clock.advance(by: .seconds(1))
+    await store.advance(clock, by: .seconds(1))
     await store.receive(.value(1)) { $0 = [1] }
     await store.receive(.value(2)) { $0 = [1, 2] }
     await store.finish()
@@ -246,7 +245,7 @@ final class EffectTests: XCTestCase {
 
   func testThrottleLatest() async {
     enum Action: Equatable { case tap(Int), value(Int) }
-    let clock = TestClock()
+    let clock = TestStoreClock()
     let store = TestStore(initialState: [Int](), reducer: Reduce<[Int], Action> { state, action in
       switch action {
       case let .tap(n): return Effect.send(.value(n)).throttle(id: "t", for: .seconds(1), clock: clock, latest: true)
@@ -257,7 +256,7 @@ final class EffectTests: XCTestCase {
     await store.receive(.value(1)) { $0 = [1] }
     await store.send(.tap(2))
     await store.send(.tap(3))
-    await clock.advance(by: .seconds(1))
+    await store.advance(clock, by: .seconds(1))
     await store.receive(.value(3)) { $0 = [1, 3] }
     await store.finish()
   }

@@ -1,4 +1,3 @@
-import Clocks
 import Composable
 import XCTest
 
@@ -58,17 +57,17 @@ struct Sheet: Reducer {
 @MainActor
 final class NavigationTests: XCTestCase {
   func testParentDismissalSeesChildThenClearsAndCancels() async {
-    let clock = TestClock()
+    let clock = TestStoreClock()
     let store = TestStore(initialState: Sheet.State(), reducer: Sheet()) { $0.clock = clock }
     await store.send(.present) { $0.child = PresentationState(Child.State()) }
     await store.send(.child(.presented(.startTimer)))
-    await clock.advance(by: .seconds(1))
+    await store.advance(clock, by: .seconds(1))
     await store.receive(.child(.presented(.tick))) { $0.child.wrappedValue?.count = 1 }
     await store.send(.child(.dismiss)) {
       $0.child = nil
       $0.log = ["dismiss saw 1"]
     }
-    await clock.advance(by: .seconds(5))
+    await store.advance(clock, by: .seconds(5))
     await store.finish()
   }
 
@@ -145,11 +144,11 @@ final class NavigationTests: XCTestCase {
   }
 
   func testSwappingKindChangesIdentityAndCancelsEffects() async {
-    let clock = TestClock()
+    let clock = TestStoreClock()
     let store = TestStore(initialState: Destinations.State(), reducer: Destinations()) { $0.clock = clock }
     await store.send(.present(.counter(.init()))) { $0.destination = PresentationState(.counter(.init())) }
     await store.send(.destination(.presented(.counter(.startTimer))))
-    await clock.advance(by: .seconds(1))
+    await store.advance(clock, by: .seconds(1))
     await store.receive(.destination(.presented(.counter(.tick)))) {
       $0.destination = PresentationState(.counter(.init(count: 1)))
     }
@@ -157,13 +156,13 @@ final class NavigationTests: XCTestCase {
     await store.send(.destination(.presented(.counter(.increment)))) {
       $0.destination = PresentationState(.counter(.init(count: 2)))
     }
-    await clock.advance(by: .seconds(1))
+    await store.advance(clock, by: .seconds(1))
     await store.receive(.destination(.presented(.counter(.tick)))) {
       $0.destination = PresentationState(.counter(.init(count: 3)))
     }
     // Changing the kind gives a new identity: the old timer is cancelled.
     await store.send(.swap) { $0.destination = PresentationState(.animations(.init(count: 3))) }
-    await clock.advance(by: .seconds(5))
+    await store.advance(clock, by: .seconds(5))
     await store.finish()
   }
 
@@ -213,17 +212,17 @@ final class NavigationTests: XCTestCase {
   }
 
   func testStackRemovalCancelsElementEffects() async {
-    let clock = TestClock()
+    let clock = TestStoreClock()
     let store = TestStore(initialState: Stacked.State(), reducer: Stacked()) { $0.clock = clock }
     await store.send(.push) { $0.path.append(Child.State()) }
     await store.send(.path(.element(id: 0, action: .startTimer)))
-    await clock.advance(by: .seconds(1))
+    await store.advance(clock, by: .seconds(1))
     await store.receive(.path(.element(id: 0, action: .tick))) { $0.path[id: 0]?.count = 1 }
     await store.send(.path(.popFrom(id: 0))) {
       $0.path.removeAll()
       $0.log = ["pop 0 of 1"]
     }
-    await clock.advance(by: .seconds(3))
+    await store.advance(clock, by: .seconds(3))
     await store.finish()
   }
 

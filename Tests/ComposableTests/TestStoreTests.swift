@@ -153,6 +153,13 @@ final class TestStoreTests: XCTestCase {
     let clock = TestClock()
     let store = TestStore(initialState: 0, reducer: Feature()) { $0.clock = clock }
     await store.send(.start)
+    // `send` waits until the effect has started, not until it sleeps (it reaches `TestClock.sleep`
+    // from the global executor), and `TestClock.advance` would move past a sleep registered later.
+    // swift-clocks has no event for this; `checkSuspension` throws once a sleep is registered.
+    let deadline = ContinuousClock.now.advanced(by: .seconds(10))
+    while (try? await clock.checkSuspension()) != nil {
+      guard ContinuousClock.now < deadline else { return XCTFail("the effect never slept on the clock") }
+    }
     await clock.advance(by: .seconds(1))
     await store.receive(.fired) { $0 = 1 }
     await store.finish()

@@ -1,7 +1,7 @@
-import Clocks
 import Lua
 import XCTest
 
+@testable import Composable
 @testable import Relua
 
 @MainActor
@@ -30,9 +30,19 @@ final class LuaCoroutineDriverTests: XCTestCase {
     try XCTUnwrap(state.execute(source, name: "@driven.lua").first?.functionValue)
   }
 
-  /// Lets tasks started on the main actor run until they suspend.
-  private func settle() async {
-    for _ in 0..<50 { await Task.yield() }
+  /// Runs `body` in a task whose sleeps on a `TestStoreClock` are counted as a test store counts an
+  /// effect's (`EffectActivity`); `sleeps` yields once per sleep registered, so the test knows
+  /// exactly when the coroutine is asleep instead of yielding and hoping it got there. The task
+  /// returns the coroutine's first result as an integer.
+  private func drive(_ body: LuaFunction) -> (task: Task<Int64?, any Error>, sleeps: AsyncStream<Void>) {
+    let (sleeps, fellAsleep) = AsyncStream<Void>.makeStream()
+    let activity = EffectActivity { fellAsleep.yield() }
+    let task = Task {
+      try await EffectActivity.$current.withValue(activity) {
+        try await LuaCoroutineDriver.run(body).first?.integerValue
+      }
+    }
+    return (task, sleeps)
   }
 
   func testRunsAPlainFunctionAndReturnsItsResults() async throws {
@@ -58,7 +68,7 @@ final class LuaCoroutineDriverTests: XCTestCase {
   }
 
   func testTestClockControlsWhenTheCoroutineContinues() async throws {
-    let clock = TestClock()
+    let clock = TestStoreClock()
     let state = try makeState(clock: clock)
     try state.execute("log = {}")
     let body = try function(state, """
@@ -69,16 +79,16 @@ final class LuaCoroutineDriverTests: XCTestCase {
         return #log
       end
       """)
-    let task = Task { try await LuaCoroutineDriver.run(body).first?.integerValue }
-    await settle()
+    let (task, sleeps) = drive(body)
+    var asleep = sleeps.makeAsyncIterator()
+    _ = await asleep.next()
     XCTAssertEqual(try state.execute("return table.concat(log, '|')"), ["start"])
-    await clock.advance(by: .milliseconds(999))
-    await settle()
+    clock.move(to: .init(offset: .milliseconds(999)))  // wakes nothing: the coroutine stays asleep
     XCTAssertEqual(try state.execute("return table.concat(log, '|')"), ["start"])
-    await clock.advance(by: .milliseconds(1))
-    await settle()
+    clock.move(to: .init(offset: .seconds(1)))
+    _ = await asleep.next()
     XCTAssertEqual(try state.execute("return table.concat(log, '|')"), ["start|one second"])
-    await clock.advance(by: .seconds(1))
+    clock.move(to: .init(offset: .seconds(2)))
     let count = try await task.value
     XCTAssertEqual(count, 3)
   }
@@ -155,7 +165,7 @@ final class LuaCoroutineDriverTests: XCTestCase {
   }
 
   func testCancellationClosesTheCoroutineAndRunsItsCloseVariables() async throws {
-    let clock = TestClock()
+    let clock = TestStoreClock()
     let state = try makeState(clock: clock)
     try state.execute("closed = {} reached = false")
     let body = try function(state, """
@@ -171,8 +181,9 @@ final class LuaCoroutineDriverTests: XCTestCase {
         reached = true
       end
       """)
-    let task = Task { try await LuaCoroutineDriver.run(body).count }
-    await settle()
+    let (task, sleeps) = drive(body)
+    var asleep = sleeps.makeAsyncIterator()
+    _ = await asleep.next()
     XCTAssertEqual(try state.execute("return #closed"), [0])
     task.cancel()
     do {
