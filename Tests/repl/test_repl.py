@@ -213,6 +213,38 @@ def test_ctrl_c_stops_a_script_that_loops_as_it_loads():
         t.close()
 
 
+def test_ctrl_c_stops_a_reducer_that_never_returns_and_the_state_is_kept():
+    directory = tempfile.mkdtemp(prefix="relua_spin_")
+    feature = os.path.join(directory, "Spin.lua")
+    with open(feature, "w") as file:
+        file.write("""local relua = require "relua"
+return relua.feature "Spin" {
+  state = { count = 0 },
+  actions = { increment = {}, spin = {} },
+  reduce = relua.on {
+    increment = function(s) s.count = s.count + 1 end,
+    spin = function(s) s.count = 99; while true do end end,
+  },
+  view = function(s) return "Count: " .. s.count end,
+}
+""")
+    t = repl(feature, cwd=directory)
+    try:
+        t.expect(r"Count: 0")
+        t.line(":increment")
+        t.expect(r"Count: 1")
+        t.line(":spin")
+        time.sleep(0.3)
+        t.send("\x03")
+        t.expect(r"interrupted!")
+        t.line(":state count")
+        t.expect(r"\n1\r?\n")  # the write of 99 was rolled back
+        t.line(":increment")
+        t.expect(r"Count: 2")
+    finally:
+        t.close()
+
+
 def test_ctrl_d_exits():
     t = repl()
     try:

@@ -9,9 +9,9 @@ import Lua
 /// an error prints its message and traceback and the REPL goes on; Ctrl-D ends the session. Lines
 /// starting with `:` are commands (`:help`).
 ///
-/// Ctrl-C never ends the session on a terminal: it stops a running chunk ("interrupted!"), and at
-/// a prompt it drops what was being typed, an unfinished chunk on `>>` included, and gives a fresh
-/// prompt (see `InterruptSignal`).
+/// Ctrl-C never ends the session on a terminal: it stops a running chunk or a command's Lua
+/// ("interrupted!"), and at a prompt it drops what was being typed, an unfinished chunk on `>>`
+/// included, and gives a fresh prompt (see `InterruptSignal`).
 @MainActor
 public final class ConsoleSession {
   public let lua: LuaState

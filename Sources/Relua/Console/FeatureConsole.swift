@@ -115,7 +115,13 @@ final class FeatureConsole {
 
   func command(_ name: String, _ argument: String) async {
     isRunningCommand = true
-    defer { isRunningCommand = false }
+    // Ctrl-C stops the Lua a command runs (a reducer that never returns fails with "interrupted!",
+    // its send is rolled back, and the prompt comes back).
+    InterruptSignal.arm(session.lua)
+    defer {
+      InterruptSignal.disarm()
+      isRunningCommand = false
+    }
     let output = session.output
     switch name {
     case "send":

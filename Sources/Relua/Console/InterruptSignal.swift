@@ -4,7 +4,7 @@ import Synchronization
 
 /// Ctrl-C (SIGINT) in the REPL, caught from the start of the session (`install`) to its end. It
 /// never ends the REPL on a terminal:
-/// - while a chunk runs (between `arm` and `disarm`), it stops the chunk: the Lua state's hook
+/// - while a chunk or a command runs (between `arm` and `disarm`), it stops its Lua: the state's hook
 ///   raises "interrupted!" at its next instruction;
 /// - otherwise it goes to the prompt, which drops what was being typed: the handler writes a byte
 ///   to a pipe that `LineReader` polls beside standard input. A pipe, not EINTR: the signal may
