@@ -30,14 +30,20 @@ public class LuaRef {
   /// The state this value lives in.
   public func state() throws(LuaError) -> LuaState { try handle.access().0 }
 
-  /// Pushes the value onto `L`; the caller has checked the stack space.
+  /// The registry reference, checked: the value belongs to the state of `handle`, which is open.
   @inline(__always)
-  func push(onto L: OpaquePointer, from handle: LuaStateHandle) throws(LuaError) {
+  func reference(in handle: LuaStateHandle) throws(LuaError) -> Int32 {
     guard self.handle === handle else {
       throw .conversion("a Lua value cannot move to another Lua state")
     }
     guard handle.isAlive, reference != LUA_NOREF else { throw .closed }
-    lua_rawgeti(L, luaRegistryIndex, lua_Integer(reference))
+    return reference
+  }
+
+  /// Pushes the value onto `L`; the caller has checked the stack space.
+  @inline(__always)
+  func push(onto L: OpaquePointer, from handle: LuaStateHandle) throws(LuaError) {
+    lua_rawgeti(L, luaRegistryIndex, lua_Integer(try reference(in: handle)))
   }
 
   /// Runs `body` with the value pushed on the current thread; restores the stack afterwards.

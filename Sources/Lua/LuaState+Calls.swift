@@ -83,10 +83,8 @@ extension LuaState {
     _ function: LuaFunction, argumentCount: Int, pushArguments: (OpaquePointer) throws -> Void,
     readResults: (_ L: OpaquePointer, _ first: Int32, _ count: Int32) throws -> R
   ) throws -> R {
-    guard function.handle === handle else { throw LuaError.conversion("a Lua value cannot move to another Lua state") }
-    guard handle.isAlive, function.reference != LUA_NOREF else { throw LuaError.closed }
-    return try callRaw(
-      registryReference: function.reference, argumentCount: argumentCount, pushArguments: pushArguments,
+    try callRaw(
+      registryReference: function.reference(in: handle), argumentCount: argumentCount, pushArguments: pushArguments,
       readResults: readResults)
   }
 

@@ -446,15 +446,25 @@ def test_save_then_load_reopens_the_same_screens():
         t.close()
 
 
-def test_record_writes_a_test_that_passes():
+def start_recording(feature, test_file, first_screen, env=None):
+    """A REPL on a copy of Scripts/Features opened on `feature`, recording to Scripts/Tests/`test_file`."""
     directory = copy_scripts()
     os.makedirs(os.path.join(directory, "Scripts", "Tests"))
-    recorded = os.path.join(directory, "Scripts", "Tests", "recorded_test.lua")
-    t = repl("Scripts/Features/GuessingGame.lua", cwd=directory)
+    recorded = os.path.join(directory, "Scripts", "Tests", test_file)
+    t = repl(feature, cwd=directory, env=env)
     try:
-        t.expect(r"Games played: 0")
+        t.expect(first_screen)
         t.line(":record %s" % recorded)
         t.expect(r"recording to")
+    except BaseException:
+        t.close()
+        raise
+    return directory, recorded, t
+
+
+def test_record_writes_a_test_that_passes():
+    directory, recorded, t = start_recording("Scripts/Features/GuessingGame.lua", "recorded_test.lua", r"Games played: 0")
+    try:
         t.line(":increment")
         t.expect(r"Guess: 1")
         t.line(":playNext")
@@ -503,14 +513,9 @@ def run_recorded_test(recorded, directory):
 def test_record_replays_an_effect_and_its_received_action():
     # NavigateAndLoad: setNavigation(true) navigates, and an effect loads the counter 1 s later
     # (deps.clock.sleep); the recorded test replays it on a test clock.
-    directory = copy_scripts()
-    os.makedirs(os.path.join(directory, "Scripts", "Tests"))
-    recorded = os.path.join(directory, "Scripts", "Tests", "navigate_recorded_test.lua")
-    t = repl("Scripts/Features/CaseStudies/NavigateAndLoad.lua", cwd=directory)
+    directory, recorded, t = start_recording(
+        "Scripts/Features/CaseStudies/NavigateAndLoad.lua", "navigate_recorded_test.lua", r"Load optional counter")
     try:
-        t.expect(r"Load optional counter")
-        t.line(":record %s" % recorded)
-        t.expect(r"recording to")
         t.line(":setNavigation true")
         t.expect(r"loading")
         t.expect(r"\(effect\)")
@@ -543,14 +548,10 @@ def test_record_replays_a_github_search_without_the_server():
     try:
         wait_for_port(port)
         base = "http://127.0.0.1:%d" % port
-        directory = copy_scripts()
-        os.makedirs(os.path.join(directory, "Scripts", "Tests"))
-        recorded = os.path.join(directory, "Scripts", "Tests", "search_recorded_test.lua")
-        t = repl("Scripts/Features/RepositorySearch.lua", cwd=directory, env={"RELUA_GITHUB_API": base})
+        directory, recorded, t = start_recording(
+            "Scripts/Features/RepositorySearch.lua", "search_recorded_test.lua", r"RepositorySearch",
+            env={"RELUA_GITHUB_API": base})
         try:
-            t.expect(r"RepositorySearch")
-            t.line(":record %s" % recorded)
-            t.expect(r"recording to")
             t.line(':binding.query "t"')
             t.expect(r"query = \"t\"")
             t.line(':binding.query "tca"')  # within the 0.3 s debounce: only "tca" is searched

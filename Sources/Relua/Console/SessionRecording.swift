@@ -90,12 +90,7 @@ final class SessionRecording {
   }
 
   func searchAsked(_ query: RepositorySearchClient.Query) -> Int {
-    var fields: [(String, Value)] = [
-      ("q", .string(query.q)), ("page", .integer(Int64(query.page))), ("per_page", .integer(Int64(query.perPage))),
-    ]
-    if let sort = query.sort { fields.append(("sort", .string(sort))) }
-    if let language = query.language { fields.append(("language", .string(language))) }
-    searches.append(Search(query: .record(ValueRecord(fields)), time: now))
+    searches.append(Search(query: query.value, time: now))
     events.append(.search(searches.count - 1))
     return searches.count - 1
   }

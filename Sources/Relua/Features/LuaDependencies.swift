@@ -161,12 +161,7 @@ struct DependencyOptions {
     let box = UncheckedSendable(stub)
     let client = RepositorySearchClient { [host] query in
       do {
-        var fields: [(String, Value)] = [
-          ("q", .string(query.q)), ("page", .integer(Int64(query.page))), ("per_page", .integer(Int64(query.perPage))),
-        ]
-        if let sort = query.sort { fields.append(("sort", .string(sort))) }
-        if let language = query.language { fields.append(("language", .string(language))) }
-        let results = try host.lua.call(box.value, host.lua.value(Value.record(ValueRecord(fields))))
+        let results = try host.lua.call(box.value, host.lua.value(query.value))
         // A third value is a delay in seconds on the store's clock (a slow response, for tests).
         if results.count > 2, let delay = results[2].doubleValue, delay > 0 {
           try await DependencyValues.current.clock.sleep(for: .luaSeconds(delay))

@@ -81,10 +81,7 @@ public final class LuaTestStoreObject {
       host.lastReducerError = nil
       failures.insert(error.fullDescription, at: 0)
     }
-    if !host.dependencyFailures.isEmpty {
-      failures.insert(contentsOf: host.dependencyFailures, at: 0)
-      host.dependencyFailures.removeAll()
-    }
+    failures.insert(contentsOf: host.takeDependencyFailures(), at: 0)
     if !failures.isEmpty {
       let message = failures.joined(separator: "\n\n")
       failures.removeAll()
@@ -152,9 +149,7 @@ public final class LuaTestStoreObject {
     failures.removeAll()
     testStore.assertNothingPending()
     defer { failures.removeAll() }
-    let dependencyFailures = host.dependencyFailures
-    host.dependencyFailures.removeAll()
-    return dependencyFailures + failures
+    return host.takeDependencyFailures() + failures
   }
 
   static func register(in host: ReluaHost) throws {

@@ -28,6 +28,12 @@ public final class ReluaHost {
   /// `error`): the next test-store operation fails with them (a recorded session's stub raises when
   /// the replay asks another query than the session did).
   var dependencyFailures: [String] = []
+
+  /// The dependency failures so far, forgotten here (each is reported once).
+  func takeDependencyFailures() -> [String] {
+    defer { dependencyFailures.removeAll() }
+    return dependencyFailures
+  }
   /// The store and action being processed right now (see `StateAnchors`). Written by the root
   /// reducers, which stores run on the main actor; `nonisolated(unsafe)` spares the per-action
   /// executor check of `MainActor.assumeIsolated`.

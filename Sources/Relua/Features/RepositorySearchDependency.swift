@@ -26,6 +26,16 @@ public struct RepositorySearchClient: Sendable {
       self.sort = sort
       self.language = language
     }
+
+    /// The query as scripts see it: `{ q, page, per_page, sort?, language? }`.
+    public var value: Value {
+      var fields: [(String, Value)] = [
+        ("q", .string(q)), ("page", .integer(Int64(page))), ("per_page", .integer(Int64(perPage))),
+      ]
+      if let sort { fields.append(("sort", .string(sort))) }
+      if let language { fields.append(("language", .string(language))) }
+      return .record(ValueRecord(fields))
+    }
   }
 
   /// A result (`.success`) or an error record (`.failure`), both in the shapes above.
