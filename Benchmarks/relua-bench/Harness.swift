@@ -64,10 +64,11 @@ final class BenchmarkSuite {
   }
 
   /// Runs the suite per the command line: `--json` prints one JSON object, `--filter PREFIX` a subset.
-  /// `ratios`: (name, numerator, denominator, goal) printed under the table when both ran.
+  /// `ratios`: (name, numerator, denominator, goal) printed under the table when both ran; a nil
+  /// goal is a reference figure (printed without a verdict).
   /// `extra`: results measured outside the suite (async loops, process launches), given the filter.
   func main(
-    arguments: [String] = CommandLine.arguments, ratios: [(String, String, String, Double)] = [],
+    arguments: [String] = CommandLine.arguments, ratios: [(String, String, String, Double?)] = [],
     extra: (_ filter: String?) async -> [Result] = { _ in [] }
   ) async {
     let json = arguments.contains("--json")
@@ -102,7 +103,8 @@ final class BenchmarkSuite {
     for (label, numerator, denominator, goal) in ratios {
       guard let a = rounds[numerator], let b = rounds[denominator], a.count == b.count, !a.isEmpty else { continue }
       let ratio = percentile(zip(a, b).map { $0 / $1 }.sorted(), 0.5)
-      print("\(label): \(format(ratio, 0, digits: 2)) (goal ≤ \(goal)) \(ratio <= goal ? "ok" : "MISSED"), paired over \(a.count) rounds")
+      let verdict = goal.map { "(goal ≤ \($0)) \(ratio <= $0 ? "ok" : "MISSED")" } ?? "(reference)"
+      print("\(label): \(format(ratio, 0, digits: 2)) \(verdict), paired over \(a.count) rounds")
     }
   }
 

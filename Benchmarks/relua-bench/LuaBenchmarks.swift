@@ -16,6 +16,10 @@ import Lua
 ///   loop calls `store:send('increment')`, a C function that finds the Lua handler and calls it
 ///   with `lua_pcall` on a light userdata view whose `__index`/`__newindex` are C functions over
 ///   one integer. What the Lua VM alone costs for that shape: the part no host can remove.
+/// - `lua.send.floor.swift`: the same shape again, but `store:send`, `__index` and `__newindex`
+///   are Swift functions behind relua's own C trampoline (as in relua), each doing only what the
+///   C floor does. What a Swift host costs for that shape before it does any work of its own:
+///   three Lua→Swift crossings per send.
 @MainActor
 func registerLuaBenchmarks(_ suite: BenchmarkSuite) {
   suite.add("lua.pcall.raw", iterations: 1_000_000) {
@@ -49,6 +53,38 @@ func registerLuaBenchmarks(_ suite: BenchmarkSuite) {
       lua_pushinteger(L, lua_Integer(n))
       if lua_pcallk(L, 1, 0, 0, 0, nil) != LUA_OK { fatalError("lua.send.floor failed") }
       blackHole(relua_floor_count())
+    }
+  }
+
+  suite.add("lua.send.floor.swift", iterations: 1_000_000) {
+    let lua = try! LuaState()
+    let L = lua.unsafeState!
+    let floor = SwiftFloor()
+    try! lua.execute("handlers = { increment = function(s) s.count = s.count + 1 end }")
+    lua_getglobal(L, "handlers")
+    floor.handlers = luaL_ref(L, relua_registryindex())
+    // The views' metatable (light userdata share one), as relua installs it.
+    lua_pushlightuserdata(L, nil)
+    lua_createtable(L, 0, 2)
+    try! lua.cFunction(SwiftFloor.index, context: floor).push(onto: L)
+    lua_setfield(L, -2, "__index")
+    try! lua.cFunction(SwiftFloor.newIndex, context: floor).push(onto: L)
+    lua_setfield(L, -2, "__newindex")
+    lua_setmetatable(L, -2)
+    lua_settop(L, -2)
+    // The store: a full userdata whose metatable's __index holds `send`.
+    lua_newuserdatauv(L, 1, 0)
+    lua_createtable(L, 0, 1)
+    lua_createtable(L, 0, 1)
+    try! lua.cFunction(SwiftFloor.send, context: floor).push(onto: L)
+    lua_setfield(L, -2, "send")
+    lua_setfield(L, -2, "__index")
+    lua_setmetatable(L, -2)
+    lua_setglobal(L, "store")
+    let loop = try! lua.load("local store, n = store, ... for _ = 1, n do store:send('increment') end")
+    return { n in
+      try! lua.call(loop, .integer(Int64(n)))
+      blackHole(floor.count)
     }
   }
 
@@ -107,4 +143,42 @@ func measureStartup(samples: Int = 15) -> (median: Double, p10: Double, p90: Dou
   }
   milliseconds.sort()
   return (milliseconds[samples / 2], milliseconds[samples / 10], milliseconds[samples * 9 / 10])
+}
+
+/// `lua.send.floor.swift`'s three functions: the C floor's work, in Swift, behind the trampoline.
+/// Nonisolated and context-based, as relua's own hot functions are (no executor check, no closure).
+private final class SwiftFloor: @unchecked Sendable {
+  var count: lua_Integer = 0
+  var handlers: Int32 = LUA_NOREF
+
+  static func isCount(_ L: OpaquePointer) -> Bool {
+    var length = 0
+    guard let key = lua_tolstring(L, 2, &length) else { return false }
+    return length == 5 && memcmp(key, "count", 5) == 0
+  }
+
+  static let index: LuaCFunction = { L, context in
+    let floor = Unmanaged<SwiftFloor>.fromOpaque(context!).takeUnretainedValue()
+    if isCount(L!) { lua_pushinteger(L, floor.count) } else { lua_pushnil(L) }
+    return 1
+  }
+
+  static let newIndex: LuaCFunction = { L, context in
+    let floor = Unmanaged<SwiftFloor>.fromOpaque(context!).takeUnretainedValue()
+    if isCount(L!) { floor.count = lua_tointegerx(L, 3, nil) }
+    return 0
+  }
+
+  /// `store:send(name)`: the handler by name, called with `lua_pcall` on a light userdata view.
+  static let send: LuaCFunction = { L, context in
+    let floor = Unmanaged<SwiftFloor>.fromOpaque(context!).takeUnretainedValue()
+    lua_settop(L, 2)
+    lua_rawgeti(L, relua_registryindex(), lua_Integer(floor.handlers))
+    lua_pushvalue(L, 2)
+    guard lua_rawget(L, -2) == LUA_TFUNCTION else { fatalError("lua.send.floor.swift: no handler") }
+    lua_pushlightuserdata(L, UnsafeMutableRawPointer(bitPattern: 1))
+    if lua_pcallk(L, 1, 0, 0, 0, nil) != LUA_OK { fatalError("lua.send.floor.swift: the handler raised") }
+    lua_settop(L, 2)
+    return 0
+  }
 }

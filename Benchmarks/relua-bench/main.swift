@@ -17,6 +17,8 @@ await suite.main(
     ("forEach 100000 / 100", "swift.forEach.100000", "swift.forEach.100", 2),
     ("depth 10 / depth 1", "swift.depth.10", "swift.depth.1", 3),
     ("lua.send / lua.pcall.raw", "lua.send", "lua.pcall.raw", 6),
+    ("lua.send.floor / lua.pcall.raw", "lua.send.floor", "lua.pcall.raw", nil),
+    ("lua.send.floor.swift / lua.pcall.raw", "lua.send.floor.swift", "lua.pcall.raw", nil),
     ("lua.forEach 100000 / 100", "lua.forEach.100000", "lua.forEach.100", 2),
   ],
   extra: { filter in
