@@ -127,7 +127,7 @@ func measureStartup(samples: Int = 15) -> (median: Double, p10: Double, p90: Dou
     .appendingPathComponent("relua")
   guard FileManager.default.isExecutableFile(atPath: binary.path) else { return nil }
   let script = FileManager.default.temporaryDirectory.appendingPathComponent("relua-empty-\(getpid()).lua")
-  FileManager.default.createFile(atPath: script.path, contents: Data())
+  _ = FileManager.default.createFile(atPath: script.path, contents: Data())
   defer { try? FileManager.default.removeItem(at: script) }
   var milliseconds: [Double] = []
   // posix_spawn + waitpid: Foundation's `Process.waitUntilExit` polls and would add its own latency.

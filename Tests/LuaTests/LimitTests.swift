@@ -1,3 +1,4 @@
+import CLua
 import Foundation
 import XCTest
 
@@ -86,5 +87,36 @@ final class LimitTests: XCTestCase {
     guard case .interrupted? = error else { return XCTFail("\(String(describing: error))") }
     XCTAssertEqual(error?.description, "stdin:1: interrupted!")
     XCTAssertEqual(try state.execute("return 'ok'"), ["ok"])
+  }
+  /// `callRaw` from a Swift function whose Lua stack cannot grow (it is at Lua's limit of a million
+  /// slots) fails with a typed error instead of pushing past the end; the state stays usable.
+  func testCallRawOnAFullStackFailsCleanly() throws {
+    let state = try LuaState()
+    let identity = try state.load("return ...")
+    var failure: LuaError?
+    var filled = 0
+    try state.registerRaw("callOnFullStack") { _ in
+      try state.withRawState { L in
+        let base = lua_gettop(L)
+        while lua_checkstack(L, 64) != 0 { for _ in 0..<64 { lua_pushnil(L) } }
+        filled = Int(lua_gettop(L) - base)
+        defer { lua_settop(L, base) }
+        do {
+          _ = try state.callRaw(
+            identity, argumentCount: 100, pushArguments: { L in for _ in 0..<100 { lua_pushboolean(L, 1) } },
+            readResults: { _, _, count in count })
+        } catch let error as LuaError {
+          failure = error
+        }
+      }
+      return .none
+    }
+    try assertBalanced(state) {
+      try state.execute("callOnFullStack()")
+      XCTAssertGreaterThan(filled, 900_000, "the stack was filled to Lua's limit")
+      guard case .memory(let message)? = failure else { return XCTFail("\(String(describing: failure))") }
+      XCTAssertEqual(message, "Lua stack overflow")
+      XCTAssertEqual(try state.call(identity, 1, 2), [1, 2], "the state calls normally afterwards")
+    }
   }
 }
