@@ -107,6 +107,17 @@ final class StoreRoot<State, Action> {
     run(action, received: received, transactional: transactional || self.transactional)
   }
 
+  /// A transactional send from outside a send (`Store.sendChecked`): the failure that rolled it
+  /// back, or nil.
+  @inlinable
+  func sendTransactionally(_ action: Action) -> ReducerFailure? {
+    if lastFailure != nil { lastFailure = nil }
+    run(action, received: false, transactional: true)
+    guard let failure = lastFailure else { return nil }
+    lastFailure = nil
+    return failure
+  }
+
   @usableFromInline
   func enqueueWhileSending(_ action: Action) {
     if isReducing {

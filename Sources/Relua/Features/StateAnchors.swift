@@ -29,12 +29,15 @@ final class CurrentSend {
 
 extension ReluaHost {
   /// The anchor of the session a leaf reducer runs for `action` (relative to its feature).
-  func anchor(forLeafAction action: FeatureAction) -> ValuePath? {
-    guard views.inTransaction, let feature = currentSend.feature else { return nil }
+  func anchor(forLeafAction action: FeatureAction) -> SessionAnchor {
+    guard views.inTransaction else { return .none }
     let prefixCount = currentSend.stepCount - action.steps.count
-    if prefixCount == 0 { return views.rootPath }  // the root feature's own action
-    guard prefixCount > 0 else { return nil }  // (so the action has more than one step)
-    return Self.statePath(currentSend.steps.prefix(prefixCount), in: feature, parentOfLens: nil)
+    // The root feature's own action (the common send: no path, and the feature is not touched,
+    // which would retain it).
+    if prefixCount == 0 { return .wholeState }
+    // (So the action has more than one step.)
+    guard prefixCount > 0, let feature = currentSend.feature else { return .none }
+    return SessionAnchor(Self.statePath(currentSend.steps.prefix(prefixCount), in: feature, parentOfLens: nil))
   }
 
   /// The anchor of the parent of the lens `key` (where its `set` writes).

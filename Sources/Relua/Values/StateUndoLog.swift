@@ -52,6 +52,9 @@ struct StateUndoLog {
   /// The first entry of the running session.
   private var sessionStart = 0
 
+  /// Whether nothing is logged.
+  var isEmpty: Bool { entries.isEmpty && segments.isEmpty }
+
   /// Writes of the running session so far.
   var sessionCount: Int { entries.count - sessionStart }
 
@@ -64,13 +67,21 @@ struct StateUndoLog {
   mutating func beginSession() { sessionStart = entries.count }
 
   /// Ends a session that succeeded: its writes are kept with `anchor` (where its state sits in the
-  /// whole state), asked only if it wrote; nil drops them.
-  mutating func keepSession(anchor: () -> ValuePath?) {
+  /// whole state); `.none` drops them.
+  mutating func keepSession(anchor: SessionAnchor) {
     guard entries.count > sessionStart else { return }
-    guard let anchor = anchor() else { return truncate(to: sessionStart) }
-    // Entries from the whole state need a segment only after one that is not.
-    if anchor.isEmpty, segments.last?.anchor.isEmpty ?? true { return }
-    segments.append(Segment(start: sessionStart, anchor: anchor))
+    let path: ValuePath
+    switch anchor {
+    case .none: return truncate(to: sessionStart)
+    case .wholeState:
+      // Entries from the whole state need a segment only after one that is not.
+      if segments.isEmpty || segments[segments.count - 1].anchor.isEmpty { return }
+      path = []
+    case .path(let anchor):
+      if anchor.isEmpty, segments.isEmpty || segments[segments.count - 1].anchor.isEmpty { return }
+      path = anchor
+    }
+    segments.append(Segment(start: sessionStart, anchor: path))
   }
 
   /// Undoes the running session's writes on `value` (its state), newest first, and forgets them.
