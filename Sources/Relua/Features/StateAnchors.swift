@@ -102,9 +102,18 @@ extension ReluaHost {
 
   /// The root reducer of a store of `feature`: notes the action being processed (for anchors).
   func rootReducer(for feature: FeatureDefinition) -> (inout Value, FeatureAction) -> Effect<FeatureAction> {
-    let reducer = FeatureReducerBuilder.reducer(for: feature, host: self)
     // Captures the host's `currentSend`, not the host (stores must not keep it alive).
     let currentSend = currentSend
+    // A feature without children is its own leaf: called as it is (what the builder makes of it,
+    // wrapped in a type-erased node, costs a partial application per send).
+    if feature.children.isEmpty {
+      let leaf = LuaLeafReducer(feature: feature, host: self)
+      return { state, action in
+        currentSend.set(feature, action)
+        return leaf.reduce(into: &state, action: action)
+      }
+    }
+    let reducer = FeatureReducerBuilder.reducer(for: feature, host: self)
     return { state, action in
       currentSend.set(feature, action)
       return reducer.reduce(into: &state, action: action)
