@@ -71,6 +71,7 @@ struct StateUndoLog {
 
   /// Ends a session that succeeded: its writes are kept with `anchor` (where its state sits in the
   /// whole state); `.none` drops them.
+  @inline(__always)
   mutating func keepSession(anchor: SessionAnchor) {
     guard entries.count > sessionStart else { return }
     let path: ValuePath

@@ -199,6 +199,7 @@ public final class StateViews {
   /// Ends the running call: its state goes back to `state`. Throws (with the state exactly as it
   /// was before the call) when the writes broke an identified collection's unique ids.
   /// `anchor`: where the call's state sits (see `sessionNeedsAnchor`; `.none` drops the writes).
+  @inline(__always)
   public func closeSession(returningTo state: inout Value, anchor: SessionAnchor) throws {
     if !positionallyWrittenCollections.isEmpty {
       do {
@@ -226,8 +227,10 @@ public final class StateViews {
     if generation & ViewHandle.generationMask == 0 { generation &+= 1 }
     slots.removeAll()
     if !positionallyWrittenCollections.isEmpty { positionallyWrittenCollections.removeAll(keepingCapacity: true) }
+    // `state` held `.null` while the session ran (what `openSession` swapped in), so `value` is
+    // `.null` again after this (assigning it would destroy a value per call).
     swap(&value, &state)
-    value = .null
+    assert(value.isNull, "state views: the caller's state changed while a session ran")
   }
 
   /// Converts a Lua value (a table, a view, a scalar) to a `Value`, with the same rules as writes.
