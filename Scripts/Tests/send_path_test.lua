@@ -177,3 +177,86 @@ describe("action names sent from Lua", function()
     expect(store:state("rows[2].on")).to_be(true)
   end)
 end)
+
+-- The undo log of a send: many writes (its storage grows), own scalar fields (forgotten without
+-- destroying) mixed with writes that hold references, and sessions of a child and of the root in
+-- one send, undone together when a later action of the same send raises.
+local Effect = relua.Effect
+
+local Leaf = relua.feature "Leaf" {
+  state = { n = 0 },
+  actions = { bump = {} },
+  reduce = relua.on { bump = function(s) s.n = s.n + 1 end },
+}
+
+local Tree = relua.feature "Tree" {
+  state = { a = 0, b = 0, name = "x", list = { 1 }, leaf = { n = 0 }, log = { "start" } },
+  actions = { many = {}, manyThenRaise = {}, raise = {}, first = {}, second = {}, twoFollowUps = {} },
+  compose = { relua.scope("leaf", Leaf) },
+  reduce = relua.on {
+    many = function(s)
+      for i = 1, 40 do s.a = s.a + 1; s.b = i end
+      s.name = s.name .. "y"
+      s.list[#s.list + 1] = s.a
+    end,
+    manyThenRaise = function(s)
+      for i = 1, 40 do s.a = s.a + 1; s.b = -i end
+      s.name = "changed"; s.list = { 9 }
+      error("raised after many writes")
+    end,
+    raise = function(s) s.a = -1; error("raised in a follow-up action") end,
+    -- The child wrote (its own session), then the root writes, then a follow-up raises.
+    ["leaf.bump"] = function(s) s.a = s.a + 100; table.insert(s.log, "bump"); return Effect.send("raise") end,
+    first = function(s) table.insert(s.log, "first") end,
+    second = function(s) table.insert(s.log, "second") end,
+    twoFollowUps = function(s)
+      table.insert(s.log, "twoFollowUps")
+      return Effect.merge(Effect.send("first"), Effect.send("second"))
+    end,
+  },
+}
+
+describe("a send's undo log", function()
+  it("keeps many writes of a successful send and undoes all of a raising one", function()
+    local store = relua.Store(Tree)
+    store:send("many")
+    local after = store:state()
+    expect(after.a).to_be(40)
+    expect(after.b).to_be(40)
+    expect(after.name).to_be("xy")
+    expect(after.list).to_equal({ 1, 40 })
+    for _ = 1, 3 do
+      local ok = pcall(store.send, store, "manyThenRaise")
+      expect(ok).to_be(false)
+      expect(store:state()).to_equal(after)
+    end
+    store:send("many")
+    expect(store:state().a).to_be(80)
+    expect(store:state().list).to_equal({ 1, 40, 80 })
+  end)
+
+  it("undoes the child's and the root's writes when a follow-up action of the send raises", function()
+    local store = relua.Store(Tree)
+    store:send("many")
+    local before = store:state()
+    local ok, message = pcall(store.send, store, "leaf.bump")
+    expect(ok).to_be(false)
+    expect(tostring(message)).to_contain("raised in a follow-up action")
+    expect(store:state()).to_equal(before)
+    expect(store:state("leaf.n")).to_be(0)
+  end)
+
+  it("runs follow-up actions first-in first-out and tells observers once per send", function()
+    local store = relua.Store(Tree)
+    local calls = 0
+    store:observe(function(s) return #s.log end, function() calls = calls + 1 end)
+    expect(calls).to_be(1)  -- observing calls it once with the current value
+    store:send("twoFollowUps")
+    expect(store:state().log).to_equal({ "start", "twoFollowUps", "first", "second" })
+    expect(calls).to_be(2)
+    store:send("first")
+    expect(calls).to_be(3)
+    pcall(store.send, store, "manyThenRaise")  -- rolled back: no change to observe
+    expect(calls).to_be(3)
+  end)
+end)

@@ -75,15 +75,11 @@ public final class Store<State, Action> {
   /// what it was before this call, no effect of the send starts, and the error is thrown.
   @inlinable
   public func sendChecked(_ action: Action) throws {
-    if let root, !root.isSending {
-      // Inlinable so hosts get it specialized for their state and action types (no generic
-      // metadata lookups per send).
-      if root.lastFailure != nil { root.lastFailure = nil }
-      root.send(action, transactional: true)
-      if let failure = root.lastFailure {
-        root.lastFailure = nil
-        throw failure
-      }
+    // Inlinable so hosts get it specialized for their state and action types (no generic
+    // metadata lookups per send). `root!` borrows the root for the call (`if let root` would
+    // retain and release it on every send).
+    if root != nil, !root!.isSending {
+      if let failure = root!.sendTransactionally(action) { throw failure }
       return
     }
     try rootSendChecked(action)

@@ -25,6 +25,9 @@ final class StoreRoot<State, Action> {
   /// How a transactional send restores the state: a host's own undo (see `StoreTransaction`), else
   /// a snapshot taken before the send.
   @usableFromInline let transaction: StoreTransaction<State>?
+  /// The state before a transactional send of a store without `transaction` (a field, not a
+  /// local: a local optional state is destroyed on every send, taken or not).
+  @exclusivity(unchecked) @usableFromInline var snapshot: State?
   @exclusivity(unchecked) @usableFromInline var lastFailure: ReducerFailure?
 
   // Observation.
@@ -107,6 +110,17 @@ final class StoreRoot<State, Action> {
     run(action, received: received, transactional: transactional || self.transactional)
   }
 
+  /// A transactional send from outside a send (`Store.sendChecked`): the failure that rolled it
+  /// back, or nil.
+  @inlinable
+  func sendTransactionally(_ action: Action) -> ReducerFailure? {
+    if lastFailure != nil { lastFailure = nil }
+    run(action, received: false, transactional: true)
+    guard let failure = lastFailure else { return nil }
+    lastFailure = nil
+    return failure
+  }
+
   @usableFromInline
   func enqueueWhileSending(_ action: Action) {
     if isReducing {
@@ -120,8 +134,10 @@ final class StoreRoot<State, Action> {
   func run(_ action: Action, received: Bool, transactional: Bool) {
     isSending = true
     let previousContext = ReduceContext.install(context)
-    let snapshot: State? = transactional && transaction == nil ? state : nil
-    if transactional, transaction != nil { transaction!.begin() }
+    if transactional {
+      // (`transaction!` borrows it; `if let` would retain and release it.)
+      if transaction != nil { transaction!.begin() } else { snapshot = state }
+    }
 
     // The first action is reduced as it was passed (no copy of it); then what it led to. (The two
     // reduce steps are written out: a shared helper function made swift.send 40% slower.)
@@ -150,9 +166,9 @@ final class StoreRoot<State, Action> {
     }
     if index > 0 { buffer.removeAll(keepingCapacity: true) }
     if failure != nil {
-      rollBack(to: snapshot, transactional: transactional)
-    } else if transactional, transaction != nil {
-      transaction!.end()
+      rollBack(transactional: transactional)
+    } else if transactional {
+      if transaction != nil { transaction!.end() } else { snapshot = nil }
     }
 
     ReduceContext.restore(previousContext)
@@ -190,7 +206,7 @@ final class StoreRoot<State, Action> {
   }
 
   @usableFromInline
-  func rollBack(to snapshot: State?, transactional: Bool) {
+  func rollBack(transactional: Bool) {
     let failure = self.failure!
     self.failure = nil
     lastFailure = failure
@@ -198,8 +214,9 @@ final class StoreRoot<State, Action> {
     if transactional, let transaction {
       transaction.rollBack(&state)
       warn("A reducer failed: \(failure). The state was restored to what it was before the send.")
-    } else if let snapshot {
+    } else if transactional, let snapshot {
       state = snapshot
+      self.snapshot = nil
       warn("A reducer failed: \(failure). The state was restored to what it was before the send.")
     } else {
       warn("A reducer failed: \(failure). This store is not transactional, so the state could not be restored.")

@@ -29,7 +29,7 @@ final class ActionResolver {
   init(root: FeatureDefinition) { self.root = root }
 
   /// Resolves the action named by the Lua string at `index` of `L` (see `resolve(_:payload:)`).
-  func resolve(luaStringAt index: Int32, in L: OpaquePointer, payload: Value) throws -> FeatureAction {
+  func resolve(luaStringAt index: Int32, in L: OpaquePointer, payload: consuming Value) throws -> FeatureAction {
     var length = 0
     let name = lua_tolstring(L, index, &length)
     if name == lastLuaName {
@@ -75,7 +75,7 @@ final class ActionResolver {
   /// The cached resolution at `position` with `payload`, checked against what the action takes.
   @inline(__always)
   private func resolved(
-    at position: Int, payload: Value, _ name: UnsafePointer<CChar>?, _ length: Int
+    at position: Int, payload: consuming Value, _ name: UnsafePointer<CChar>?, _ length: Int
   ) throws -> FeatureAction {
     // The common case first (an action without payload, sent without one), then the full check;
     // its message names the action as it was sent, as on the first send.

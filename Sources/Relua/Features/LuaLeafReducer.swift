@@ -85,7 +85,7 @@ struct LuaLeafReducer: Reducer {
         "binding.\(field) of \(feature.name): the field holds \(describeValue(current)), got \(describeValue(value))"))
     }
     // Logged for the send's transaction (the binding's own steps are `binding.field`).
-    if let anchor = host.anchor(forLeafAction: FeatureAction(steps: [.name("binding"), .name(field)])) {
+    if let anchor = host.anchor(forLeafAction: FeatureAction(steps: [.name("binding"), .name(field)])).path {
       host.views.recordWrite(at: anchor, key: field, old: current)
     }
     if case (.float, .integer(let integer)) = (current, value) {

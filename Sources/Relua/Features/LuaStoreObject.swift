@@ -69,18 +69,14 @@ public final class LuaStoreObject {
     return 0
   }
 
-  fileprivate struct SendCall {
-    let L: OpaquePointer
-    let store: Unmanaged<LuaStoreObject>
-  }
-
-  /// Returns a status for the trampoline (errors are raised after Swift returned).
-  fileprivate static func sendIsolated(_ call: SendCall) -> Int32 {
-    let store = call.store.takeUnretainedValue()
+  /// Returns a status for the trampoline (errors are raised after Swift returned). The store
+  /// comes as a guaranteed argument: not retained here (an `Unmanaged` taken here would be, and
+  /// a closure formed here to avoid that gets an executor check).
+  fileprivate static func sendIsolated(_ L: OpaquePointer, _ store: LuaStoreObject) -> Int32 {
     do {
-      return try store.send(fromLua: call.L)
+      return try store.send(fromLua: L)
     } catch {
-      return store.host.lua.raiseStatus(error, on: call.L)
+      return store.host.lua.raiseStatus(error, on: L)
     }
   }
 
@@ -175,5 +171,5 @@ private func luaStoreSend(_ L: OpaquePointer?, _ context: UnsafeMutableRawPointe
   guard let store = type._withUnsafeGuaranteedRef({ $0.unmanagedObject(at: 1, in: L!) }) else {
     return type.takeUnretainedValue().notAStore(L!)
   }
-  return callOnMainActor(LuaStoreObject.sendIsolated, LuaStoreObject.SendCall(L: L!, store: store))
+  return store._withUnsafeGuaranteedRef { callOnMainActor(LuaStoreObject.sendIsolated, L!, $0) }
 }

@@ -16,3 +16,20 @@ func callOnMainActor<Argument, Result>(
     return unsafeBitCast(function, to: ((Argument) -> Result).self)(argument)
   #endif
 }
+
+/// `callOnMainActor` with two arguments, each passed as it is (a class reference the caller
+/// holds is not retained to be packed with the other).
+@inline(__always)
+func callOnMainActor<First, Second, Result>(
+  _ function: @escaping @MainActor (First, Second) -> Result, _ first: First, _ second: Second
+) -> Result {
+  #if DEBUG
+    nonisolated(unsafe) let first = first
+    nonisolated(unsafe) let second = second
+    nonisolated(unsafe) var result: Result?
+    MainActor.assumeIsolated { result = function(first, second) }
+    return result!
+  #else
+    return unsafeBitCast(function, to: ((First, Second) -> Result).self)(first, second)
+  #endif
+}

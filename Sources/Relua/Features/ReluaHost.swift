@@ -243,7 +243,8 @@ public final class ReluaHost {
         views.abortSession(returningTo: &state)
         throw error
       }
-      try views.closeSession(returningTo: &state, anchor: { anchor(forLeafAction: action) })
+      try views.closeSession(
+        returningTo: &state, anchor: views.sessionNeedsAnchor ? anchor(forLeafAction: action) : .none)
       guard let returned else { return .none }
       return try LuaEffects.effect(from: returned, feature: feature, host: self)
     } catch {

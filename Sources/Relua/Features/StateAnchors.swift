@@ -29,12 +29,15 @@ final class CurrentSend {
 
 extension ReluaHost {
   /// The anchor of the session a leaf reducer runs for `action` (relative to its feature).
-  func anchor(forLeafAction action: FeatureAction) -> ValuePath? {
-    guard views.inTransaction, let feature = currentSend.feature else { return nil }
+  func anchor(forLeafAction action: FeatureAction) -> SessionAnchor {
+    guard views.inTransaction else { return .none }
     let prefixCount = currentSend.stepCount - action.steps.count
-    if prefixCount == 0 { return views.rootPath }  // the root feature's own action
-    guard prefixCount > 0 else { return nil }  // (so the action has more than one step)
-    return Self.statePath(currentSend.steps.prefix(prefixCount), in: feature, parentOfLens: nil)
+    // The root feature's own action (the common send: no path, and the feature is not touched,
+    // which would retain it).
+    if prefixCount == 0 { return .wholeState }
+    // (So the action has more than one step.)
+    guard prefixCount > 0, let feature = currentSend.feature else { return .none }
+    return SessionAnchor(Self.statePath(currentSend.steps.prefix(prefixCount), in: feature, parentOfLens: nil))
   }
 
   /// The anchor of the parent of the lens `key` (where its `set` writes).
@@ -99,9 +102,18 @@ extension ReluaHost {
 
   /// The root reducer of a store of `feature`: notes the action being processed (for anchors).
   func rootReducer(for feature: FeatureDefinition) -> (inout Value, FeatureAction) -> Effect<FeatureAction> {
-    let reducer = FeatureReducerBuilder.reducer(for: feature, host: self)
     // Captures the host's `currentSend`, not the host (stores must not keep it alive).
     let currentSend = currentSend
+    // A feature without children is its own leaf: called as it is (what the builder makes of it,
+    // wrapped in a type-erased node, costs a partial application per send).
+    if feature.children.isEmpty {
+      let leaf = LuaLeafReducer(feature: feature, host: self)
+      return { state, action in
+        currentSend.set(feature, action)
+        return leaf.reduce(into: &state, action: action)
+      }
+    }
+    let reducer = FeatureReducerBuilder.reducer(for: feature, host: self)
     return { state, action in
       currentSend.set(feature, action)
       return reducer.reduce(into: &state, action: action)

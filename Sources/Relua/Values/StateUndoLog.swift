@@ -47,30 +47,45 @@ struct StateUndoLog {
     let anchor: ValuePath
   }
 
-  private var entries: [Logged] = []
+  /// Shared by copies of the log (there are none: a `StateViews` holds its one log).
+  private let entries = Entries()
   private var segments: [Segment] = []
   /// The first entry of the running session.
   private var sessionStart = 0
 
+  /// Whether nothing is logged.
+  var isEmpty: Bool { entries.count == 0 && segments.isEmpty }
+
   /// Writes of the running session so far.
   var sessionCount: Int { entries.count - sessionStart }
 
-  mutating func record(_ entry: Entry) { entries.append(.slot(entry)) }
+  mutating func record(_ entry: Entry) { entries.append(.slot(entry), holdsReferences: true) }
 
   /// Logs a write into the field at `position` of the session's own state, which held `old`.
-  mutating func recordOwnField(at position: Int, old: Scalar) { entries.append(.ownField(position: position, old: old)) }
+  mutating func recordOwnField(at position: Int, old: Scalar) {
+    entries.append(.ownField(position: position, old: old), holdsReferences: false)
+  }
 
   /// Starts a session: its writes are the entries appended from now on.
   mutating func beginSession() { sessionStart = entries.count }
 
   /// Ends a session that succeeded: its writes are kept with `anchor` (where its state sits in the
-  /// whole state), asked only if it wrote; nil drops them.
-  mutating func keepSession(anchor: () -> ValuePath?) {
+  /// whole state); `.none` drops them.
+  @inline(__always)
+  mutating func keepSession(anchor: SessionAnchor) {
     guard entries.count > sessionStart else { return }
-    guard let anchor = anchor() else { return truncate(to: sessionStart) }
-    // Entries from the whole state need a segment only after one that is not.
-    if anchor.isEmpty, segments.last?.anchor.isEmpty ?? true { return }
-    segments.append(Segment(start: sessionStart, anchor: anchor))
+    let path: ValuePath
+    switch anchor {
+    case .none: return truncate(to: sessionStart)
+    case .wholeState:
+      // Entries from the whole state need a segment only after one that is not.
+      if segments.isEmpty || segments[segments.count - 1].anchor.isEmpty { return }
+      path = []
+    case .path(let anchor):
+      if anchor.isEmpty, segments.isEmpty || segments[segments.count - 1].anchor.isEmpty { return }
+      path = anchor
+    }
+    segments.append(Segment(start: sessionStart, anchor: path))
   }
 
   /// Undoes the running session's writes on `value` (its state), newest first, and forgets them.
@@ -86,7 +101,7 @@ struct StateUndoLog {
   /// Records a write made outside the views at `containerPath` from the whole state (a binding).
   mutating func recordOutsideSession(_ entry: Entry) {
     if let last = segments.last, !last.anchor.isEmpty { segments.append(Segment(start: entries.count, anchor: [])) }
-    entries.append(.slot(entry))
+    entries.append(.slot(entry), holdsReferences: true)
     sessionStart = entries.count
   }
 
@@ -106,8 +121,7 @@ struct StateUndoLog {
     clear()
   }
 
-  /// Forgets everything, keeping the storage (one by one: `removeAll(keepingCapacity:)` costs
-  /// more for the usual one or two entries).
+  /// Forgets everything, keeping the storage.
   mutating func clear() {
     truncate(to: 0)
     while !segments.isEmpty { segments.removeLast() }
@@ -123,7 +137,58 @@ struct StateUndoLog {
   }
 
   private mutating func truncate(to count: Int) {
-    while entries.count > count { entries.removeLast() }
+    entries.truncate(to: count)
     sessionStart = count
+  }
+
+  /// The entries, oldest first, in storage of their own: appending one is a store and a count,
+  /// and forgetting own-field entries (most of them; they hold no references) is setting the
+  /// count. (An array checked its uniqueness on every append and removal and destroyed each entry
+  /// it removed: ≈ 70 instructions of a send that writes one field.)
+  private final class Entries {
+    private var base: UnsafeMutablePointer<Logged>
+    private var capacity = 16
+    private(set) var count = 0
+    /// The entries from here on hold no references: forgetting them needs no destroying.
+    private var trivialFrom = 0
+
+    init() { base = .allocate(capacity: capacity) }
+
+    deinit {
+      base.deinitialize(count: count)
+      base.deallocate()
+    }
+
+    subscript(index: Int) -> Logged {
+      precondition(index >= 0 && index < count, "undo log index out of range")
+      return base[index]
+    }
+
+    @inline(__always)
+    func append(_ logged: Logged, holdsReferences: Bool) {
+      if count == capacity { grow() }
+      (base + count).initialize(to: logged)
+      count += 1
+      if holdsReferences { trivialFrom = count }
+    }
+
+    /// Forgets the entries from `newCount` on.
+    @inline(__always)
+    func truncate(to newCount: Int) {
+      guard newCount < count else { return }
+      if trivialFrom > newCount {
+        (base + newCount).deinitialize(count: count - newCount)
+        trivialFrom = newCount
+      }
+      count = newCount
+    }
+
+    private func grow() {
+      let larger = UnsafeMutablePointer<Logged>.allocate(capacity: capacity * 2)
+      larger.moveInitialize(from: base, count: count)
+      base.deallocate()
+      base = larger
+      capacity *= 2
+    }
   }
 }

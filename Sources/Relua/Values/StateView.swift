@@ -106,8 +106,9 @@ struct ViewSlots {
   }
 
   /// Forgets every view (the session ended) but slot 0, keeping the storage.
+  @inline(__always)
   mutating func removeAll() {
-    while paths.count > 1 { paths.removeLast() }
+    if paths.count > 1 { paths.removeSubrange(1...) }
     if !detachedValues.isEmpty { detachedValues.removeAll(keepingCapacity: true) }
     if !childSlots.isEmpty { childSlots.removeAll(keepingCapacity: true) }
   }

@@ -125,7 +125,8 @@ public final class StateViews {
   /// in a send can undo what earlier reducers of the same send wrote (without a snapshot, which
   /// would make the next write into a big collection copy it).
   public func beginTransaction() {
-    undoLog.clear()
+    // Empty unless a transaction was left open (each one ends by clearing it).
+    if !undoLog.isEmpty { undoLog.clear() }
     inTransaction = true
   }
 
@@ -162,7 +163,7 @@ public final class StateViews {
       abortSession(returningTo: &state)
       throw error
     }
-    try closeSession(returningTo: &state, anchor: anchor)
+    try closeSession(returningTo: &state, anchor: sessionNeedsAnchor ? SessionAnchor(anchor()) : .none)
     return result
   }
 
@@ -189,9 +190,17 @@ public final class StateViews {
     }
   }
 
+  /// Whether the running call's writes are to be kept (it wrote, in a transaction): only then
+  /// does `closeSession` need its anchor (a value, not a closure: a closure capturing the action
+  /// made the hot path copy it).
+  @inline(__always)
+  public var sessionNeedsAnchor: Bool { inTransaction && undoLog.sessionCount > 0 }
+
   /// Ends the running call: its state goes back to `state`. Throws (with the state exactly as it
   /// was before the call) when the writes broke an identified collection's unique ids.
-  public func closeSession(returningTo state: inout Value, anchor: () -> ValuePath?) throws {
+  /// `anchor`: where the call's state sits (see `sessionNeedsAnchor`; `.none` drops the writes).
+  @inline(__always)
+  public func closeSession(returningTo state: inout Value, anchor: SessionAnchor) throws {
     if !positionallyWrittenCollections.isEmpty {
       do {
         try checkIdentifiedCollections()
@@ -200,7 +209,7 @@ public final class StateViews {
         throw error
       }
     }
-    undoLog.keepSession(anchor: { inTransaction ? anchor() : nil })
+    undoLog.keepSession(anchor: inTransaction ? anchor : .none)
     finishSession(returningTo: &state)
   }
 
@@ -218,8 +227,10 @@ public final class StateViews {
     if generation & ViewHandle.generationMask == 0 { generation &+= 1 }
     slots.removeAll()
     if !positionallyWrittenCollections.isEmpty { positionallyWrittenCollections.removeAll(keepingCapacity: true) }
+    // `state` held `.null` while the session ran (what `openSession` swapped in), so `value` is
+    // `.null` again after this (assigning it would destroy a value per call).
     swap(&value, &state)
-    value = .null
+    assert(value.isNull, "state views: the caller's state changed while a session ran")
   }
 
   /// Converts a Lua value (a table, a view, a scalar) to a `Value`, with the same rules as writes.
