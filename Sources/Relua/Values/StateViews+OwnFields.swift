@@ -1,0 +1,97 @@
+import CLua
+import CLuaShim
+
+// The short path of the commonest accesses, `s.field` and `s.field = number or boolean` on the
+// session's own record. The shim's view metamethods call these with plain arguments (no Lua
+// stack, no trampoline): they touch no Lua state, allocate nothing in Lua and cannot fail, and
+// decline (the general metamethods then run) whenever the access is not of that shape.
+extension StateViews {
+  /// The views' metamethods for the shim: the short paths first, the general ones behind them.
+  static let viewMethods = relua_view_methods(
+    read: { context, view, key, length, field in
+      Unmanaged<StateViews>.fromOpaque(context!)._withUnsafeGuaranteedRef { views in
+        views.readOwnField(view, UnsafeRawBufferPointer(start: key, count: length), into: field!)
+      }
+    },
+    write: { context, view, key, length, new in
+      Unmanaged<StateViews>.fromOpaque(context!)._withUnsafeGuaranteedRef { views in
+        views.writeOwnField(view, UnsafeRawBufferPointer(start: key, count: length), new!.pointee) ? 1 : 0
+      }
+    },
+    index: { L, context in StateViews.dispatch(L, context) { try $0.index($1) } },
+    newindex: { L, context in StateViews.dispatch(L, context) { try $0.newIndex($1) } }
+  )
+
+  /// Whether `view` is the running session's own state (its root view, current).
+  @inline(__always)
+  private func isLiveRoot(_ view: UnsafeMutableRawPointer?) -> Bool {
+    guard let handle = ViewHandle(view), handle.isRoot else { return false }
+    return isActive && handle.generation == generation & ViewHandle.generationMask && handle.slot < slots.count
+  }
+
+  /// `view.key` when `view` is the session's own record and the field is absent or holds a
+  /// number or a boolean: its kind (the value in `field`); `RELUA_SCALAR_NONE` otherwise.
+  @inline(__always)
+  func readOwnField(
+    _ view: UnsafeMutableRawPointer?, _ key: UnsafeRawBufferPointer, into field: UnsafeMutablePointer<relua_scalar>
+  ) -> Int32 {
+    guard isLiveRoot(view), case .record = value else { return Int32(RELUA_SCALAR_NONE) }
+    return withRootRecord { record in
+      guard let (position, found) = record.searchByPrefix(bytes: key) else { return Int32(RELUA_SCALAR_NONE) }
+      guard found else { return Int32(RELUA_SCALAR_NIL) }
+      switch record.fields[position].value {
+      case .integer(let integer):
+        field.pointee.integer = integer
+        return Int32(RELUA_SCALAR_INTEGER)
+      case .float(let number):
+        field.pointee.number = number
+        return Int32(RELUA_SCALAR_FLOAT)
+      case .boolean(let flag):
+        field.pointee.boolean = flag ? 1 : 0
+        return Int32(RELUA_SCALAR_BOOLEAN)
+      default:
+        return Int32(RELUA_SCALAR_NONE)
+      }
+    }
+  }
+
+  /// `view.key = new` when `view` is the session's own record and the field holds a number or a
+  /// boolean: done in place where the key was found, logged without references; false when the
+  /// write is not of that shape (the general path does it).
+  @inline(__always)
+  func writeOwnField(_ view: UnsafeMutableRawPointer?, _ key: UnsafeRawBufferPointer, _ new: relua_scalar) -> Bool {
+    guard isLiveRoot(view), case .record = value else { return false }
+    let newValue: Value
+    switch Int(new.kind) {
+    case Int(RELUA_SCALAR_INTEGER): newValue = .integer(new.integer)
+    case Int(RELUA_SCALAR_FLOAT): newValue = .float(new.number)
+    case Int(RELUA_SCALAR_BOOLEAN): newValue = .boolean(new.boolean != 0)
+    default: return false
+    }
+    return withRootRecord { record in
+      guard let (position, found) = record.searchByPrefix(bytes: key), found else { return false }
+      let old: StateUndoLog.Scalar
+      switch record.fields[position].value {
+      case .integer(let integer): old = .integer(integer)
+      case .float(let number): old = .float(number)
+      case .boolean(let flag): old = .boolean(flag)
+      default: return false
+      }
+      record.fields[position].value = newValue
+      undoLog.recordOwnField(at: position, old: old)
+      return true
+    }
+  }
+
+  /// Runs `body` on the session's own state, a record (checked by the caller), moved out of
+  /// `value` and back: a move, not a copy (no retain, and the record is uniquely referenced for
+  /// writes), and nothing left behind in `value` to destroy. `body` must not touch `value`.
+  @inline(__always)
+  private func withRootRecord<R>(_ body: (inout ValueRecord) -> R) -> R {
+    withUnsafeMutablePointer(to: &value) { state in
+      guard case .record(var record) = state.move() else { preconditionFailure("the state is not a record") }
+      defer { state.initialize(to: .record(record)) }
+      return body(&record)
+    }
+  }
+}
