@@ -342,7 +342,10 @@ void relua_pushfunction(lua_State *L, relua_callback callback, void *context, re
 // block (no upvalue, no function box): the Swift side touches no Lua state, allocates nothing in
 // Lua and cannot fail, so none of the trampoline's bookkeeping applies. Whatever it declines
 // (another view, a key that is not a string, a field holding a table or a string, a stale view)
-// takes the general Swift metamethod exactly as a trampoline call would.
+// takes the general Swift metamethod exactly as a trampoline call would. The receiver's type is
+// not checked here: `read` and `write` accept only the exact bits of the session's root view,
+// which no full userdata's address can have (see ViewHandle), and lua_touserdata gives NULL for
+// anything else.
 
 // The general path, out of line: the short path keeps a small frame.
 static __attribute__((noinline)) int relua_view_general(lua_State *L, relua_callback callback, void *context) {
@@ -353,7 +356,7 @@ static __attribute__((noinline)) int relua_view_general(lua_State *L, relua_call
 static int relua_view_index(lua_State *L) {
   relua_control *c = relua_getcontrol(L);
   void *context = c->view_context;
-  if (context && lua_type(L, 2) == LUA_TSTRING && lua_type(L, 1) == LUA_TLIGHTUSERDATA) {
+  if (context && lua_type(L, 2) == LUA_TSTRING) {
     size_t length;
     const char *key = lua_tolstring(L, 2, &length);
     relua_scalar field;
@@ -390,7 +393,7 @@ static int relua_view_newindex(lua_State *L) {
         return relua_view_general(L, c->view_methods.newindex, context);
     }
   }
-  if (lua_type(L, 2) == LUA_TSTRING && lua_type(L, 1) == LUA_TLIGHTUSERDATA) {
+  if (lua_type(L, 2) == LUA_TSTRING) {
     size_t length;
     const char *key = lua_tolstring(L, 2, &length);
     if (c->view_methods.write(context, lua_touserdata(L, 1), key, length, &value)) return 0;

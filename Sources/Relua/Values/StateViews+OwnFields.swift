@@ -22,11 +22,12 @@ extension StateViews {
     newindex: { L, context in StateViews.dispatch(L, context) { try $0.newIndex($1) } }
   )
 
-  /// Whether `view` is the running session's own state (its root view, current).
+  /// Whether `view` (what `lua_touserdata` gave for the receiver, whatever its type) is the running
+  /// session's own state: its root view, current. One comparison of bits; no full userdata can
+  /// pass (see `ViewHandle`), so the shim need not check the receiver's type.
   @inline(__always)
   private func isLiveRoot(_ view: UnsafeMutableRawPointer?) -> Bool {
-    guard let handle = ViewHandle(view), handle.isRoot else { return false }
-    return isActive && handle.generation == generation & ViewHandle.generationMask && handle.slot < slots.count
+    isActive && view == rootHandle.pointer
   }
 
   /// `view.key` when `view` is the session's own record and the field is absent or holds a
@@ -35,23 +36,23 @@ extension StateViews {
   func readOwnField(
     _ view: UnsafeMutableRawPointer?, _ key: UnsafeRawBufferPointer, into field: UnsafeMutablePointer<relua_scalar>
   ) -> Int32 {
-    guard isLiveRoot(view), case .record = value else { return Int32(RELUA_SCALAR_NONE) }
-    return withRootRecord { record in
-      guard let (position, found) = record.searchByPrefix(bytes: key) else { return Int32(RELUA_SCALAR_NONE) }
-      guard found else { return Int32(RELUA_SCALAR_NIL) }
-      switch record.fields[position].value {
-      case .integer(let integer):
-        field.pointee.integer = integer
-        return Int32(RELUA_SCALAR_INTEGER)
-      case .float(let number):
-        field.pointee.number = number
-        return Int32(RELUA_SCALAR_FLOAT)
-      case .boolean(let flag):
-        field.pointee.boolean = flag ? 1 : 0
-        return Int32(RELUA_SCALAR_BOOLEAN)
-      default:
-        return Int32(RELUA_SCALAR_NONE)
-      }
+    // Borrowed in place: the short search calls nothing, so `value` needs no retain.
+    guard isLiveRoot(view), case .record(let record) = value,
+      let (position, found) = record.searchByPrefix(bytes: key)
+    else { return Int32(RELUA_SCALAR_NONE) }
+    guard found else { return Int32(RELUA_SCALAR_NIL) }
+    switch record.fields[position].value {
+    case .integer(let integer):
+      field.pointee.integer = integer
+      return Int32(RELUA_SCALAR_INTEGER)
+    case .float(let number):
+      field.pointee.number = number
+      return Int32(RELUA_SCALAR_FLOAT)
+    case .boolean(let flag):
+      field.pointee.boolean = flag ? 1 : 0
+      return Int32(RELUA_SCALAR_BOOLEAN)
+    default:
+      return Int32(RELUA_SCALAR_NONE)
     }
   }
 

@@ -264,7 +264,7 @@ public final class StateViews {
   }
 
   /// The view of the session's own state: slot 0, always there (no slot to make per call).
-  private var rootHandle: ViewHandle { ViewHandle(generation: generation, slot: 0, isRoot: true) }
+  var rootHandle: ViewHandle { ViewHandle(generation: generation, slot: 0, isRoot: true) }
 
   /// Pushes the child at `component` of the view in `slot` (its cached child view, or a scalar).
   func pushChild(ofSlot slot: Int, _ component: PathComponent, _ child: Value, onto L: OpaquePointer) throws {

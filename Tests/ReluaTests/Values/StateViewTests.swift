@@ -106,6 +106,31 @@ final class StateViewTests: XCTestCase {
     XCTAssertEqual(list, [1, 2])
   }
 
+  /// The short path does not ask Lua for the receiver's type: a metamethod called directly (from
+  /// trusted code) with something that is not a view gets the general path's answer.
+  func testMetamethodsCalledOnOtherValuesRaise() throws {
+    let lua = try LuaState(options: LuaOptions(trusted: true))
+    let views = try StateViews(lua: lua)
+    let function = try lua.execute("""
+      return function(s)
+        local mt = debug.getmetatable(s)
+        local out = {}
+        for _, receiver in ipairs({ io.stdout, {}, 1, 'count' }) do
+          out[#out + 1] = select(2, pcall(mt.__index, receiver, 'count'))
+          out[#out + 1] = select(2, pcall(mt.__newindex, receiver, 'count', 2))
+        end
+        out[#out + 1] = s.count
+        return table.concat(out, '|')
+      end
+      """, name: "=reducer")[0].functionValue!
+    var state: Value = ["count": 1]
+    let out = try views.withViews(of: &state) { session in try function.call(try session.view()) }
+    let stale = ["reducer:5: ", "reducer:6: "].map { $0 + StateViews.staleMessage }.joined(separator: "|")
+    let expected = Array(repeating: stale, count: 4).joined(separator: "|") + "|1"
+    XCTAssertEqual(out.first?.stringValue, expected)
+    XCTAssertEqual(state, ["count": 1])
+  }
+
   func testBadWritesNameThePath() throws {
     let harness = try ViewHarness()
     var state: Value = ["list": [1, 2, 3], "results": .identified([["id": 1]])]
