@@ -8,16 +8,8 @@ import CLuaShim
 extension StateViews {
   /// The views' metamethods for the shim: the short paths first, the general ones behind them.
   static let viewMethods = relua_view_methods(
-    read: { context, view, key, length, field in
-      Unmanaged<StateViews>.fromOpaque(context!)._withUnsafeGuaranteedRef { views in
-        views.readOwnField(view, UnsafeRawBufferPointer(start: key, count: length), into: field!)
-      }
-    },
-    write: { context, view, key, length, new in
-      Unmanaged<StateViews>.fromOpaque(context!)._withUnsafeGuaranteedRef { views in
-        views.writeOwnField(view, UnsafeRawBufferPointer(start: key, count: length), new!.pointee) ? 1 : 0
-      }
-    },
+    read: readOwnFieldFromShim,
+    write: writeOwnFieldFromShim,
     index: { L, context in StateViews.dispatch(L, context) { try $0.index($1) } },
     newindex: { L, context in StateViews.dispatch(L, context) { try $0.newIndex($1) } }
   )
@@ -32,7 +24,6 @@ extension StateViews {
 
   /// `view.key` when `view` is the session's own record and the field is absent or holds a
   /// number or a boolean: its kind (the value in `field`); `RELUA_SCALAR_NONE` otherwise.
-  @inline(__always)
   func readOwnField(
     _ view: UnsafeMutableRawPointer?, _ key: UnsafeRawBufferPointer, into field: UnsafeMutablePointer<relua_scalar>
   ) -> Int32 {
@@ -59,14 +50,14 @@ extension StateViews {
   /// `view.key = new` when `view` is the session's own record and the field holds a number or a
   /// boolean: done in place where the key was found, logged without references; false when the
   /// write is not of that shape (the general path does it).
-  @inline(__always)
   func writeOwnField(_ view: UnsafeMutableRawPointer?, _ key: UnsafeRawBufferPointer, _ new: relua_scalar) -> Bool {
     guard isLiveRoot(view), case .record = value else { return false }
-    let newValue: Value
+    // A scalar, not a `Value`: made into one where it is stored, nothing to copy or destroy.
+    let newScalar: StateUndoLog.Scalar
     switch Int(new.kind) {
-    case Int(RELUA_SCALAR_INTEGER): newValue = .integer(new.integer)
-    case Int(RELUA_SCALAR_FLOAT): newValue = .float(new.number)
-    case Int(RELUA_SCALAR_BOOLEAN): newValue = .boolean(new.boolean != 0)
+    case Int(RELUA_SCALAR_INTEGER): newScalar = .integer(new.integer)
+    case Int(RELUA_SCALAR_FLOAT): newScalar = .float(new.number)
+    case Int(RELUA_SCALAR_BOOLEAN): newScalar = .boolean(new.boolean != 0)
     default: return false
     }
     return withRootRecord { record in
@@ -78,7 +69,10 @@ extension StateViews {
       case .boolean(let flag): old = .boolean(flag)
       default: return false
       }
-      record.fields[position].value = newValue
+      record.fields.withUnsafeMutableBufferPointer { fields in
+        // The old value is a number or a boolean (above): overwritten, as it holds nothing to release.
+        withUnsafeMutablePointer(to: &fields[position].value) { $0.initialize(to: newScalar.value) }
+      }
       undoLog.recordOwnField(at: position, old: old)
       return true
     }
@@ -94,5 +88,24 @@ extension StateViews {
       defer { state.initialize(to: .record(record)) }
       return body(&record)
     }
+  }
+}
+
+// The shim's entry points (plain functions rather than closures: one call level fewer).
+private func readOwnFieldFromShim(
+  _ context: UnsafeMutableRawPointer?, _ view: UnsafeMutableRawPointer?, _ key: UnsafePointer<CChar>?, _ length: Int,
+  _ field: UnsafeMutablePointer<relua_scalar>?
+) -> Int32 {
+  Unmanaged<StateViews>.fromOpaque(context!)._withUnsafeGuaranteedRef { views in
+    views.readOwnField(view, UnsafeRawBufferPointer(start: key, count: length), into: field!)
+  }
+}
+
+private func writeOwnFieldFromShim(
+  _ context: UnsafeMutableRawPointer?, _ view: UnsafeMutableRawPointer?, _ key: UnsafePointer<CChar>?, _ length: Int,
+  _ new: UnsafePointer<relua_scalar>?
+) -> Int32 {
+  Unmanaged<StateViews>.fromOpaque(context!)._withUnsafeGuaranteedRef { views in
+    views.writeOwnField(view, UnsafeRawBufferPointer(start: key, count: length), new!.pointee) ? 1 : 0
   }
 }
