@@ -293,19 +293,15 @@ typedef struct relua_function_box {
   relua_callback callback;
 } relua_function_box;
 
-// Every Swift function is this C function with one upvalue, its function box. Only here, after
-// Swift has returned, do we raise or yield, so no longjmp ever crosses a Swift frame.
-static int relua_trampoline(lua_State *L) {
-  relua_control *c = relua_getcontrol(L);
-  relua_function_box *function = lua_touserdata(L, lua_upvalueindex(1));
-  relua_box *box = &function->box;
-  relua_callback callback = function->callback;
-  if (box->context == NULL) return luaL_error(L, "attempt to call a released Swift function");
+// Runs a Swift callback and raises or yields for it once it has returned, so no longjmp ever
+// crosses a Swift frame. While Swift runs, allocations are not refused (soft mode) and Swift sees
+// this thread as the current one.
+static inline __attribute__((always_inline)) int relua_run_callback(lua_State *L, relua_control *c, relua_callback callback, void *context) {
   lua_State *saved_current = c->current;
   int saved_strict = c->strict;
   c->current = L;
   c->strict = 0;
-  int status = callback(L, box->context);
+  int status = callback(L, context);
   c->current = saved_current;
   c->strict = saved_strict;
   if (saved_strict && c->memory_limit && c->memory_used > c->memory_limit && lua_checkstack(L, 1)) {
@@ -322,6 +318,14 @@ static int relua_trampoline(lua_State *L) {
   return lua_yield(L, -3 - status);
 }
 
+// Every Swift function is this C function with one upvalue, its function box.
+static int relua_trampoline(lua_State *L) {
+  relua_control *c = relua_getcontrol(L);
+  relua_function_box *function = lua_touserdata(L, lua_upvalueindex(1));
+  if (function->box.context == NULL) return luaL_error(L, "attempt to call a released Swift function");
+  return relua_run_callback(L, c, function->callback, function->box.context);
+}
+
 void relua_pushfunction(lua_State *L, relua_callback callback, void *context, relua_release_fn release) {
   relua_function_box *function = lua_newuserdatauv(L, sizeof(relua_function_box), 0);
   function->callback = callback;
@@ -329,6 +333,99 @@ void relua_pushfunction(lua_State *L, relua_callback callback, void *context, re
   lua_getfield(L, LUA_REGISTRYINDEX, RELUA_BOX_METATABLE);
   lua_setmetatable(L, -2);
   lua_pushcclosure(L, relua_trampoline, 1);
+}
+
+#pragma mark - State views' metamethods
+
+// `view.key` and `view.key = number or boolean` on a session's own fields are most of what a
+// reducer does. They reach Swift here with plain arguments, reading the methods from the control
+// block (no upvalue, no function box): the Swift side touches no Lua state, allocates nothing in
+// Lua and cannot fail, so none of the trampoline's bookkeeping applies. Whatever it declines
+// (another view, a key that is not a string, a field holding a table or a string, a stale view)
+// takes the general Swift metamethod exactly as a trampoline call would. The receiver's type is
+// not checked here: `read` and `write` accept only the exact bits of the session's root view,
+// which no full userdata's address can have (see ViewHandle), and lua_touserdata gives NULL for
+// anything else.
+
+// The general path, out of line: the short path keeps a small frame.
+static __attribute__((noinline)) int relua_view_general(lua_State *L, relua_callback callback, void *context) {
+  if (context == NULL) return luaL_error(L, "attempt to call a released Swift function");
+  return relua_run_callback(L, relua_getcontrol(L), callback, context);
+}
+
+static int relua_view_index(lua_State *L) {
+  relua_control *c = relua_getcontrol(L);
+  void *context = c->view_context;
+  if (context && lua_type(L, 2) == LUA_TSTRING) {
+    size_t length;
+    const char *key = lua_tolstring(L, 2, &length);
+    relua_scalar field;
+    switch (c->view_methods.read(context, lua_touserdata(L, 1), key, length, &field)) {
+      case RELUA_SCALAR_NIL: lua_pushnil(L); return 1;
+      case RELUA_SCALAR_BOOLEAN: lua_pushboolean(L, field.boolean); return 1;
+      case RELUA_SCALAR_INTEGER: lua_pushinteger(L, field.integer); return 1;
+      case RELUA_SCALAR_FLOAT: lua_pushnumber(L, field.number); return 1;
+      default: break;
+    }
+  }
+  return relua_view_general(L, c->view_methods.index, context);
+}
+
+static int relua_view_newindex(lua_State *L) {
+  relua_control *c = relua_getcontrol(L);
+  void *context = c->view_context;
+  if (context == NULL) return relua_view_general(L, c->view_methods.newindex, context);
+  relua_scalar value;
+  if (lua_isinteger(L, 3)) {  // the commonest write first: one call fewer
+    value.kind = RELUA_SCALAR_INTEGER;
+    value.integer = lua_tointegerx(L, 3, NULL);
+  } else {
+    switch (lua_type(L, 3)) {
+      case LUA_TNUMBER:
+        value.kind = RELUA_SCALAR_FLOAT;
+        value.number = lua_tonumberx(L, 3, NULL);
+        break;
+      case LUA_TBOOLEAN:
+        value.kind = RELUA_SCALAR_BOOLEAN;
+        value.boolean = lua_toboolean(L, 3);
+        break;
+      default:
+        return relua_view_general(L, c->view_methods.newindex, context);
+    }
+  }
+  if (lua_type(L, 2) == LUA_TSTRING) {
+    size_t length;
+    const char *key = lua_tolstring(L, 2, &length);
+    if (c->view_methods.write(context, lua_touserdata(L, 1), key, length, &value)) return 0;
+  }
+  return relua_view_general(L, c->view_methods.newindex, context);
+}
+
+// The views' box: owns the context; once collected, the metamethods raise as a released Swift
+// function would.
+static int relua_view_box_gc(lua_State *L) {
+  relua_box *box = lua_touserdata(L, 1);
+  relua_control *c = relua_getcontrol(L);
+  if (box && box->context && c->view_context == box->context) c->view_context = NULL;
+  return relua_box_gc(L);
+}
+
+void relua_pushviewmethods(lua_State *L, const relua_view_methods *methods, void *context, relua_release_fn release) {
+  relua_control *c = relua_getcontrol(L);
+  relua_box *box = lua_newuserdatauv(L, sizeof(relua_box), 0);
+  relua_setbox(L, box, context, release);
+  lua_createtable(L, 0, 2);
+  lua_pushcfunction(L, relua_view_box_gc);
+  lua_setfield(L, -2, "__gc");
+  lua_pushliteral(L, "SwiftFunction");
+  lua_setfield(L, -2, "__metatable");
+  lua_setmetatable(L, -2);
+  c->view_methods = *methods;
+  c->view_context = context;
+  lua_pushvalue(L, -1);
+  lua_pushcclosure(L, relua_view_index, 1);     // box index
+  lua_rotate(L, -2, 1);                         // index box
+  lua_pushcclosure(L, relua_view_newindex, 1);  // index newindex (each keeps the box alive)
 }
 
 #pragma mark - Protected entries

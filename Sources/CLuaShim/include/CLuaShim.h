@@ -33,6 +33,41 @@ typedef void (*relua_print_fn)(void *context, const char *text, size_t length);
 #define RELUA_STATUS_ARGERROR (-2)
 static inline int relua_status_yield(int n) { return -3 - n; }
 
+#pragma mark - State views' own fields (no Lua stack, no trampoline)
+
+/// A nil, boolean or number crossing between C and Swift as plain values.
+typedef struct relua_scalar {
+  int kind;  // RELUA_SCALAR_*
+  int boolean;
+  lua_Integer integer;
+  lua_Number number;
+} relua_scalar;
+
+enum {
+  RELUA_SCALAR_NONE = 0,  // not a scalar access: take the general path
+  RELUA_SCALAR_NIL,
+  RELUA_SCALAR_BOOLEAN,
+  RELUA_SCALAR_INTEGER,
+  RELUA_SCALAR_FLOAT,
+};
+
+/// `view.key` (a string key of `length` bytes) when the field is a scalar or absent: fills `field`
+/// and returns its kind; RELUA_SCALAR_NONE to decline. Touches no Lua state and never fails.
+typedef int (*relua_view_read_fn)(void *context, void *view, const char *key, size_t length, relua_scalar *field);
+/// `view.key = value` (a boolean or number): returns 1 when done, 0 to decline. Touches no Lua
+/// state and never fails.
+typedef int (*relua_view_write_fn)(void *context, void *view, const char *key, size_t length, const relua_scalar *value);
+
+/// The `__index` and `__newindex` of state views (light userdata). `read`/`write` are tried first;
+/// when they decline, `index`/`newindex` run as any Swift function does (through the trampoline's
+/// protocol: bookkeeping, then raising or yielding after Swift has returned).
+typedef struct relua_view_methods {
+  relua_view_read_fn read;
+  relua_view_write_fn write;
+  relua_callback index;
+  relua_callback newindex;
+} relua_view_methods;
+
 #pragma mark - Interrupt flag (atomic, shared with other threads)
 
 typedef struct relua_flag relua_flag;
@@ -69,6 +104,9 @@ typedef struct relua_control {
   int warn_on;
   relua_print_fn print;
   void *print_context;
+  // state views' metamethods (relua_pushviewmethods); context NULL once released
+  relua_view_methods view_methods;
+  void *view_context;
 } relua_control;
 
 /// Creates a state with the limiting allocator. Returns NULL when out of memory.
@@ -136,6 +174,9 @@ void relua_pushobject(lua_State *L, void *context, relua_release_fn release, int
 int relua_newobjectmetatable(lua_State *L, const char *name);
 /// The box at idx if it is a userdata with exactly that metatable, else NULL. Non-raising.
 relua_box *relua_toobject(lua_State *L, int idx, const void *metatable);
+/// Pushes `__index` and `__newindex` (two functions) for state views, calling `methods` with
+/// `context`; `release(context)` runs when Lua has collected both. One set per Lua state.
+void relua_pushviewmethods(lua_State *L, const relua_view_methods *methods, void *context, relua_release_fn release);
 /// Replaces the description string on top by a Swift error object (userdata; tostring gives the
 /// description).
 void relua_pusherror(lua_State *L, void *context, relua_release_fn release);

@@ -8,15 +8,21 @@ import CLuaShim
 /// (Light userdata share one metatable per Lua state: `StateViews` owns it, and scripts cannot
 /// make light userdata of their own.)
 ///
-/// Bits, high to low: 39 of generation, 1 root flag, 24 of slot. The root flag lets the
-/// metamethods read and write the session's own state without looking up the view's path (a
-/// root view is never detached: only children are).
+/// Bits, high to low: 38 of generation, 1 root flag, 24 of slot, and a tag bit, always 1. The
+/// root flag lets the metamethods read and write the session's own state without looking up the
+/// view's path (a root view is never detached: only children are). The tag makes every handle
+/// odd, where Lua aligns the memory of a full userdata to at least 8 bytes: what `lua_touserdata`
+/// gives for a full userdata can never pass for a view, so the shim's short path for own fields
+/// compares bits without asking Lua for the receiver's type first.
 struct ViewHandle: Equatable {
   static let slotBits = 24
   /// Views one reducer call can make (children, elements it walks).
   static let slotLimit = 1 << slotBits
-  static let generationMask: UInt64 = (1 << (63 - UInt64(slotBits))) - 1
-  private static let rootBit: UInt64 = 1 << UInt64(slotBits)
+  static let generationMask: UInt64 = (1 << (62 - UInt64(slotBits))) - 1
+  private static let tagBit: UInt64 = 1
+  private static let slotShift: UInt64 = 1
+  private static let rootBit: UInt64 = 1 << UInt64(slotBits + 1)
+  private static let generationShift = UInt64(slotBits + 2)
 
   /// The session's generation, truncated to the bits a handle keeps (never 0).
   let generation: UInt64
@@ -35,13 +41,13 @@ struct ViewHandle: Equatable {
   init?(_ pointer: UnsafeMutableRawPointer?) {
     guard let pointer else { return nil }
     let bits = UInt64(UInt(bitPattern: pointer))
-    generation = bits >> UInt64(Self.slotBits + 1)
+    generation = bits >> Self.generationShift
     isRoot = bits & Self.rootBit != 0
-    slot = Int(bits & UInt64(Self.slotLimit - 1))
+    slot = Int(bits >> Self.slotShift & UInt64(Self.slotLimit - 1))
   }
 
   var pointer: UnsafeMutableRawPointer {
-    let bits = generation << UInt64(Self.slotBits + 1) | (isRoot ? Self.rootBit : 0) | UInt64(slot)
+    let bits = generation << Self.generationShift | (isRoot ? Self.rootBit : 0) | UInt64(slot) << Self.slotShift | Self.tagBit
     return UnsafeMutableRawPointer(bitPattern: UInt(bits))!
   }
 }

@@ -55,21 +55,9 @@ extension StateViews {
     }
   }
 
+  /// `__index` (the general path: the shim's short path declined; see `StateViews+OwnFields`).
   func index(_ L: OpaquePointer) throws -> Int32 {
-    guard let handle = try liveHandle(at: 1, in: L) else { throw staleError(L) }
-    if handle.isRoot, lua_type(L, 2) == LUA_TSTRING {
-      // The common read, `state.field` of a scalar: no path, no key string, no child view.
-      var length = 0
-      let bytes = UnsafeRawBufferPointer(start: lua_tolstring(L, 2, &length), count: length)
-      switch rootField(bytes) {
-      case .absent: lua_pushnil(L); return 1
-      case .integer(let integer): lua_pushinteger(L, integer); return 1
-      case .float(let number): lua_pushnumber(L, number); return 1
-      case .boolean(let flag): lua_pushboolean(L, flag ? 1 : 0); return 1
-      case .other: break
-      }
-    }
-    let view = handle.slot
+    guard let view = try liveSlot(at: 1, in: L) else { throw staleError(L) }
     let container = try container(ofSlot: view, L)
     guard let (component, child, _) = slot(forKeyAt: 2, in: container, L) else {
       lua_pushnil(L)
@@ -79,68 +67,9 @@ extension StateViews {
     return 1
   }
 
-  /// What a field of the session's own state holds, when that is a number or a boolean.
-  private enum ScalarField {
-    case absent, integer(Int64), float(Double), boolean(Bool), other
-  }
-
-  @inline(__always)
-  private func rootField(_ key: UnsafeRawBufferPointer) -> ScalarField {
-    withRootRecord { record in
-      let (position, found) = record.search(bytes: key)
-      guard found else { return .absent }
-      switch record.fields[position].value {
-      case .integer(let integer): return .integer(integer)
-      case .float(let number): return .float(number)
-      case .boolean(let flag): return .boolean(flag)
-      default: return .other
-      }
-    } ?? .other
-  }
-
-  /// The common write, `state.field = number or boolean` over a field holding a number or a
-  /// boolean: done in place where the key was found, logged without references; false when the
-  /// write is not of that shape (the general path does it).
-  @inline(__always)
-  private func writeRootField(_ key: UnsafeRawBufferPointer, _ new: Value) -> Bool {
-    withRootRecord { record in
-      let (position, found) = record.search(bytes: key)
-      guard found else { return false }
-      let old: StateUndoLog.Scalar
-      switch record.fields[position].value {
-      case .integer(let integer): old = .integer(integer)
-      case .float(let number): old = .float(number)
-      case .boolean(let flag): old = .boolean(flag)
-      default: return false
-      }
-      record.fields[position].value = new
-      undoLog.recordOwnField(at: position, old: old)
-      return true
-    } ?? false
-  }
-
-  /// Runs `body` on the session's own state when it is a record, moved out of `value` and back
-  /// (a move, not a copy: no retain, and the record is uniquely referenced for writes); nil when
-  /// it is not a record.
-  @inline(__always)
-  private func withRootRecord<R>(_ body: (inout ValueRecord) -> R) -> R? {
-    guard case .record = value else { return nil }
-    var taken = Value.null
-    swap(&taken, &value)
-    guard case .record(var record) = consume taken else { preconditionFailure("the state changed kind") }
-    let result = body(&record)
-    value = .record(record)
-    return result
-  }
-
+  /// `__newindex` (the general path: the shim's short path declined; see `StateViews+OwnFields`).
   func newIndex(_ L: OpaquePointer) throws -> Int32 {
-    guard let handle = try liveHandle(at: 1, in: L) else { throw staleError(L) }
-    if handle.isRoot, lua_type(L, 2) == LUA_TSTRING, let new = numberOrBoolean(at: 3, in: L) {
-      var length = 0
-      let key = UnsafeRawBufferPointer(start: lua_tolstring(L, 2, &length), count: length)
-      if writeRootField(key, new) { return 0 }
-    }
-    let view = handle.slot
+    guard let view = try liveSlot(at: 1, in: L) else { throw staleError(L) }
     let path = slots.path(of: view)
     let component: PathComponent
     let change: SlotChange

@@ -55,9 +55,8 @@ public final class StateViews {
     slots = ViewSlots(rootPath: rootPath)
     // The metamethods are C-convention functions holding this object (Lua keeps it alive as
     // long as it can call them): no closure, no stack object per access.
+    // `__index` and `__newindex` are the shim's (`viewMethods`: a short path for own fields).
     let metamethods: [(String, LuaCFunction)] = [
-      ("__index", { L, context in StateViews.dispatch(L, context) { try $0.index($1) } }),
-      ("__newindex", { L, context in StateViews.dispatch(L, context) { try $0.newIndex($1) } }),
       ("__len", { L, context in StateViews.dispatch(L, context) { try $0.length($1) } }),
       ("__pairs", { L, context in StateViews.dispatch(L, context) { try $0.pairs($1) } }),
       ("__tostring", { L, context in StateViews.dispatch(L, context) { try $0.describe($1) } }),
@@ -87,11 +86,18 @@ public final class StateViews {
         lua_settop(L, -2)
         throw LuaError.conversion("this Lua state already has state views (one StateViews per Lua state)")
       }
-      lua_createtable(L, 0, Int32(functions.count + 2))
+      lua_createtable(L, 0, Int32(functions.count + 4))
       for (name, function) in functions {
         try function.push(onto: L)
         lua_setfield(L, -2, name)
       }
+      try LuaStack.reserveRaw(L, 4)
+      var methods = StateViews.viewMethods
+      relua_pushviewmethods(L, &methods, Unmanaged.passRetained(self).toOpaque(), { context in
+        Unmanaged<StateViews>.fromOpaque(context!).release()
+      })
+      lua_setfield(L, -3, "__newindex")
+      lua_setfield(L, -2, "__index")
       lua_pushstring(L, "StateView")
       lua_setfield(L, -2, "__name")
       lua_pushstring(L, "StateView")
@@ -104,7 +110,7 @@ public final class StateViews {
   /// Runs a metamethod body for the `StateViews` behind `context`; its error becomes a Lua error
   /// raised by the trampoline once Swift has returned.
   @inline(__always)
-  private static func dispatch(
+  static func dispatch(
     _ L: OpaquePointer?, _ context: UnsafeMutableRawPointer?, _ body: (StateViews, OpaquePointer) throws -> Int32
   ) -> Int32 {
     // Guaranteed, not retained: Lua holds the object as long as it can call this.
@@ -269,7 +275,7 @@ public final class StateViews {
   }
 
   /// The view of the session's own state: slot 0, always there (no slot to make per call).
-  private var rootHandle: ViewHandle { ViewHandle(generation: generation, slot: 0, isRoot: true) }
+  var rootHandle: ViewHandle { ViewHandle(generation: generation, slot: 0, isRoot: true) }
 
   /// Pushes the child at `component` of the view in `slot` (its cached child view, or a scalar).
   func pushChild(ofSlot slot: Int, _ component: PathComponent, _ child: Value, onto L: OpaquePointer) throws {

@@ -46,6 +46,23 @@ public struct ValueRecord: Hashable, Sendable {
   /// The position of the key with these UTF-8 bytes, or where it would be inserted. Compares the
   /// keys' 8-byte prefixes as integers first; only keys sharing them compare their strings.
   func search(bytes key: UnsafeRawBufferPointer) -> (position: Int, found: Bool) {
+    binarySearch(bytes: key) { field in compareUTF8(field.key, key) }!
+  }
+
+  /// `search(bytes:)` when the 8-byte prefixes and lengths settle it, else nil (two keys longer
+  /// than 8 bytes share the prefix). Inlined and calling nothing, so that the hot own-field access
+  /// of a state view neither calls nor retains.
+  @inline(__always)
+  func searchByPrefix(bytes key: UnsafeRawBufferPointer) -> (position: Int, found: Bool)? {
+    binarySearch(bytes: key) { _ in nil }
+  }
+
+  /// The binary search of `search(bytes:)`; `tie` orders a field that shares the key's 8-byte
+  /// prefix when both are longer (nil: give up).
+  @inline(__always)
+  private func binarySearch(
+    bytes key: UnsafeRawBufferPointer, tie: (Field) -> Int?
+  ) -> (position: Int, found: Bool)? {
     let prefix = utf8KeyPrefix(key)
     return fields.withUnsafeBufferPointer { fields in
       var low = 0
@@ -60,7 +77,8 @@ public struct ValueRecord: Hashable, Sendable {
         } else if fieldLength <= 8 || key.count <= 8 {
           order = fieldLength - key.count  // same first bytes: the shorter comes first
         } else {
-          order = compareUTF8(fields[middle].key, key)
+          guard let tied = tie(fields[middle]) else { return nil }
+          order = tied
         }
         if order == 0 { return (middle, true) }
         if order < 0 { low = middle + 1 } else { high = middle }

@@ -71,6 +71,66 @@ final class StateViewTests: XCTestCase {
     XCTAssertEqual(state, ["count": 0, "counter": ["count": 1]])
   }
 
+  /// Reads and number or boolean writes of the session's own scalar fields take the shim's short
+  /// path; every other access (another view, a key that is not a string, an absent key, a field
+  /// holding a string or a table, a record that is not the root) falls back to the general one.
+  /// Both give the same answers, and a failed call undoes the writes of both exactly.
+  func testOwnFieldsShortPathAndItsFallbacks() throws {
+    let harness = try ViewHarness()
+    var state: Value = ["n": 1, "x": 1.5, "on": true, "name": "a", "child": ["n": 2], "list": [1, 2], "a_key_longer_than_8": 3]
+    let out = try harness.reduce(&state, """
+      local parts = {}
+      local function add(v) parts[#parts + 1] = tostring(v) .. ':' .. (math.type(v) or type(v)) end
+      add(s.n); add(s.x); add(s.on); add(s.missing); add(s.name); add(s.child); add(s[1]); add(s[true]); add(s.a_key_longer_than_8)
+      s.n = s.n + 1; s.x = s.x * 2; s.on = not s.on; s.a_key_longer_than_8 = 2.0
+      s.name = 5; s.missing = false; s.child.n = 3; s.list = 7
+      add(s.n); add(s.x); add(s.on); add(s.name); add(s.missing); add(s.child.n); add(s.list); add(s.a_key_longer_than_8)
+      return table.concat(parts, ' ')
+      """)
+    XCTAssertEqual(out.first, .string("""
+      1:integer 1.5:float true:boolean nil:nil a:string StateView: state.child:userdata nil:nil nil:nil 3:integer \
+      2:integer 3.0:float false:boolean 5:integer false:boolean 3:integer 7:integer 2.0:float
+      """))
+    let after: Value = ["n": 2, "x": 3.0, "on": false, "name": 5, "missing": false, "child": ["n": 3], "list": 7, "a_key_longer_than_8": 2.0]
+    XCTAssertEqual(state, after)
+    XCTAssertThrowsError(try harness.reduce(&state, """
+      s.n = 10; s.x = 1; s.on = true; s.name = 1; s.n = 2.5; s.on = 3; s.missing = 'm'; s.child.n = true; s.list = false
+      error('boom')
+      """))
+    XCTAssertEqual(state, after)
+    var list: Value = [1, 2]  // the session's own state, not a record
+    XCTAssertEqual(try harness.reduce(&list, "return s.x, s[2]"), [.nil, .integer(2)])
+    XCTAssertThrowsError(try harness.reduce(&list, "s.x = 1")) { error in
+      XCTAssertEqual(luaMessage(error), "reducer:1: state: sequences have integer keys 1…n only (got a string key)")
+    }
+    XCTAssertEqual(list, [1, 2])
+  }
+
+  /// The short path does not ask Lua for the receiver's type: a metamethod called directly (from
+  /// trusted code) with something that is not a view gets the general path's answer.
+  func testMetamethodsCalledOnOtherValuesRaise() throws {
+    let lua = try LuaState(options: LuaOptions(trusted: true))
+    let views = try StateViews(lua: lua)
+    let function = try lua.execute("""
+      return function(s)
+        local mt = debug.getmetatable(s)
+        local out = {}
+        for _, receiver in ipairs({ io.stdout, {}, 1, 'count' }) do
+          out[#out + 1] = select(2, pcall(mt.__index, receiver, 'count'))
+          out[#out + 1] = select(2, pcall(mt.__newindex, receiver, 'count', 2))
+        end
+        out[#out + 1] = s.count
+        return table.concat(out, '|')
+      end
+      """, name: "=reducer")[0].functionValue!
+    var state: Value = ["count": 1]
+    let out = try views.withViews(of: &state) { session in try function.call(try session.view()) }
+    let stale = ["reducer:5: ", "reducer:6: "].map { $0 + StateViews.staleMessage }.joined(separator: "|")
+    let expected = Array(repeating: stale, count: 4).joined(separator: "|") + "|1"
+    XCTAssertEqual(out.first?.stringValue, expected)
+    XCTAssertEqual(state, ["count": 1])
+  }
+
   func testBadWritesNameThePath() throws {
     let harness = try ViewHarness()
     var state: Value = ["list": [1, 2, 3], "results": .identified([["id": 1]])]

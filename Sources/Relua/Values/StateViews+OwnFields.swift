@@ -1,0 +1,112 @@
+import CLua
+import CLuaShim
+
+// The short path of the commonest accesses, `s.field` and `s.field = number or boolean` on the
+// session's own record. The shim's view metamethods call these with plain arguments (no Lua
+// stack, no trampoline): they touch no Lua state, allocate nothing in Lua and cannot fail, and
+// decline (the general metamethods then run) whenever the access is not of that shape.
+extension StateViews {
+  /// The views' metamethods for the shim: the short paths first, the general ones behind them.
+  static let viewMethods = relua_view_methods(
+    read: readOwnFieldFromShim,
+    write: writeOwnFieldFromShim,
+    index: { L, context in StateViews.dispatch(L, context) { try $0.index($1) } },
+    newindex: { L, context in StateViews.dispatch(L, context) { try $0.newIndex($1) } }
+  )
+
+  /// Whether `view` (what `lua_touserdata` gave for the receiver, whatever its type) is the running
+  /// session's own state: its root view, current. One comparison of bits; no full userdata can
+  /// pass (see `ViewHandle`), so the shim need not check the receiver's type.
+  @inline(__always)
+  private func isLiveRoot(_ view: UnsafeMutableRawPointer?) -> Bool {
+    isActive && view == rootHandle.pointer
+  }
+
+  /// `view.key` when `view` is the session's own record and the field is absent or holds a
+  /// number or a boolean: its kind (the value in `field`); `RELUA_SCALAR_NONE` otherwise.
+  func readOwnField(
+    _ view: UnsafeMutableRawPointer?, _ key: UnsafeRawBufferPointer, into field: UnsafeMutablePointer<relua_scalar>
+  ) -> Int32 {
+    // Borrowed in place: the short search calls nothing, so `value` needs no retain.
+    guard isLiveRoot(view), case .record(let record) = value,
+      let (position, found) = record.searchByPrefix(bytes: key)
+    else { return Int32(RELUA_SCALAR_NONE) }
+    guard found else { return Int32(RELUA_SCALAR_NIL) }
+    switch record.fields[position].value {
+    case .integer(let integer):
+      field.pointee.integer = integer
+      return Int32(RELUA_SCALAR_INTEGER)
+    case .float(let number):
+      field.pointee.number = number
+      return Int32(RELUA_SCALAR_FLOAT)
+    case .boolean(let flag):
+      field.pointee.boolean = flag ? 1 : 0
+      return Int32(RELUA_SCALAR_BOOLEAN)
+    default:
+      return Int32(RELUA_SCALAR_NONE)
+    }
+  }
+
+  /// `view.key = new` when `view` is the session's own record and the field holds a number or a
+  /// boolean: done in place where the key was found, logged without references; false when the
+  /// write is not of that shape (the general path does it).
+  func writeOwnField(_ view: UnsafeMutableRawPointer?, _ key: UnsafeRawBufferPointer, _ new: relua_scalar) -> Bool {
+    guard isLiveRoot(view), case .record = value else { return false }
+    // A scalar, not a `Value`: made into one where it is stored, nothing to copy or destroy.
+    let newScalar: StateUndoLog.Scalar
+    switch Int(new.kind) {
+    case Int(RELUA_SCALAR_INTEGER): newScalar = .integer(new.integer)
+    case Int(RELUA_SCALAR_FLOAT): newScalar = .float(new.number)
+    case Int(RELUA_SCALAR_BOOLEAN): newScalar = .boolean(new.boolean != 0)
+    default: return false
+    }
+    return withRootRecord { record in
+      guard let (position, found) = record.searchByPrefix(bytes: key), found else { return false }
+      let old: StateUndoLog.Scalar
+      switch record.fields[position].value {
+      case .integer(let integer): old = .integer(integer)
+      case .float(let number): old = .float(number)
+      case .boolean(let flag): old = .boolean(flag)
+      default: return false
+      }
+      record.fields.withUnsafeMutableBufferPointer { fields in
+        // The old value is a number or a boolean (above): overwritten, as it holds nothing to release.
+        withUnsafeMutablePointer(to: &fields[position].value) { $0.initialize(to: newScalar.value) }
+      }
+      undoLog.recordOwnField(at: position, old: old)
+      return true
+    }
+  }
+
+  /// Runs `body` on the session's own state, a record (checked by the caller), moved out of
+  /// `value` and back: a move, not a copy (no retain, and the record is uniquely referenced for
+  /// writes), and nothing left behind in `value` to destroy. `body` must not touch `value`.
+  @inline(__always)
+  private func withRootRecord<R>(_ body: (inout ValueRecord) -> R) -> R {
+    withUnsafeMutablePointer(to: &value) { state in
+      guard case .record(var record) = state.move() else { preconditionFailure("the state is not a record") }
+      defer { state.initialize(to: .record(record)) }
+      return body(&record)
+    }
+  }
+}
+
+// The shim's entry points. The methods they call stay out of line (not forced inline): measured,
+// the compiler then inlines the record's search and the move into them and keeps them leaner.
+private func readOwnFieldFromShim(
+  _ context: UnsafeMutableRawPointer?, _ view: UnsafeMutableRawPointer?, _ key: UnsafePointer<CChar>?, _ length: Int,
+  _ field: UnsafeMutablePointer<relua_scalar>?
+) -> Int32 {
+  Unmanaged<StateViews>.fromOpaque(context!)._withUnsafeGuaranteedRef { views in
+    views.readOwnField(view, UnsafeRawBufferPointer(start: key, count: length), into: field!)
+  }
+}
+
+private func writeOwnFieldFromShim(
+  _ context: UnsafeMutableRawPointer?, _ view: UnsafeMutableRawPointer?, _ key: UnsafePointer<CChar>?, _ length: Int,
+  _ new: UnsafePointer<relua_scalar>?
+) -> Int32 {
+  Unmanaged<StateViews>.fromOpaque(context!)._withUnsafeGuaranteedRef { views in
+    views.writeOwnField(view, UnsafeRawBufferPointer(start: key, count: length), new!.pointee) ? 1 : 0
+  }
+}
