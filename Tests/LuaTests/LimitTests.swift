@@ -95,7 +95,7 @@ final class LimitTests: XCTestCase {
     let identity = try state.load("return ...")
     var failure: LuaError?
     var filled = 0
-    try state.registerRaw("callOnFullStack") { _ in
+    try state.registerRaw("callOnFullStack") { [unowned state] _ in
       try state.withRawState { L in
         let base = lua_gettop(L)
         while lua_checkstack(L, 64) != 0 { for _ in 0..<64 { lua_pushnil(L) } }
