@@ -53,6 +53,64 @@ describe("store:send from Lua", function()
     expect(store:state().count).to_be(1001)
   end)
 
+  -- A resend of the last name without a payload is recognised by its Lua string alone (no type
+  -- check, no lookup): everything else must still take the checked path.
+  it("checks a payload sent with the last name, also when the name takes none", function()
+    local store = relua.Store(Counter)
+    for _ = 1, 3 do store:send("increment") end
+    local ok, message = pcall(store.send, store, "increment", 5)
+    expect(ok).to_be(false)
+    expect(tostring(message)).to_contain("action 'increment' of Counter")
+    expect(store:state().count).to_be(3)
+    store:send("increment", nil)  -- an explicit nil is no payload
+    store:send("increment")
+    expect(store:state().count).to_be(5)
+  end)
+
+  it("checks the payload of the last name after a right one, again and again", function()
+    local store = relua.Store(Counter)
+    store:send("setCount", 1)
+    store:send("setCount", 2)
+    for _ = 1, 3 do
+      local ok, message = pcall(store.send, store, "setCount", "two")
+      expect(ok).to_be(false)
+      expect(tostring(message)).to_contain("action 'setCount' of Counter")
+    end
+    local ok, message = pcall(store.send, store, "setCount")  -- the payload is missing
+    expect(ok).to_be(false)
+    expect(tostring(message)).to_contain("action 'setCount' of Counter")
+    expect(store:state().count).to_be(2)
+  end)
+
+  it("alternates names, each resolved as itself", function()
+    local store = relua.Store(Counter)
+    for i = 1, 5 do
+      store:send("increment")
+      store:send("increment")
+      store:send("setCount", i * 10)
+      store:send("keep")
+    end
+    expect(store:state().count).to_be(50)
+    store:send("increment")
+    expect(store:state().count).to_be(51)
+    kept = nil
+  end)
+
+  it("still rejects a non-store receiver and a non-string action once a name is cached", function()
+    local store = relua.Store(Counter)
+    store:send("increment")
+    store:send("increment")
+    local ok, message = pcall(store.send, {}, "increment")
+    expect(ok).to_be(false)
+    expect(tostring(message)).to_contain("Store expected")
+    ok, message = pcall(store.send, store, 42)
+    expect(ok).to_be(false)
+    expect(tostring(message)).to_contain("action name expected")
+    ok = pcall(store.send, store)
+    expect(ok).to_be(false)
+    expect(store:state().count).to_be(2)
+  end)
+
   it("gives a different view each call; the old one is stale, even in a later call", function()
     local store = relua.Store(Counter)
     store:send("keep")
@@ -258,5 +316,12 @@ describe("a send's undo log", function()
     expect(calls).to_be(3)
     pcall(store.send, store, "manyThenRaise")  -- rolled back: no change to observe
     expect(calls).to_be(3)
+    store:send("twoFollowUps")  -- twice in a row: the second is the resend of the last name
+    store:send("twoFollowUps")
+    expect(store:state().log).to_equal({
+      "start", "twoFollowUps", "first", "second", "first",
+      "twoFollowUps", "first", "second", "twoFollowUps", "first", "second",
+    })
+    expect(calls).to_be(5)
   end)
 end)

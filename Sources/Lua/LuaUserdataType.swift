@@ -11,7 +11,7 @@ public final class LuaUserdataType<T: AnyObject> {
   /// The methods table (`obj:method(...)`).
   public let methods: LuaTable
   let metatableReference: Int32
-  let metatableIdentity: UnsafeRawPointer
+  @usableFromInline let metatableIdentity: UnsafeRawPointer
 
   init(name: String, metatable: LuaTable, methods: LuaTable, reference: Int32, identity: UnsafeRawPointer) {
     self.name = name
@@ -36,7 +36,8 @@ public final class LuaUserdataType<T: AnyObject> {
 
   /// The object at `index` of a raw stack, unretained (the stack holds it for as long as the
   /// call runs: use it through `_withUnsafeGuaranteedRef`); nil when that is not one of this type.
-  @inline(__always)
+  /// Inlinable: a hot entry point (`store:send`) checks its receiver with it on every call.
+  @inlinable @inline(__always)
   public func unmanagedObject(at index: Int32, in L: OpaquePointer) -> Unmanaged<T>? {
     guard let box = relua_toobject(L, index, metatableIdentity), let context = box.pointee.context else { return nil }
     return Unmanaged<T>.fromOpaque(context)

@@ -55,6 +55,33 @@ final class StoreTests: XCTestCase {
     _ = token
   }
 
+  /// Sends of one action with no effect (the store's short path) between sends with follow-ups:
+  /// every action is reduced once, in order, and observers are told once per send.
+  func testSingleActionSendsBetweenSendsWithFollowUps() async {
+    enum Action { case tap, next, plain }
+    var log: [String] = []
+    let reducer = Reduce<Int, Action> { state, action in
+      state += 1
+      switch action {
+      case .tap: log.append("tap"); return .send(.next)
+      case .next: log.append("next"); return .none
+      case .plain: log.append("plain"); return .none
+      }
+    }
+    let store = Store(initialState: 0, reducer: reducer)
+    var told = 0
+    let token = store.observeSends { _ in told += 1 }
+    store.send(.plain)
+    store.send(.tap)
+    store.send(.plain)
+    try? store.sendChecked(.plain)
+    try? store.sendChecked(.tap)
+    XCTAssertEqual(log, ["plain", "tap", "next", "plain", "plain", "tap", "next"])
+    XCTAssertEqual(store.state, 7)
+    XCTAssertEqual(told, 5)
+    _ = token
+  }
+
   func testSendFromInsideReducerIsWarned() async {
     var store: Store<Int, Bool>!
     store = Store(initialState: 0, reducer: Reduce<Int, Bool> { state, nested in

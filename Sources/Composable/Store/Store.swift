@@ -73,11 +73,12 @@ public final class Store<State, Action> {
 
   /// Sends an action as a transaction: if a reducer fails (`Effect.failure`), the state is restored to
   /// what it was before this call, no effect of the send starts, and the error is thrown.
-  @inlinable
+  @inlinable @inline(__always)
   public func sendChecked(_ action: Action) throws {
     // Inlinable so hosts get it specialized for their state and action types (no generic
-    // metadata lookups per send). `root!` borrows the root for the call (`if let root` would
-    // retain and release it on every send).
+    // metadata lookups per send), and inlined into their send (a call level and a copy of the
+    // action less). `root!` borrows the root for the call (`if let root` would retain and
+    // release it on every send).
     if root != nil, !root!.isSending {
       if let failure = root!.sendTransactionally(action) { throw failure }
       return

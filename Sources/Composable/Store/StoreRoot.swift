@@ -142,29 +142,36 @@ final class StoreRoot<State, Action> {
     // The first action is reduced as it was passed (no copy of it); then what it led to. (The two
     // reduce steps are written out: a shared helper function made swift.send 40% slower.)
     isReducing = true
-    var effect = reducer(&state, action)
+    let first = reducer(&state, action)
     isReducing = false
     if let didReduce { didReduce(action, received) }
-    var index = 0
-    while true {
-      if !effect.isNone { collect(effect) }
-      if index < buffer.count {
-        let next = buffer[index]
-        index += 1
-        isReducing = true
-        effect = reducer(&state, next)
-        isReducing = false
-        if let didReduce { didReduce(next, true) }
-        continue
+    // The common send ends here: no effect and nothing buffered (a send from inside the reducer
+    // would be). Then nothing is pending and nothing failed either (both come from effects), so
+    // the loop's checks are skipped. (`first` is a constant, moved into the loop's variable: a
+    // variable tested first was retained and released around the test.)
+    if !first.isNone || !buffer.isEmpty {
+      var effect = first
+      var index = 0
+      while true {
+        if !effect.isNone { collect(effect) }
+        if index < buffer.count {
+          let next = buffer[index]
+          index += 1
+          isReducing = true
+          effect = reducer(&state, next)
+          isReducing = false
+          if let didReduce { didReduce(next, true) }
+          continue
+        }
+        if failure == nil && !pending.isEmpty {
+          effect = .none
+          startPending()
+          if index < buffer.count { continue }
+        }
+        break
       }
-      if failure == nil && !pending.isEmpty {
-        effect = .none
-        startPending()
-        if index < buffer.count { continue }
-      }
-      break
+      if index > 0 { buffer.removeAll(keepingCapacity: true) }
     }
-    if index > 0 { buffer.removeAll(keepingCapacity: true) }
     if failure != nil {
       rollBack(transactional: transactional)
     } else if transactional {

@@ -24,15 +24,34 @@ final class ActionResolver {
   /// holds, so it stays alive, and no other string can take its address, until the table is replaced.
   @exclusivity(unchecked) private var lastLuaName: UnsafePointer<CChar>?
   @exclusivity(unchecked) private var lastPosition = 0
+  /// The last name's steps and whether it takes no payload, kept beside its position: the common
+  /// resend (no payload, none expected) is answered from these two fields, without indexing
+  /// `luaResolved` (bounds checks, the tuple's payload type) or checking a payload.
+  @exclusivity(unchecked) private var lastSteps: ArraySlice<FeatureAction.Step> = []
+  @exclusivity(unchecked) private var lastTakesNoPayload = false
+  /// The last name's Lua string as an object (`lua_topointer`), set with `lastLuaName`: a value
+  /// at this address can only be that string, so `repeatedAction` needs neither `lua_type` nor
+  /// `lua_tolstring` to recognise it.
+  @exclusivity(unchecked) private var lastLuaString: UnsafeRawPointer?
   private static let shortStringLimit = 40  // LUAI_MAXSHORTLEN
 
   init(root: FeatureDefinition) { self.root = root }
+
+  /// The action of the last name resolved from Lua if the value at `index` of `L` is that same
+  /// string and it takes no payload (a loop, typing, a timer's ticks): nil otherwise, and then
+  /// `resolve(luaStringAt:in:payload:)` decides, with its messages. For sends without a payload.
+  @inline(__always)
+  func repeatedAction(at index: Int32, in L: OpaquePointer) -> FeatureAction? {
+    guard lastTakesNoPayload, let last = lastLuaString, lua_topointer(L, index) == last else { return nil }
+    return FeatureAction(steps: lastSteps, payload: .null)
+  }
 
   /// Resolves the action named by the Lua string at `index` of `L` (see `resolve(_:payload:)`).
   func resolve(luaStringAt index: Int32, in L: OpaquePointer, payload: consuming Value) throws -> FeatureAction {
     var length = 0
     let name = lua_tolstring(L, index, &length)
     if name == lastLuaName {
+      if lastTakesNoPayload && payload.isNull { return FeatureAction(steps: lastSteps, payload: payload) }
       return try resolved(at: lastPosition, payload: payload, name, length)
     }
     try LuaStack.reserveRaw(L, 3)
@@ -46,6 +65,9 @@ final class ActionResolver {
         if length <= Self.shortStringLimit {
           lastLuaName = name
           lastPosition = position
+          lastSteps = luaResolved[position].steps
+          lastTakesNoPayload = luaResolved[position].payload.isNone
+          lastLuaString = lua_topointer(L, index)
         }
         return try resolved(at: position, payload: payload, name, length)
       }
@@ -62,6 +84,8 @@ final class ActionResolver {
       }
       luaResolved.removeAll()
       lastLuaName = nil
+      lastLuaString = nil
+      lastSteps = []
     }
     lua_rawgeti(L, relua_registryindex(), lua_Integer(luaCacheReference))
     lua_pushvalue(L, index)

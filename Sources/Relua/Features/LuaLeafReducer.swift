@@ -11,10 +11,13 @@ struct LuaLeafReducer: Reducer {
   let feature: FeatureDefinition
   let host: ReluaHost
   private let lastHandler = LastHandler()
+  /// Whether the feature declares bindable fields (a flag here: the check runs on every action).
+  private let isBindable: Bool
 
   init(feature: FeatureDefinition, host: ReluaHost) {
     self.feature = feature
     self.host = host
+    isBindable = !feature.bindable.isEmpty
   }
 
   /// The handler found for the last action name (a send loop, typing, a timer's ticks repeat one
@@ -29,8 +32,12 @@ struct LuaLeafReducer: Reducer {
   func reduce(into state: inout Value, action: FeatureAction) -> Effect<FeatureAction> {
     // Stores run reducers on the main actor, where the Lua state lives. The state goes by
     // pointer, through a plain function: a closure would need a context (an allocation per send).
+    // (A closure literal, not `Self.reduceIsolated`: a method used as a function value is a thunk
+    // calling the method, a call level more per send.)
     withUnsafeMutablePointer(to: &state) { state in
-      callOnMainActor(Self.reduceIsolated, Call(reducer: self, state: state, action: action))
+      callOnMainActor(
+        { @MainActor (call: Call) in call.reducer.reduceOnMainActor(&call.state.pointee, call.action) },
+        Call(reducer: self, state: state, action: action))
     }
   }
 
@@ -40,14 +47,10 @@ struct LuaLeafReducer: Reducer {
     let action: FeatureAction
   }
 
-  @MainActor
-  private static func reduceIsolated(_ call: Call) -> Effect<FeatureAction> {
-    call.reducer.reduceOnMainActor(&call.state.pointee, call.action)
-  }
-
-  @MainActor
+  /// Inlined into the closure `reduce` calls it through (one call level less per send).
+  @MainActor @inline(__always)
   private func reduceOnMainActor(_ state: inout Value, _ action: FeatureAction) -> Effect<FeatureAction> {
-    if !feature.bindable.isEmpty, action.head == "binding", action.steps.count == 2,
+    if isBindable, action.head == "binding", action.steps.count == 2,
       case .name(let field)? = action.steps.last
     {
       if let failure = applyBinding(field, action.payload, to: &state) { return failure }

@@ -100,6 +100,30 @@ extension ReluaHost {
   /// The store-side transaction over this host's views (see `StoreTransaction`).
   var storeTransaction: StoreTransaction<Value> { ViewsTransaction(views: views) }
 
+  /// A store of `feature` over this host's views (transactional through the views' write log).
+  /// A feature without children is reduced by a closure written here, in the argument: a closure
+  /// literal passed to the store is emitted for the store's generic signature, so the store calls
+  /// it directly; one made elsewhere (`rootReducer(for:)`) is wrapped in a reabstraction thunk,
+  /// a call more per action.
+  func rootStore(
+    of feature: FeatureDefinition, initialState: Value, dependencies: DependencyValues
+  ) -> Store<Value, FeatureAction> {
+    guard feature.children.isEmpty else {
+      return Store(
+        initialState: initialState, reduce: rootReducer(for: feature), dependencies: dependencies,
+        transaction: storeTransaction)
+    }
+    let currentSend = currentSend
+    let leaf = LuaLeafReducer(feature: feature, host: self)
+    return Store(
+      initialState: initialState,
+      reduce: { state, action in
+        currentSend.set(feature, action)
+        return leaf.reduce(into: &state, action: action)
+      },
+      dependencies: dependencies, transaction: storeTransaction)
+  }
+
   /// The root reducer of a store of `feature`: notes the action being processed (for anchors).
   func rootReducer(for feature: FeatureDefinition) -> (inout Value, FeatureAction) -> Effect<FeatureAction> {
     // Captures the host's `currentSend`, not the host (stores must not keep it alive).
