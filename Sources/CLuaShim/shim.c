@@ -470,8 +470,8 @@ int relua_pcallwith(lua_State *L, int nargs, int nresults, int handler) {
 // A reducer handler's call in its common shape, `handler(view, nil, deps, nil)`, as one C call:
 // the arguments are constants Swift passes as plain values (the view is a light userdata whose
 // bits Swift computed, the handler and deps are registry references), so nothing crosses back
-// into Lua between pushing them and the protected call. One result is kept, and only when it is
-// not nil (see RELUA_HANDLER_RETURNED).
+// into Lua between pushing them and the protected call. Only the first result is kept, and only
+// when it is not nil (see RELUA_HANDLER_RETURNED).
 int relua_callhandler(lua_State *L, lua_Integer handler_ref, void *view, lua_Integer deps_ref) {
   if (!lua_checkstack(L, 9)) return RELUA_HANDLER_NOROOM;
   int top = lua_gettop(L);
