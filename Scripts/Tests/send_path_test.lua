@@ -325,3 +325,59 @@ describe("a send's undo log", function()
     expect(calls).to_be(5)
   end)
 end)
+
+-- A handler called on its own state's view with no payload and no id is called in one C call; one
+-- with a payload, an id or a scalar state pushes its arguments from Swift. Both must give the same
+-- results, errors and rollbacks.
+local Calls = relua.feature "Calls" {
+  state = { n = 0 },
+  actions = { bump = {}, bumpBy = "integer", twice = {}, nothing = {}, done = {}, raise = {} },
+  reduce = relua.on {
+    bump = function(s) s.n = s.n + 1 end,
+    bumpBy = function(s, k) s.n = s.n + k end,
+    twice = function(s) s.n = s.n + 1; return relua.Effect.send("done"), "ignored" end,
+    nothing = function(s) s.n = s.n + 1; return nil, relua.Effect.send("done") end,
+    done = function(s) s.done = true end,
+    raise = function(s)
+      s.n = -1
+      s.tag = "raised"
+      error("refused")
+    end,
+  },
+}
+
+describe("the handler call", function()
+  it("returns the first result as the effect, and nothing for a first nil", function()
+    local store = relua.TestStore(Calls)
+    store:send("twice", function(s) s.n = 1 end)
+    store:receive("done", function(s) s.done = true end)
+    store:send("nothing", function(s) s.n = 2 end)
+    store:send("bumpBy", 3, function(s) s.n = 5 end)
+    store:finish()
+  end)
+
+  it("raises with the handler's position and leaves the state as it was", function()
+    local store = relua.Store(Calls)
+    store:send("bump")
+    local ok, message = pcall(store.send, store, "raise")
+    expect(ok).to_be(false)
+    message = tostring(message)
+    expect(message).to_contain("send_path_test.lua:")
+    expect(message).to_contain("refused")
+    expect(store:state().n).to_be(1)
+    expect(store:state().tag).to_be_nil()
+    store:send("bump")
+    expect(store:state().n).to_be(2)
+  end)
+
+  it("alternates the two shapes over two stores", function()
+    local outer = relua.Store(Calls)
+    local inner = relua.Store(Calls)
+    for _ = 1, 100 do
+      outer:send("bump")
+      inner:send("bumpBy", 2)
+    end
+    expect(outer:state().n).to_be(100)
+    expect(inner:state().n).to_be(200)
+  end)
+end)

@@ -103,8 +103,9 @@ static void relua_hook(lua_State *L, lua_Debug *ar) {
 }
 
 // Every protected entry from Swift goes through enter/leave. The outermost one starts a fresh
-// budget; every one turns on strict memory accounting for the Lua code it runs.
-static int relua_enter(lua_State *L, relua_control *c) {
+// budget; every one turns on strict memory accounting for the Lua code it runs. Inlined: every
+// handler call of a send runs them.
+static inline __attribute__((always_inline)) int relua_enter(lua_State *L, relua_control *c) {
   int saved_strict = c->strict;
   if (c->entries++ == 0) {
     c->budget_exhausted = 0;
@@ -120,7 +121,7 @@ static int relua_enter(lua_State *L, relua_control *c) {
   return saved_strict;
 }
 
-static void relua_leave(relua_control *c, int saved_strict) {
+static inline void relua_leave(relua_control *c, int saved_strict) {
   c->entries--;
   c->strict = saved_strict;
 }
@@ -464,6 +465,34 @@ int relua_pcallwith(lua_State *L, int nargs, int nresults, int handler) {
   int status = lua_pcall(L, nargs, nresults, handler);
   relua_leave(c, saved);
   return status;
+}
+
+// A reducer handler's call in its common shape, `handler(view, nil, deps, nil)`, as one C call:
+// the arguments are constants Swift passes as plain values (the view is a light userdata whose
+// bits Swift computed, the handler and deps are registry references), so nothing crosses back
+// into Lua between pushing them and the protected call. Only the first result is kept, and only
+// when it is not nil (see RELUA_HANDLER_RETURNED).
+int relua_callhandler(lua_State *L, lua_Integer handler_ref, void *view, lua_Integer deps_ref) {
+  if (!lua_checkstack(L, 9)) return RELUA_HANDLER_NOROOM;
+  int top = lua_gettop(L);
+  lua_pushcfunction(L, relua_msgh);
+  lua_rawgeti(L, LUA_REGISTRYINDEX, handler_ref);
+  lua_pushlightuserdata(L, view);
+  lua_pushnil(L);
+  lua_rawgeti(L, LUA_REGISTRYINDEX, deps_ref);
+  lua_pushnil(L);
+  relua_control *c = relua_getcontrol(L);
+  int saved = relua_enter(L, c);
+  // All results (a handler that returns nothing, the common case, then costs Lua no nil to push).
+  int status = lua_pcall(L, 4, LUA_MULTRET, top + 1);
+  relua_leave(c, saved);
+  if (status != LUA_OK) return status;
+  if (lua_gettop(L) > top + 1 && lua_type(L, top + 2) != LUA_TNIL) {
+    lua_settop(L, top + 2);
+    return RELUA_HANDLER_RETURNED;
+  }
+  lua_settop(L, top);
+  return LUA_OK;
 }
 
 static int relua_protected(lua_State *L, int nargs, int nresults) {

@@ -106,9 +106,9 @@ extension LuaState {
     return try readResults(L, top + 2, lua_gettop(L) - top - 1)
   }
 
-  /// The error of a failed protected call (its traceback taken when the message handler ran).
-  @usableFromInline
-  func callFailure(status: Int32, on L: OpaquePointer) -> LuaError {
+  /// The error of a failed protected call (its traceback taken when the message handler ran):
+  /// the error object on top of `L`, the shim's message handler below it.
+  public func callFailure(status: Int32, on L: OpaquePointer) -> LuaError {
     let traceback = status == LUA_ERRRUN || status == LUA_ERRERR ? takeTraceback(L) : nil
     return failure(status: status, on: L, traceback: traceback)
   }

@@ -16,7 +16,7 @@ import Darwin
 /// come back as `LuaError`; no Lua error ever unwinds through Swift code. Every public method
 /// leaves the Lua stack as it found it.
 public final class LuaState {
-  let handle: LuaStateHandle
+  @usableFromInline let handle: LuaStateHandle
   /// Stops running code from any thread; see `LuaInterruptHandle`.
   public let interruptHandle: LuaInterruptHandle
   /// Whether the full standard library is open (no sandbox).
@@ -79,7 +79,7 @@ public final class LuaState {
   var control: UnsafeMutablePointer<relua_control>? { handle.control }
 
   /// The thread Swift works on now (the thread of the Swift function being called, else the main one).
-  @usableFromInline
+  @inlinable
   func currentThread() throws(LuaError) -> OpaquePointer { try handle.currentThread() }
 
   // MARK: Limits and diagnostics
@@ -142,6 +142,11 @@ public final class LuaState {
   /// The main thread's `lua_State*`. Unsafe: a raising Lua API called on it from Swift is
   /// undefined behaviour (it would longjmp through Swift frames); use CLuaShim's protected helpers.
   public var unsafeState: OpaquePointer? { handle.mainThread }
+
+  /// The `lua_State*` Swift should use now, for a hot path calling the shim's protected entries
+  /// itself (see `unsafeState` for the rules): `withRawState` without the closure.
+  @inlinable
+  public func currentRawState() throws(LuaError) -> OpaquePointer { try currentThread() }
 
   /// Calls `body` with the `lua_State*` Swift should use now (see `unsafeState` for the rules).
   /// The stack must be balanced when `body` returns.

@@ -5,9 +5,12 @@ import Synchronization
 /// The shared "alive" box between a `LuaState` and the references into it. References hold it
 /// strongly (not the state): once the state is closed, `mainThread` is nil and every use of a
 /// reference throws `LuaError.closed` instead of touching freed memory.
+@usableFromInline
 final class LuaStateHandle {
   private(set) var mainThread: OpaquePointer?
-  private(set) var control: UnsafeMutablePointer<relua_control>?
+  /// `@exclusivity(unchecked)`: read on every call into Lua, inlined into other modules (where a
+  /// dynamic exclusivity check costs more than the whole read); written only when the state closes.
+  @usableFromInline @exclusivity(unchecked) private(set) var control: UnsafeMutablePointer<relua_control>?
   /// Valid while `mainThread` is not nil: the state closes (and clears it) before it goes away.
   unowned(unsafe) var owner: LuaState?
   /// Registry references made by Swift that are still alive.
@@ -17,7 +20,7 @@ final class LuaStateHandle {
   /// may be an executor thread); `luaL_unref` writes the registry, which only the code running the
   /// state may do. So releases are queued here and done at the next access (`drainReleases`).
   private let pendingReleases = Mutex<[Int32]>([])
-  private let pendingCount = Atomic<Int>(0)
+  @usableFromInline let pendingCount = Atomic<Int>(0)
 
   init(mainThread: OpaquePointer) {
     self.mainThread = mainThread
@@ -36,8 +39,9 @@ final class LuaStateHandle {
     return (owner, thread)
   }
 
-  /// The thread Swift code should work on now (see `access`), without the state.
-  @inline(__always)
+  /// The thread Swift code should work on now (see `access`), without the state. Inlinable: a
+  /// handler call asks for it on every send.
+  @inlinable @inline(__always)
   func currentThread() throws(LuaError) -> OpaquePointer {
     guard let control else { throw .closed }
     if pendingCount.load(ordering: .relaxed) > 0 { drainReleases() }
@@ -45,6 +49,7 @@ final class LuaStateHandle {
   }
 
   /// Unreferences the queued releases (on the thread using the state).
+  @usableFromInline
   func drainReleases() {
     guard let control else { return }
     let references = pendingReleases.withLock { queued -> [Int32] in

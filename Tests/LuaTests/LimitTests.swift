@@ -95,6 +95,8 @@ final class LimitTests: XCTestCase {
     let identity = try state.load("return ...")
     var failure: LuaError?
     var filled = 0
+    // Unowned: the state keeps this function, so a strong capture would keep the state (and its
+    // million-slot stack) alive forever, which LeakSanitizer reports.
     try state.registerRaw("callOnFullStack") { [unowned state] _ in
       try state.withRawState { L in
         let base = lua_gettop(L)

@@ -132,6 +132,15 @@ int relua_pcallwith(lua_State *L, int nargs, int nresults, int handler);
 /// values, pushes the message handler and the function; returns the stack top from before them
 /// (the handler is at top + 1), or -1 when the stack cannot grow.
 int relua_pushcall(lua_State *L, int slots, int function_ref);
+/// Calls the function under `handler_ref` as `handler(view, nil, deps, nil)` (`view` a light
+/// userdata, `deps` the value under `deps_ref`), protected, with the message handler. Returns
+/// LUA_OK when it returned nothing or nil (stack as before); RELUA_HANDLER_RETURNED when it
+/// returned a value, which is on top with the message handler below it; an error status with the
+/// error on top and the message handler below it; RELUA_HANDLER_NOROOM (nothing pushed) when the
+/// stack cannot grow.
+int relua_callhandler(lua_State *L, lua_Integer handler_ref, void *view, lua_Integer deps_ref);
+#define RELUA_HANDLER_NOROOM (-1)
+#define RELUA_HANDLER_RETURNED (-2)
 int relua_load(lua_State *L, const char *buffer, size_t length, const char *chunkname, const char *mode);
 /// Reads a file and loads it (chunk name "@path"); LUA_ERRFILE with a message if unreadable.
 int relua_loadfile(lua_State *L, const char *path, const char *mode);

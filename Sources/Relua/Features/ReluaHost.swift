@@ -189,16 +189,58 @@ public final class ReluaHost {
     _ handler: Int32, feature: FeatureDefinition, state: inout Value, action: FeatureAction
   ) -> Effect<FeatureAction> {
     runLua(feature: feature, state: &state, action: action) {
-      try lua.callRaw(
-        registryReference: handler, argumentCount: 4,
-        pushArguments: { L in
-          try views.pushSessionState(onto: L)
-          if action.payload.isNull { lua_pushnil(L) } else { try action.payload.push(onto: L) }
-          lua_rawgeti(L, relua_registryindex(), depsReference)
-          if let id = action.firstID { try id.push(onto: L) } else { lua_pushnil(L) }
-        },
-        readResults: { L, first, count in Self.firstResult(lua, L, first, count) })
+      // The common shape (a view, no payload, no id) is one C call; anything else pushes its
+      // arguments from Swift, out of line (this closure stays small).
+      if action.payload.isNull, views.value.isContainer, !Self.namesID(action) {
+        return try callHandlerOnView(handler)
+      }
+      return try callHandlerPushingArguments(handler, action: action)
     }
+  }
+
+  /// `handler(state, payload, deps, id)` with the arguments pushed from Swift.
+  @inline(never)
+  private func callHandlerPushingArguments(_ handler: Int32, action: FeatureAction) throws -> LuaValue? {
+    try lua.callRaw(
+      registryReference: handler, argumentCount: 4,
+      pushArguments: { L in
+        try views.pushSessionState(onto: L)
+        if action.payload.isNull { lua_pushnil(L) } else { try action.payload.push(onto: L) }
+        lua_rawgeti(L, relua_registryindex(), depsReference)
+        if let id = action.firstID { try id.push(onto: L) } else { lua_pushnil(L) }
+      },
+      readResults: { L, first, count in Self.firstResult(lua, L, first, count) })
+  }
+
+  /// Whether `action` names an element (the handler's `id`): `firstID != nil` without copying it.
+  @inline(__always)
+  private static func namesID(_ action: FeatureAction) -> Bool {
+    var index = action.steps.startIndex
+    while index < action.steps.endIndex {
+      if case .id = action.steps[index] { return true }
+      index += 1
+    }
+    return false
+  }
+
+  /// `handler(view, nil, deps, nil)` on the running session's own view, in one C call
+  /// (`relua_callhandler`): what `callRaw` does with the arguments pushed from Swift, without
+  /// crossing between Swift and C for each of them. Returns the handler's first result unless nil.
+  @inline(__always)
+  private func callHandlerOnView(_ handler: Int32) throws -> LuaValue? {
+    let L = try lua.currentRawState()
+    let status = relua_callhandler(L, lua_Integer(handler), views.rootHandle.pointer, depsReference)
+    if status == LUA_OK { return nil }
+    return try handlerResult(status: status, on: L)
+  }
+
+  /// What a handler called by `relua_callhandler` returned (a value), or its error.
+  @inline(never)
+  private func handlerResult(status: Int32, on L: OpaquePointer) throws -> LuaValue? {
+    if status == RELUA_HANDLER_NOROOM { throw LuaError.memory(message: "Lua stack overflow") }
+    defer { lua_settop(L, -3) }  // the result or error, and the message handler
+    if status == RELUA_HANDLER_RETURNED { return lua.value(at: -1, in: L) }
+    throw lua.callFailure(status: status, on: L)
   }
 
   /// Runs a plain `reduce = function(state, action, deps)`; `action` is `{ name, payload, id }`.

@@ -29,12 +29,18 @@ final class CurrentSend {
 
 extension ReluaHost {
   /// The anchor of the session a leaf reducer runs for `action` (relative to its feature).
+  /// Inlined for the common send, the root feature's own action (no path, and the feature is not
+  /// touched, which would retain it); a child's action finds its path out of line.
+  @inline(__always)
   func anchor(forLeafAction action: FeatureAction) -> SessionAnchor {
     guard views.inTransaction else { return .none }
     let prefixCount = currentSend.stepCount - action.steps.count
-    // The root feature's own action (the common send: no path, and the feature is not touched,
-    // which would retain it).
     if prefixCount == 0 { return .wholeState }
+    return anchor(stepsBefore: prefixCount)
+  }
+
+  /// The anchor of a child's session: the first `prefixCount` steps of the action being sent.
+  private func anchor(stepsBefore prefixCount: Int) -> SessionAnchor {
     // (So the action has more than one step.)
     guard prefixCount > 0, let feature = currentSend.feature else { return .none }
     return SessionAnchor(Self.statePath(currentSend.steps.prefix(prefixCount), in: feature, parentOfLens: nil))

@@ -111,10 +111,13 @@ struct ViewSlots {
     for (component, child) in children { detach(child, value: value[component]) }
   }
 
-  /// Forgets every view (the session ended) but slot 0, keeping the storage.
+  /// Forgets every view (the session ended) but slot 0, keeping the storage. A session that made
+  /// no view but its root's (most handlers) has nothing else to forget: detached values and
+  /// children are only ever other slots.
   @inline(__always)
   mutating func removeAll() {
-    if paths.count > 1 { paths.removeSubrange(1...) }
+    guard paths.count > 1 else { return }
+    paths.removeSubrange(1...)
     if !detachedValues.isEmpty { detachedValues.removeAll(keepingCapacity: true) }
     if !childSlots.isEmpty { childSlots.removeAll(keepingCapacity: true) }
   }

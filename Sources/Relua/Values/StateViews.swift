@@ -227,6 +227,7 @@ public final class StateViews {
     finishSession(returningTo: &state)
   }
 
+  @inline(__always)
   private func finishSession(returningTo state: inout Value) {
     isActive = false
     generation &+= 1

@@ -1,3 +1,4 @@
+import CLua
 import Lua
 import XCTest
 
@@ -80,6 +81,54 @@ final class FeatureHostTests: XCTestCase {
       XCTAssertEqual("\(error)", #"action 'setCount' of Counter: expected integer, got string "x""#)
     }
     XCTAssertEqual(store.store.state[key: "count"], .integer(7))
+  }
+
+  /// A handler in the common shape (a view, no payload, no id) is called in one C call
+  /// (`relua_callhandler`); the others push their arguments from Swift. Both keep the budget per
+  /// reducer call, the errors with position and traceback, and what the handler returns.
+  func testHandlerCallsKeepBudgetsErrorsAndResults() async throws {
+    let lua = try LuaState(options: LuaOptions(instructionLimit: 200_000))
+    let host = try ReluaHost.install(in: lua)
+    let feature = try lua.execute("""
+      local relua = require "relua"
+      return relua.feature "Calls" {
+        state = { n = 0 },
+        actions = { work = {}, workWith = "integer", raise = {}, spin = {}, nothing = {}, several = {} },
+        reduce = relua.on {
+          work = function(s) local x = 0 for i = 1, 30000 do x = x + i end s.n = s.n + 1 end,
+          workWith = function(s, k) local x = 0 for i = 1, 30000 do x = x + i end s.n = s.n + k end,
+          raise = function(s)
+            s.n = 99
+            error("no way")
+          end,
+          spin = function(s) s.n = 98; while true do end end,
+          nothing = function(s) s.n = s.n + 1; return nil, "ignored" end,
+          several = function(s) s.n = s.n + 1; return relua.Effect.none, "ignored" end,
+        },
+      }
+      """, name: "=calls.lua")[0]
+    let store = try LuaStoreObject(host: host, feature: host.feature(feature, what: "test"), dependencies: .init())
+    // Each call has a budget of its own: ten calls of ≈ 120,000 instructions each run through.
+    for _ in 1...10 { try store.send("work") }
+    for _ in 1...10 { try store.send("workWith", payload: .integer(2)) }
+    XCTAssertEqual(store.store.state[key: "n"], .integer(30))
+    XCTAssertThrowsError(try store.send("raise")) { error in
+      let description = (error as? ReluaError)?.fullDescription ?? "\(error)"
+      XCTAssertTrue(description.contains("calls.lua:10: no way"), description)
+      XCTAssertTrue(description.contains("stack traceback"), description)
+      XCTAssertTrue(description.contains("handling 'raise'"), description)
+    }
+    XCTAssertThrowsError(try store.send("spin")) { error in
+      XCTAssertTrue("\(error)".contains("instruction budget exhausted"), "\(error)")
+      XCTAssertTrue("\(error)".contains("calls.lua:12"), "\(error)")
+    }
+    XCTAssertEqual(store.store.state[key: "n"], .integer(30))
+    try store.send("nothing")
+    try store.send("several")
+    XCTAssertEqual(store.store.state[key: "n"], .integer(32))
+    try store.send("work")
+    XCTAssertEqual(store.store.state[key: "n"], .integer(33))
+    try lua.withRawState { L in XCTAssertEqual(lua_gettop(L), 0, "nothing left on the stack") }
   }
 
   func testRunawayAndMemoryBombReducersLeaveTheStateAndTheHostUsable() async throws {
