@@ -154,6 +154,44 @@ local Fields = relua.feature "Fields" {
   },
 }
 
+-- A resend of the last name is sent with the resolver's own action, lent for the send: a send
+-- from inside it (queued after it, with a warning) resolving other names must not replace that
+-- action under it, nor break the names' resolution afterwards.
+local Relay = relua.feature "Relay" {
+  state = { count = 0, other = 0 },
+  actions = { bump = {}, other = {}, setOther = "integer" },
+  reduce = relua.on {
+    bump = function(s)
+      s.count = s.count + 1
+      if relayStore then  -- luacheck: ignore (a global on purpose)
+        relayStore:send("other")  -- luacheck: ignore
+        relayStore:send("setOther", s.count * 10)  -- luacheck: ignore
+      end
+    end,
+    other = function(s) s.other = s.other + 1 end,
+    setOther = function(s, n) s.other = n end,
+  },
+}
+
+describe("a resent action lent for the send", function()
+  it("stays itself while its handler sends other names", function()
+    local store = relua.Store(Relay)
+    store:send("bump")  -- now the last name: the next sends of it are lent the action
+    relayStore = store  -- luacheck: ignore
+    for i = 2, 6 do
+      store:send("bump")
+      expect(store:state().count).to_be(i)
+      expect(store:state().other).to_be(i * 10)
+    end
+    relayStore = nil  -- luacheck: ignore
+    for _ = 1, 3 do store:send("other") end
+    store:send("bump")
+    store:send("bump")
+    expect(store:state().other).to_be(63)
+    expect(store:state().count).to_be(8)
+  end)
+end)
+
 describe("fields of a reducer's own state", function()
   it("read with their exact kinds", function()
     local store = relua.Store(Fields)

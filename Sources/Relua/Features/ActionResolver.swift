@@ -24,26 +24,31 @@ final class ActionResolver {
   /// holds, so it stays alive, and no other string can take its address, until the table is replaced.
   @exclusivity(unchecked) private var lastLuaName: UnsafePointer<CChar>?
   @exclusivity(unchecked) private var lastPosition = 0
-  /// The last name's steps and whether it takes no payload, kept beside its position: the common
-  /// resend (no payload, none expected) is answered from these two fields, without indexing
-  /// `luaResolved` (bounds checks, the tuple's payload type) or checking a payload.
-  @exclusivity(unchecked) private var lastSteps: ArraySlice<FeatureAction.Step> = []
+  /// The last name's action (no payload) and whether it takes no payload, kept beside its
+  /// position: the common resend (no payload, none expected) is answered from these two fields,
+  /// without indexing `luaResolved` (bounds checks, the tuple's payload type) or checking a payload.
+  /// `store:send` lends `lastAction` to the store for the send (see `lendingLastAction`).
+  @exclusivity(unchecked) var lastAction = FeatureAction(steps: [], payload: .null)
   @exclusivity(unchecked) private var lastTakesNoPayload = false
+  /// How many sends have `lastAction` on loan (sends nest: a handler may send). While it is lent,
+  /// `lastAction` is not replaced (that would free the steps the running send reads): a name
+  /// resolved meanwhile is just not remembered.
+  @exclusivity(unchecked) var lendingLastAction = 0
   /// The last name's Lua string as an object (`lua_topointer`), set with `lastLuaName`: a value
-  /// at this address can only be that string, so `repeatedAction` needs neither `lua_type` nor
+  /// at this address can only be that string, so `isRepeatedAction` needs neither `lua_type` nor
   /// `lua_tolstring` to recognise it.
   @exclusivity(unchecked) private var lastLuaString: UnsafeRawPointer?
   private static let shortStringLimit = 40  // LUAI_MAXSHORTLEN
 
   init(root: FeatureDefinition) { self.root = root }
 
-  /// The action of the last name resolved from Lua if the value at `index` of `L` is that same
-  /// string and it takes no payload (a loop, typing, a timer's ticks): nil otherwise, and then
+  /// Whether the value at `index` of `L` is the last name resolved from Lua and it takes no
+  /// payload (a loop, typing, a timer's ticks): then `lastAction` is its action; otherwise
   /// `resolve(luaStringAt:in:payload:)` decides, with its messages. For sends without a payload.
   @inline(__always)
-  func repeatedAction(at index: Int32, in L: OpaquePointer) -> FeatureAction? {
-    guard lastTakesNoPayload, let last = lastLuaString, lua_topointer(L, index) == last else { return nil }
-    return FeatureAction(steps: lastSteps, payload: .null)
+  func isRepeatedAction(at index: Int32, in L: OpaquePointer) -> Bool {
+    guard lastTakesNoPayload, let last = lastLuaString else { return false }
+    return lua_topointer(L, index) == last
   }
 
   /// Resolves the action named by the Lua string at `index` of `L` (see `resolve(_:payload:)`).
@@ -51,7 +56,7 @@ final class ActionResolver {
     var length = 0
     let name = lua_tolstring(L, index, &length)
     if name == lastLuaName {
-      if lastTakesNoPayload && payload.isNull { return FeatureAction(steps: lastSteps, payload: payload) }
+      if lastTakesNoPayload && payload.isNull { return lastAction }
       return try resolved(at: lastPosition, payload: payload, name, length)
     }
     try LuaStack.reserveRaw(L, 3)
@@ -62,10 +67,10 @@ final class ActionResolver {
       let position = Int(lua_tointegerx(L, -1, nil))
       lua_settop(L, -3)
       if found {
-        if length <= Self.shortStringLimit {
+        if length <= Self.shortStringLimit && lendingLastAction == 0 {
           lastLuaName = name
           lastPosition = position
-          lastSteps = luaResolved[position].steps
+          lastAction = FeatureAction(steps: luaResolved[position].steps, payload: .null)
           lastTakesNoPayload = luaResolved[position].payload.isNone
           lastLuaString = lua_topointer(L, index)
         }
@@ -85,7 +90,7 @@ final class ActionResolver {
       luaResolved.removeAll()
       lastLuaName = nil
       lastLuaString = nil
-      lastSteps = []
+      if lendingLastAction == 0 { lastAction = FeatureAction(steps: [], payload: .null) }
     }
     lua_rawgeti(L, relua_registryindex(), lua_Integer(luaCacheReference))
     lua_pushvalue(L, index)

@@ -62,8 +62,11 @@ public final class LuaStoreObject {
   /// `sendIsolated` (one call level less per send).
   @inline(__always)
   private func send(fromLua L: OpaquePointer) throws -> Int32 {
-    if lua_gettop(L) < 3, let action = resolver.repeatedAction(at: 2, in: L) {
-      try send(action)
+    if lua_gettop(L) < 3, resolver.isRepeatedAction(at: 2, in: L) {
+      // The resolver lends its action, sent in place (no copy of it, see `sendInPlace`).
+      resolver.lendingLastAction += 1
+      defer { resolver.lendingLastAction -= 1 }
+      try resolver.lastAction.sendInPlace(to: self)
       return 0
     }
     guard lua_type(L, 2) == LUA_TSTRING else {
@@ -141,6 +144,16 @@ public final class LuaStoreObject {
       return []
     }))
   }
+}
+
+extension FeatureAction {
+  /// `store.send(self)` for an action lent by a class property, sent in place. A mutating method
+  /// (it mutates nothing) because only an inout access passes the property without a copy: as an
+  /// argument or as a non-mutating method's `self`, the action is copied through its value
+  /// witness (its steps retained, then destroyed: ≈ 80 instructions). The lender makes sure
+  /// nothing replaces the property during the send (`ActionResolver.lendingLastAction`).
+  @inline(__always)
+  @MainActor fileprivate mutating func sendInPlace(to store: LuaStoreObject) throws { try store.send(self) }
 }
 
 extension Value {
