@@ -96,6 +96,29 @@ describe("store:send from Lua", function()
     kept = nil
   end)
 
+  -- The receiver check reads the raw length first (24, a Swift object's box, for a userdata of
+  -- this shim): a string or a table of that length, a view (light userdata) or another Swift
+  -- object must still be refused.
+  it("rejects receivers of a Swift object's length and other Swift objects", function()
+    local store = relua.Store(Counter)
+    store:send("keep")
+    local table24 = {}
+    for i = 1, 24 do table24[i] = i end
+    local receivers = { string.rep("x", 24), table24, kept, relua.TestStore(Counter), coroutine.create(print) }
+    if io and io.stdout then receivers[#receivers + 1] = io.stdout end  -- a foreign full userdata
+    for _, receiver in ipairs(receivers) do
+      local ok, message = pcall(store.send, receiver, "increment")
+      expect(ok).to_be(false)
+      expect(tostring(message)).to_contain("Store expected")
+    end
+    local ok, message = pcall(store.send, nil, "increment")
+    expect(ok).to_be(false)
+    expect(tostring(message)).to_contain("Store expected")
+    expect(store:state().count).to_be(0)
+    store:send("increment")
+    expect(store:state().count).to_be(1)
+  end)
+
   it("still rejects a non-store receiver and a non-string action once a name is cached", function()
     local store = relua.Store(Counter)
     store:send("increment")

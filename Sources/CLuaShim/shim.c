@@ -263,10 +263,13 @@ void relua_pushobject(lua_State *L, void *context, relua_release_fn release, int
 }
 
 relua_box *relua_toobject(lua_State *L, int idx, const void *metatable) {
-  // Only this shim makes full userdata of this size; the tag was set with the metatable.
-  if (lua_type(L, idx) != LUA_TUSERDATA || lua_rawlen(L, idx) != sizeof(relua_object_box)) return NULL;
+  // Only this shim makes full userdata of this size; the tag was set with the metatable. No
+  // lua_type (a hot path: store:send checks its receiver with this): the raw length is 0 for a
+  // light userdata and for all but userdata, strings and tables, and lua_touserdata is NULL for
+  // a string or a table.
+  if (lua_rawlen(L, idx) != sizeof(relua_object_box)) return NULL;
   relua_object_box *object = lua_touserdata(L, idx);
-  return object->tag == metatable ? &object->box : NULL;
+  return object && object->tag == metatable ? &object->box : NULL;
 }
 
 void relua_pusherror(lua_State *L, void *context, relua_release_fn release) {
