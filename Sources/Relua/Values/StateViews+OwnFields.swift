@@ -15,12 +15,12 @@ extension StateViews {
     read: { context, view, key, length, field in
       // Guaranteed, not retained: Lua holds the object as long as it can call this.
       Unmanaged<StateViews>.fromOpaque(context.unsafelyUnwrapped)._withUnsafeGuaranteedRef { views in
-        views.readOwnField(view, UnsafeRawBufferPointer(start: key, count: length), into: field.unsafelyUnwrapped)
+        views.readOwnField(view, UnsafeRawBufferPointer(start: key.unsafelyUnwrapped, count: length), into: field.unsafelyUnwrapped)
       }
     },
     write: { context, view, key, length, new in
       Unmanaged<StateViews>.fromOpaque(context.unsafelyUnwrapped)._withUnsafeGuaranteedRef { views in
-        views.writeOwnField(view, UnsafeRawBufferPointer(start: key, count: length), new.unsafelyUnwrapped.pointee) ? 1 : 0
+        views.writeOwnField(view, UnsafeRawBufferPointer(start: key.unsafelyUnwrapped, count: length), new.unsafelyUnwrapped.pointee) ? 1 : 0
       }
     },
     index: { L, context in StateViews.dispatch(L, context) { try $0.index($1) } },
