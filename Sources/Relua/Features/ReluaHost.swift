@@ -188,14 +188,20 @@ public final class ReluaHost {
   func runHandler(
     _ handler: Int32, feature: FeatureDefinition, state: inout Value, action: FeatureAction
   ) -> Effect<FeatureAction> {
-    runLua(feature: feature, state: &state, action: action) {
-      // The common shape (a view, no payload, no id) is one C call; anything else pushes its
-      // arguments from Swift, out of line (this closure stays small).
-      if action.payload.isNull, views.value.isContainer, !Self.namesID(action) {
-        return try callHandlerOnView(handler)
-      }
-      return try callHandlerPushingArguments(handler, action: action)
+    // The handler goes to `runLua` as a registry reference, not in a closure: a closure literal
+    // stayed a function of its own even with `runLua` inlined (≈ 20 instructions a send).
+    runLua(feature: feature, state: &state, action: action, handler: handler) { nil }
+  }
+
+  /// Calls the handler at `handler` for `action` on the running session.
+  @inline(__always)
+  private func callHandler(_ handler: Int32, action: FeatureAction) throws -> LuaValue? {
+    // The common shape (a view, no payload, no id) is one C call; anything else pushes its
+    // arguments from Swift, out of line.
+    if action.payload.isNull, views.value.isContainer, !Self.namesID(action) {
+      return try callHandlerOnView(handler)
     }
+    return try callHandlerPushingArguments(handler, action: action)
   }
 
   /// `handler(state, payload, deps, id)` with the arguments pushed from Swift.
@@ -269,18 +275,20 @@ public final class ReluaHost {
     }
   }
 
-  /// One Lua reducer call over `state`: the views' session opened, `call`, the session closed (or
-  /// undone if the call raised), and what the call returned as an effect. Straight-line code, no
-  /// closure but `call`: this is the hot path of every send.
+  /// One Lua reducer call over `state`: the views' session opened, the handler at `handler` called
+  /// (or `call` when `handler` is nil), the session closed (or undone if the call raised), and
+  /// what the call returned as an effect. Straight-line code: this is the hot path of every send.
   @inline(__always)
   private func runLua(
-    feature: FeatureDefinition, state: inout Value, action: FeatureAction, _ call: () throws -> LuaValue?
+    feature: FeatureDefinition, state: inout Value, action: FeatureAction, handler: Int32? = nil,
+    _ call: () throws -> LuaValue?
   ) -> Effect<FeatureAction> {
     let returned: LuaValue?
     do {
       try views.openSession(moving: &state)
       do {
-        returned = try call()
+        // `handler` is a constant where this is inlined: one of the two calls remains.
+        if let handler { returned = try callHandler(handler, action: action) } else { returned = try call() }
       } catch {
         views.abortSession(returningTo: &state)
         throw error

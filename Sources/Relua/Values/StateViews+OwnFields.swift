@@ -7,9 +7,22 @@ import CLuaShim
 // decline (the general metamethods then run) whenever the access is not of that shape.
 extension StateViews {
   /// The views' metamethods for the shim: the short paths first, the general ones behind them.
+  /// The short paths are closure literals of the C type, not functions converted to it: a
+  /// function gets a thunk of its own. The methods they call stay out of line (not forced inline):
+  /// measured, the compiler then inlines the record's search and the move into them and keeps them
+  /// leaner. The shim passes a context, key and scalar that are never NULL (it checks the context).
   static let viewMethods = relua_view_methods(
-    read: readOwnFieldFromShim,
-    write: writeOwnFieldFromShim,
+    read: { context, view, key, length, field in
+      // Guaranteed, not retained: Lua holds the object as long as it can call this.
+      Unmanaged<StateViews>.fromOpaque(context.unsafelyUnwrapped)._withUnsafeGuaranteedRef { views in
+        views.readOwnField(view, UnsafeRawBufferPointer(start: key.unsafelyUnwrapped, count: length), into: field.unsafelyUnwrapped)
+      }
+    },
+    write: { context, view, key, length, new in
+      Unmanaged<StateViews>.fromOpaque(context.unsafelyUnwrapped)._withUnsafeGuaranteedRef { views in
+        views.writeOwnField(view, UnsafeRawBufferPointer(start: key.unsafelyUnwrapped, count: length), new.unsafelyUnwrapped.pointee) ? 1 : 0
+      }
+    },
     index: { L, context in StateViews.dispatch(L, context) { try $0.index($1) } },
     newindex: { L, context in StateViews.dispatch(L, context) { try $0.newIndex($1) } }
   )
@@ -88,25 +101,5 @@ extension StateViews {
       defer { state.initialize(to: .record(record)) }
       return body(&record)
     }
-  }
-}
-
-// The shim's entry points. The methods they call stay out of line (not forced inline): measured,
-// the compiler then inlines the record's search and the move into them and keeps them leaner.
-private func readOwnFieldFromShim(
-  _ context: UnsafeMutableRawPointer?, _ view: UnsafeMutableRawPointer?, _ key: UnsafePointer<CChar>?, _ length: Int,
-  _ field: UnsafeMutablePointer<relua_scalar>?
-) -> Int32 {
-  Unmanaged<StateViews>.fromOpaque(context!)._withUnsafeGuaranteedRef { views in
-    views.readOwnField(view, UnsafeRawBufferPointer(start: key, count: length), into: field!)
-  }
-}
-
-private func writeOwnFieldFromShim(
-  _ context: UnsafeMutableRawPointer?, _ view: UnsafeMutableRawPointer?, _ key: UnsafePointer<CChar>?, _ length: Int,
-  _ new: UnsafePointer<relua_scalar>?
-) -> Int32 {
-  Unmanaged<StateViews>.fromOpaque(context!)._withUnsafeGuaranteedRef { views in
-    views.writeOwnField(view, UnsafeRawBufferPointer(start: key, count: length), new!.pointee) ? 1 : 0
   }
 }

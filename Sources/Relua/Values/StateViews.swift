@@ -180,7 +180,8 @@ public final class StateViews {
   @inline(__always)
   public func openSession(moving state: inout Value) throws {
     guard !isActive else { throw LuaError.runtime(message: "state views: a session is already running", traceback: nil) }
-    swap(&value, &state)
+    assert(value.isNull, "state views: the views' value outlived a session")
+    Self.move(&state, into: &value)
     isActive = true
     undoLog.beginSession()
   }
@@ -234,10 +235,19 @@ public final class StateViews {
     if generation & ViewHandle.generationMask == 0 { generation &+= 1 }
     slots.removeAll()
     if !positionallyWrittenCollections.isEmpty { positionallyWrittenCollections.removeAll(keepingCapacity: true) }
-    // `state` held `.null` while the session ran (what `openSession` swapped in), so `value` is
-    // `.null` again after this (assigning it would destroy a value per call).
-    swap(&value, &state)
-    assert(value.isNull, "state views: the caller's state changed while a session ran")
+    assert(state.isNull, "state views: the caller's state changed while a session ran")
+    Self.move(&value, into: &state)
+  }
+
+  /// Moves `source` into `destination`, which holds `.null` (nothing to destroy), leaving `.null`
+  /// behind: the session's state goes in and out this way. (A `swap` kept the `.null` it took
+  /// out in four stack slots across the whole call, to put it back at the end.)
+  @inline(__always)
+  private static func move(_ source: inout Value, into destination: inout Value) {
+    withUnsafeMutablePointer(to: &source) { source in
+      withUnsafeMutablePointer(to: &destination) { $0.initialize(to: source.move()) }
+      source.initialize(to: .null)
+    }
   }
 
   /// Converts a Lua value (a table, a view, a scalar) to a `Value`, with the same rules as writes.
