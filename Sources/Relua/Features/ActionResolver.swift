@@ -56,7 +56,6 @@ final class ActionResolver {
     var length = 0
     let name = lua_tolstring(L, index, &length)
     if name == lastLuaName {
-      if lastTakesNoPayload && payload.isNull { return lastAction }
       return try resolved(at: lastPosition, payload: payload, name, length)
     }
     try LuaStack.reserveRaw(L, 3)
