@@ -119,6 +119,25 @@ describe("store:send from Lua", function()
     expect(store:state().count).to_be(1)
   end)
 
+  -- The last store accepted as a receiver is remembered until it is collected (see the Lua
+  -- layer's tests); other objects are checked as before.
+  it("rejects other Swift objects after stores were accepted and collected", function()
+    local send = relua.Store(Counter).send
+    for _ = 1, 5 do
+      local store = relua.Store(Counter)
+      store:send("increment")
+      store = nil  -- luacheck: ignore (dropped on purpose)
+      collectgarbage()
+      collectgarbage()
+      local ok, message = pcall(send, relua.TestStore(Counter), "increment")
+      expect(ok).to_be(false)
+      expect(tostring(message)).to_contain("Store expected")
+      local fresh = relua.Store(Counter)
+      send(fresh, "increment")
+      expect(fresh:state().count).to_be(1)
+    end
+  end)
+
   it("still rejects a non-store receiver and a non-string action once a name is cached", function()
     local store = relua.Store(Counter)
     store:send("increment")
@@ -429,6 +448,33 @@ describe("the handler call", function()
     expect(store:state().tag).to_be_nil()
     store:send("bump")
     expect(store:state().n).to_be(2)
+  end)
+
+  -- A handler is passed only the arguments it declares; whatever it declares, it gets them all.
+  it("passes every argument a handler declares, and all four to one taking `...`", function()
+    local Arities = relua.feature "Arities" {
+      state = { n = 0 },
+      actions = { none = {}, state = {}, deps = {}, all = {}, rest = {} },
+      reduce = relua.on {
+        none = function() calls = (calls or 0) + 1 end,  -- luacheck: ignore (a global on purpose)
+        state = function(s) s.n = s.n + 1 end,
+        deps = function(s, _, deps) s.uuid = deps.uuid() end,
+        all = function(s, payload, deps, id) s.all = payload == nil and type(deps.uuid) == "function" and id == nil end,
+        rest = function(...)
+          local s, _, deps = ...
+          s.count, s.restDeps = select("#", ...), type(deps.uuid) == "function"
+        end,
+      },
+    }
+    local store = relua.Store(Arities, { deps = { uuid = "incrementing" } })
+    for _, name in ipairs { "none", "state", "deps", "all", "rest", "state", "deps" } do store:send(name) end
+    local state = store:state()
+    expect(calls).to_be(1)
+    expect(state.n).to_be(2)
+    expect(state.uuid).to_be("00000000-0000-0000-0000-000000000001")
+    expect(state.all).to_be(true)
+    expect(state.count).to_be(4)
+    expect(state.restDeps).to_be(true)
   end)
 
   it("alternates the two shapes over two stores", function()

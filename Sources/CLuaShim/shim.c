@@ -197,8 +197,9 @@ void relua_close(lua_State *L) {
 
 static int relua_box_gc(lua_State *L) {
   relua_box *box = lua_touserdata(L, 1);
+  relua_control *c = relua_getcontrol(L);
+  if ((void *)box == c->checked_object) c->checked_object = NULL;  // its memory may be reused
   if (box && box->context && box->release) {
-    relua_control *c = relua_getcontrol(L);
     void *context = box->context;
     box->context = NULL;  // exactly once, even if the userdata is resurrected
     lua_State *saved_current = c->current;
@@ -272,6 +273,17 @@ relua_box *relua_toobject(lua_State *L, int idx, const void *metatable) {
   return object && object->tag == metatable ? &object->box : NULL;
 }
 
+relua_box *relua_tocheckedobject(lua_State *L, int idx, const void *metatable) {
+  relua_control *c = relua_getcontrol(L);
+  relua_object_box *object = lua_touserdata(L, idx);
+  // The remembered box is a live object box (its __gc forgets it): no length check is needed to
+  // read its tag. (A light userdata of the same address is that same object.)
+  if (object != NULL && (void *)object == c->checked_object) return object->tag == metatable ? &object->box : NULL;
+  relua_box *box = relua_toobject(L, idx, metatable);
+  if (box != NULL) c->checked_object = box;
+  return box;
+}
+
 void relua_pusherror(lua_State *L, void *context, relua_release_fn release) {
   relua_newobjectbox(L, 1, context, release);
   lua_getfield(L, LUA_REGISTRYINDEX, RELUA_ERROR_METATABLE);
@@ -337,6 +349,42 @@ void relua_pushfunction(lua_State *L, relua_callback callback, void *context, re
   lua_getfield(L, LUA_REGISTRYINDEX, RELUA_BOX_METATABLE);
   lua_setmetatable(L, -2);
   lua_pushcclosure(L, relua_trampoline, 1);
+}
+
+// The hot function: the trampoline without the upvalue (its box is one, only to keep it alive).
+static int relua_hot_trampoline(lua_State *L) {
+  relua_control *c = relua_getcontrol(L);
+  if (c->hot_context == NULL) return luaL_error(L, "attempt to call a released Swift function");
+  return relua_run_callback(L, c, c->hot_callback, c->hot_context);
+}
+
+static int relua_hot_box_gc(lua_State *L) {
+  relua_box *box = lua_touserdata(L, 1);
+  relua_control *c = relua_getcontrol(L);
+  if (box && box->context && c->hot_context == box->context) c->hot_context = NULL;
+  return relua_box_gc(L);
+}
+
+void relua_pushhotfunction(lua_State *L, relua_callback callback, void *context, relua_release_fn release) {
+  relua_control *c = relua_getcontrol(L);
+  // Once only: a closure of a released hot function may still be called (from a finalizer), and
+  // must then find the slot empty, not another function in it.
+  if (c->hot_taken) {
+    relua_pushfunction(L, callback, context, release);
+    return;
+  }
+  relua_box *box = lua_newuserdatauv(L, sizeof(relua_box), 0);
+  relua_setbox(L, box, context, release);
+  lua_createtable(L, 0, 2);
+  lua_pushcfunction(L, relua_hot_box_gc);
+  lua_setfield(L, -2, "__gc");
+  lua_pushliteral(L, "SwiftFunction");
+  lua_setfield(L, -2, "__metatable");
+  lua_setmetatable(L, -2);
+  c->hot_taken = 1;
+  c->hot_callback = callback;
+  c->hot_context = context;
+  lua_pushcclosure(L, relua_hot_trampoline, 1);
 }
 
 #pragma mark - State views' metamethods
@@ -475,19 +523,24 @@ int relua_pcallwith(lua_State *L, int nargs, int nresults, int handler) {
 // bits Swift computed, the handler and deps are registry references), so nothing crosses back
 // into Lua between pushing them and the protected call. Only the first result is kept, and only
 // when it is not nil (see RELUA_HANDLER_RETURNED).
-int relua_callhandler(lua_State *L, lua_Integer handler_ref, void *view, lua_Integer deps_ref) {
+int relua_callhandler(lua_State *L, lua_Integer handler_ref, void *view, lua_Integer deps_ref, int nargs) {
   if (!lua_checkstack(L, 9)) return RELUA_HANDLER_NOROOM;
   int top = lua_gettop(L);
   lua_pushcfunction(L, relua_msgh);
   lua_rawgeti(L, LUA_REGISTRYINDEX, handler_ref);
   lua_pushlightuserdata(L, view);
-  lua_pushnil(L);
-  lua_rawgeti(L, LUA_REGISTRYINDEX, deps_ref);
-  lua_pushnil(L);
+  // Only what the handler declares (most take the state alone: then deps stay in the registry).
+  if (nargs > 1) {
+    lua_pushnil(L);
+    if (nargs > 2) {
+      lua_rawgeti(L, LUA_REGISTRYINDEX, deps_ref);
+      if (nargs > 3) lua_pushnil(L);
+    }
+  }
   relua_control *c = relua_getcontrol(L);
   int saved = relua_enter(L, c);
   // All results (a handler that returns nothing, the common case, then costs Lua no nil to push).
-  int status = lua_pcall(L, 4, LUA_MULTRET, top + 1);
+  int status = lua_pcall(L, nargs, LUA_MULTRET, top + 1);
   relua_leave(c, saved);
   if (status != LUA_OK) return status;
   if (lua_gettop(L) > top + 1 && lua_type(L, top + 2) != LUA_TNIL) {

@@ -17,6 +17,17 @@ public final class LuaFunction: LuaRef {
   public func callAsFunction(_ arguments: LuaValue...) throws -> [LuaValue] {
     try state().call(self, arguments: arguments)
   }
+
+  /// The parameters it declares: their number, and whether it also takes `...`. A C or Swift
+  /// function declares none and takes any number (`count` 0, `isVararg` true).
+  public func parameters() throws -> (count: Int, isVararg: Bool) {
+    try withPushed { _, L, index in
+      var debug = lua_Debug()
+      lua_pushvalue(L, index)
+      lua_getinfo(L, ">u", &debug)  // pops the copy
+      return (Int(debug.nparams), debug.isvararg != 0)
+    }
+  }
 }
 
 /// A full userdata (for registered Swift types, see `LuaState.register(type:name:methods:)`).

@@ -43,6 +43,14 @@ public final class LuaUserdataType<T: AnyObject> {
     return Unmanaged<T>.fromOpaque(context)
   }
 
+  /// `unmanagedObject(at:in:)` for the receiver of a hot function (`store:send`), usually the
+  /// same object call after call: the shim remembers the last one it accepted.
+  @inlinable @inline(__always)
+  public func unmanagedReceiver(at index: Int32, in L: OpaquePointer) -> Unmanaged<T>? {
+    guard let box = relua_tocheckedobject(L, index, metatableIdentity), let context = box.pointee.context else { return nil }
+    return Unmanaged<T>.fromOpaque(context)
+  }
+
   func objectIfPresent(at index: Int32, in L: OpaquePointer) -> T? {
     unmanagedObject(at: index, in: L)?.takeUnretainedValue()
   }

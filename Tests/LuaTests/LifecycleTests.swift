@@ -71,6 +71,46 @@ final class LifecycleTests: XCTestCase {
     XCTAssertEqual(state.liveSwiftObjects, 0)
   }
 
+  /// The state's first `hotCFunction` is called without its upvalue (the control block holds it);
+  /// a second one is ordinary, so each keeps calling its own context; once released, the hot one
+  /// raises like any released Swift function, even when a finalizer calls it after its release.
+  func testHotFunctionKeepsItsContextAndRaisesOnceReleased() throws {
+    final class Counter { var count = 0 }
+    let count: LuaCFunction = { L, context in
+      let counter = Unmanaged<Counter>.fromOpaque(context!).takeUnretainedValue()
+      counter.count += 1
+      lua_pushinteger(L, lua_Integer(counter.count))
+      return 1
+    }
+    let state = try LuaState()
+    let baseline = state.liveSwiftObjects
+    // A holder marked for finalization before the hot function's box: finalizers run in reverse
+    // order, so the box is released first and the holder's finalizer then calls the function.
+    let hot = Counter(), ordinary = Counter()
+    do {
+      let slot = try XCTUnwrap(try state.execute("""
+        local slot = {}
+        holder = setmetatable({}, { __gc = function() calledAfterRelease = { pcall(slot.f) } end })
+        return slot
+        """).first?.tableValue)
+      let first = try state.hotCFunction(count, context: hot)
+      let second = try state.hotCFunction(count, context: ordinary)
+      XCTAssertEqual(try first.call(), [1])
+      XCTAssertEqual(try second.call(), [1])
+      XCTAssertEqual(try first.call(), [2])
+      XCTAssertEqual(hot.count, 2)
+      XCTAssertEqual(ordinary.count, 1)
+      try slot.rawSet("f", .function(first))
+    }
+    XCTAssertEqual(state.liveSwiftObjects, baseline + 2)
+    try state.execute("holder = nil")
+    state.collectGarbage()
+    state.collectGarbage()
+    XCTAssertEqual(try state.execute("return table.unpack(calledAfterRelease)"), [false, "attempt to call a released Swift function"])
+    XCTAssertEqual(state.liveSwiftObjects, baseline)
+    XCTAssertEqual(hot.count, 2)
+  }
+
   func testStackIsBalancedAcrossTheAPI() throws {
     var warnings: [String] = []
     let state = try LuaState(options: LuaOptions(warningHandler: { warnings.append($0) }))

@@ -1,3 +1,5 @@
+import CLua
+import CLuaShim
 import XCTest
 
 @testable import Lua
@@ -20,6 +22,36 @@ final class UserdataTests: XCTestCase {
         "__tostring": { store, _ in [.text("Store(\(store.count))")] },
       ])
     return (state, type)
+  }
+
+  /// A hot function's receiver check remembers the last object it accepted; it still checks that
+  /// object's type, and forgets it once the object is collected (its memory may then hold another).
+  func testCheckedReceiverKeepsItsTypeCheckAndIsForgottenWhenCollected() throws {
+    final class Other {}
+    let (state, storeType) = try makeState()
+    let otherType = try state.register(type: Other.self, name: "Other")
+    let store = Store()
+    try state.withRawState { L in
+      let control = relua_getcontrol(L)!
+      storeType.push(store, onto: L)
+      otherType.push(Other(), onto: L)
+      XCTAssertNil(storeType.unmanagedReceiver(at: -1, in: L))
+      XCTAssertNil(control.pointee.checked_object)
+      XCTAssertTrue(storeType.unmanagedReceiver(at: -2, in: L)?.takeUnretainedValue() === store)
+      XCTAssertEqual(control.pointee.checked_object, lua_touserdata(L, -2))
+      XCTAssertTrue(storeType.unmanagedReceiver(at: -2, in: L)?.takeUnretainedValue() === store)
+      XCTAssertNil(otherType.unmanagedReceiver(at: -2, in: L), "remembered, but of another type")
+      XCTAssertNotNil(otherType.unmanagedReceiver(at: -1, in: L))
+      XCTAssertEqual(control.pointee.checked_object, lua_touserdata(L, -1))
+      lua_settop(L, -2)  // the Other object is unreachable now
+    }
+    state.collectGarbage()
+    state.collectGarbage()
+    try state.withRawState { L in
+      XCTAssertNil(relua_getcontrol(L)!.pointee.checked_object)
+      XCTAssertTrue(storeType.unmanagedReceiver(at: -1, in: L)?.takeUnretainedValue() === store)
+      lua_settop(L, -2)
+    }
   }
 
   func testMethodsAndMetatableLock() throws {

@@ -107,6 +107,11 @@ typedef struct relua_control {
   // state views' metamethods (relua_pushviewmethods); context NULL once released
   relua_view_methods view_methods;
   void *view_context;
+  // the state's hot Swift function (relua_pushhotfunction); context NULL once released
+  relua_callback hot_callback;
+  void *hot_context;
+  int hot_taken;              // the slot was given once (it is never given again)
+  void *checked_object;       // the last object box relua_tocheckedobject accepted; NULL once collected
 } relua_control;
 
 /// Creates a state with the limiting allocator. Returns NULL when out of memory.
@@ -133,12 +138,13 @@ int relua_pcallwith(lua_State *L, int nargs, int nresults, int handler);
 /// (the handler is at top + 1), or -1 when the stack cannot grow.
 int relua_pushcall(lua_State *L, int slots, int function_ref);
 /// Calls the function under `handler_ref` as `handler(view, nil, deps, nil)` (`view` a light
-/// userdata, `deps` the value under `deps_ref`), protected, with the message handler. Returns
+/// userdata, `deps` the value under `deps_ref`), protected, with the message handler, passing the
+/// first `nargs` (1–4) of those arguments (what the handler declares: it cannot see more). Returns
 /// LUA_OK when it returned nothing or nil (stack as before); RELUA_HANDLER_RETURNED when it
 /// returned a value, which is on top with the message handler below it; an error status with the
 /// error on top and the message handler below it; RELUA_HANDLER_NOROOM (nothing pushed) when the
 /// stack cannot grow.
-int relua_callhandler(lua_State *L, lua_Integer handler_ref, void *view, lua_Integer deps_ref);
+int relua_callhandler(lua_State *L, lua_Integer handler_ref, void *view, lua_Integer deps_ref, int nargs);
 #define RELUA_HANDLER_NOROOM (-1)
 #define RELUA_HANDLER_RETURNED (-2)
 int relua_load(lua_State *L, const char *buffer, size_t length, const char *chunkname, const char *mode);
@@ -176,6 +182,10 @@ typedef struct relua_box {
 
 /// Pushes a Lua function calling `callback(L, context)`; `release(context)` runs when collected.
 void relua_pushfunction(lua_State *L, relua_callback callback, void *context, relua_release_fn release);
+/// As relua_pushfunction, for the hottest Swift function of a state (a store's `send`): the first
+/// one pushed in a state is called without reading an upvalue (its callback and context sit in the
+/// control block); any later one is an ordinary function.
+void relua_pushhotfunction(lua_State *L, relua_callback callback, void *context, relua_release_fn release);
 /// Pushes a userdata box with the metatable referenced by `metatable_ref` in the registry.
 void relua_pushobject(lua_State *L, void *context, relua_release_fn release, int metatable_ref);
 /// Creates a metatable for boxed Swift objects (locked __metatable, __name, __gc) and returns its
@@ -183,6 +193,9 @@ void relua_pushobject(lua_State *L, void *context, relua_release_fn release, int
 int relua_newobjectmetatable(lua_State *L, const char *name);
 /// The box at idx if it is a userdata with exactly that metatable, else NULL. Non-raising.
 relua_box *relua_toobject(lua_State *L, int idx, const void *metatable);
+/// relua_toobject for a hot function's receiver, which is the same object call after call: the
+/// last object accepted is remembered (until collected), and then only its type is checked.
+relua_box *relua_tocheckedobject(lua_State *L, int idx, const void *metatable);
 /// Pushes `__index` and `__newindex` (two functions) for state views, calling `methods` with
 /// `context`; `release(context)` runs when Lua has collected both. One set per Lua state.
 void relua_pushviewmethods(lua_State *L, const relua_view_methods *methods, void *context, relua_release_fn release);

@@ -55,7 +55,7 @@ final class ReduceContext {
 
   @inlinable
   static var current: ReduceContext? {
-    pthread_equal(owner, pthread_self()) != 0 ? installed?.takeUnretainedValue() : nil
+    owner == pthread_self() ? installed?.takeUnretainedValue() : nil
   }
 
   /// Installs `context` (which the caller keeps alive until `restore`) on this thread; returns
@@ -63,7 +63,7 @@ final class ReduceContext {
   @inlinable
   static func install(_ context: ReduceContext) -> Unmanaged<ReduceContext>? {
     let thread = pthread_self()
-    let previous = pthread_equal(owner, thread) != 0 ? installed : nil
+    let previous = owner == thread ? installed : nil
     owner = thread
     installed = Unmanaged.passUnretained(context)
     return previous

@@ -139,39 +139,16 @@ final class StoreRoot<State, Action> {
       if transaction != nil { transaction!.begin() } else { snapshot = state }
     }
 
-    // The first action is reduced as it was passed (no copy of it); then what it led to. (The two
-    // reduce steps are written out: a shared helper function made swift.send 40% slower.)
+    // The first action is reduced as it was passed (no copy of it); then, off the common path,
+    // what it led to.
     isReducing = true
     let first = reducer(&state, action)
     isReducing = false
     if let didReduce { didReduce(action, received) }
     // The common send ends here: no effect and nothing buffered (a send from inside the reducer
-    // would be). Then nothing is pending and nothing failed either (both come from effects), so
-    // the loop's checks are skipped. (`first` is a constant, moved into the loop's variable: a
-    // variable tested first was retained and released around the test.)
-    if !first.isNone || !buffer.isEmpty {
-      var effect = first
-      var index = 0
-      while true {
-        if !effect.isNone { collect(effect) }
-        if index < buffer.count {
-          let next = buffer[index]
-          index += 1
-          isReducing = true
-          effect = reducer(&state, next)
-          isReducing = false
-          if let didReduce { didReduce(next, true) }
-          continue
-        }
-        if failure == nil && !pending.isEmpty {
-          effect = .none
-          startPending()
-          if index < buffer.count { continue }
-        }
-        break
-      }
-      if index > 0 { buffer.removeAll(keepingCapacity: true) }
-    }
+    // would be). Then nothing is pending and nothing failed either (both come from effects). The
+    // loop is out of line: the common path keeps a smaller frame.
+    if !first.isNone || !buffer.isEmpty { runFollowUps(of: first) }
     if failure != nil {
       rollBack(transactional: transactional)
     } else if transactional {
@@ -181,6 +158,33 @@ final class StoreRoot<State, Action> {
     ReduceContext.restore(previousContext)
     isSending = false
     if !observers.isEmpty { notifyObservers() }
+  }
+
+  /// The rest of a send's loop: collects `first`, then reduces the buffered actions first-in
+  /// first-out, collecting their effects, and starts what is pending once the buffer is drained.
+  @usableFromInline
+  func runFollowUps(of first: Effect<Action>) {
+    var effect = first
+    var index = 0
+    while true {
+      if !effect.isNone { collect(effect) }
+      if index < buffer.count {
+        let next = buffer[index]
+        index += 1
+        isReducing = true
+        effect = reducer(&state, next)
+        isReducing = false
+        if let didReduce { didReduce(next, true) }
+        continue
+      }
+      if failure == nil && !pending.isEmpty {
+        effect = .none
+        startPending()
+        if index < buffer.count { continue }
+      }
+      break
+    }
+    if index > 0 { buffer.removeAll(keepingCapacity: true) }
   }
 
   /// Sorts an effect: synchronous sends join the buffer now; the rest starts after the loop.

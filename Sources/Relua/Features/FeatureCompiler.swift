@@ -46,13 +46,13 @@ final class FeatureCompiler {
       }
     }
     let bindable = try (table.rawGet("bindable").tableValue?.array() ?? []).compactMap(\.stringValue)
-    var handlers: [String: LuaFunction] = [:]
+    var handlers: [String: FeatureHandler] = [:]
     var reduceFunction: LuaFunction?
     switch try table.rawGet("reduce") {
     case .function(let function): reduceFunction = function
     case .table(let on):
       for (key, handler) in try on.pairs() {
-        if let key = key.stringValue, let handler = handler.functionValue { handlers[key] = handler }
+        if let key = key.stringValue, let handler = handler.functionValue { handlers[key] = try FeatureHandler(handler) }
       }
     default: break
     }

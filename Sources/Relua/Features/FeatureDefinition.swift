@@ -13,7 +13,7 @@ public final class FeatureDefinition {
   /// Fields that `binding.<field>` actions may set.
   public let bindable: [String]
   /// `relua.on` handlers by action pattern (`increment`, `counter.playNext`, `rows.onAppear`).
-  let handlers: [String: LuaFunction]
+  let handlers: [String: FeatureHandler]
   /// A plain `reduce = function(state, action, deps)`, called for every action.
   let reduceFunction: LuaFunction?
   let viewFunction: LuaFunction?
@@ -25,7 +25,7 @@ public final class FeatureDefinition {
 
   init(
     name: String, table: LuaTable, actions: [String: PayloadType], children: [FeatureChild], bindable: [String],
-    handlers: [String: LuaFunction], reduceFunction: LuaFunction?, viewFunction: LuaFunction?, definedAt: String,
+    handlers: [String: FeatureHandler], reduceFunction: LuaFunction?, viewFunction: LuaFunction?, definedAt: String,
     ownReducerPosition: Int
   ) {
     self.ownReducerPosition = ownReducerPosition

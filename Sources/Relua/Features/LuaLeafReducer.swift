@@ -27,6 +27,7 @@ struct LuaLeafReducer: Reducer {
   private final class LastHandler: @unchecked Sendable {  // used on the main actor only
     var name = ""
     var handler: Int32?
+    var argumentCount: Int32 = 4
   }
 
   func reduce(into state: inout Value, action: FeatureAction) -> Effect<FeatureAction> {
@@ -57,14 +58,19 @@ struct LuaLeafReducer: Reducer {
     }
     if action.steps.count == 1, let name = action.head {
       if name != lastHandler.name {
-        lastHandler.handler = feature.handlers[name]?.registryReference
+        let found = feature.handlers[name]
+        lastHandler.handler = found?.function.registryReference
+        lastHandler.argumentCount = found?.argumentCount ?? 4
         lastHandler.name = name
       }
       if let handler = lastHandler.handler {
-        return host.runHandler(handler, feature: feature, state: &state, action: action)
+        return host.runHandler(
+          handler, argumentCount: lastHandler.argumentCount, feature: feature, state: &state, action: action)
       }
     } else if !feature.handlers.isEmpty, let handler = feature.handlers[action.pattern] {
-      return host.runHandler(handler.registryReference, feature: feature, state: &state, action: action)
+      return host.runHandler(
+        handler.function.registryReference, argumentCount: handler.argumentCount, feature: feature,
+        state: &state, action: action)
     }
     if let reduceFunction = feature.reduceFunction {
       return host.runReduceFunction(reduceFunction, feature: feature, state: &state, action: action)

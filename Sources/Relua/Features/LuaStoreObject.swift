@@ -134,7 +134,7 @@ public final class LuaStoreObject {
         },
       ])
     // `send` is the hot path of every script: a C-convention function (no closure, no Swift string).
-    try type.methods.rawSet("send", .function(lua.cFunction(luaStoreSend, context: type)))
+    try type.methods.rawSet("send", .function(lua.hotCFunction(luaStoreSend, context: type)))
     try type.methods.rawSet(.text("scope"), scope)
     try type.methods.rawSet(.text("wait"), .function(host.driver.awaitable(name: "store:wait", in: lua) { arguments in
       guard let store = try arguments.first?.userdataValue?.object(as: LuaStoreObject.self) else {
@@ -187,7 +187,7 @@ extension LuaUserdataType<LuaStoreObject> {
 /// the type nor the store is retained here: Lua holds both while the call runs.
 private func luaStoreSend(_ L: OpaquePointer?, _ context: UnsafeMutableRawPointer?) -> Int32 {
   let type = Unmanaged<LuaUserdataType<LuaStoreObject>>.fromOpaque(context!)
-  guard let store = type._withUnsafeGuaranteedRef({ $0.unmanagedObject(at: 1, in: L!) }) else {
+  guard let store = type._withUnsafeGuaranteedRef({ $0.unmanagedReceiver(at: 1, in: L!) }) else {
     return type.takeUnretainedValue().notAStore(L!)
   }
   return store._withUnsafeGuaranteedRef { callOnMainActor(LuaStoreObject.sendIsolated, L!, $0) }

@@ -184,22 +184,23 @@ public final class ReluaHost {
 
   /// Runs a `relua.on` handler: `handler(state, payload, deps, id)` on a live view of `state`.
   /// `handler`: the registry reference of a handler of one of this host's features (they live as
-  /// long as the host).
+  /// long as the host); `argumentCount`: how many of those arguments it declares (1–4, see
+  /// `FeatureHandler`).
   func runHandler(
-    _ handler: Int32, feature: FeatureDefinition, state: inout Value, action: FeatureAction
+    _ handler: Int32, argumentCount: Int32, feature: FeatureDefinition, state: inout Value, action: FeatureAction
   ) -> Effect<FeatureAction> {
     // The handler goes to `runLua` as a registry reference, not in a closure: a closure literal
     // stayed a function of its own even with `runLua` inlined (≈ 20 instructions a send).
-    runLua(feature: feature, state: &state, action: action, handler: handler) { nil }
+    runLua(feature: feature, state: &state, action: action, handler: handler, argumentCount: argumentCount) { nil }
   }
 
   /// Calls the handler at `handler` for `action` on the running session.
   @inline(__always)
-  private func callHandler(_ handler: Int32, action: FeatureAction) throws -> LuaValue? {
+  private func callHandler(_ handler: Int32, argumentCount: Int32, action: FeatureAction) throws -> LuaValue? {
     // The common shape (a view, no payload, no id) is one C call; anything else pushes its
     // arguments from Swift, out of line.
     if action.payload.isNull, views.value.isContainer, !Self.namesID(action) {
-      return try callHandlerOnView(handler)
+      return try callHandlerOnView(handler, argumentCount: argumentCount)
     }
     return try callHandlerPushingArguments(handler, action: action)
   }
@@ -229,13 +230,14 @@ public final class ReluaHost {
     return false
   }
 
-  /// `handler(view, nil, deps, nil)` on the running session's own view, in one C call
-  /// (`relua_callhandler`): what `callRaw` does with the arguments pushed from Swift, without
-  /// crossing between Swift and C for each of them. Returns the handler's first result unless nil.
+  /// `handler(view, nil, deps, nil)` (as many of them as it declares) on the running session's
+  /// own view, in one C call (`relua_callhandler`): what `callRaw` does with the arguments pushed
+  /// from Swift, without crossing between Swift and C for each of them. Returns the handler's
+  /// first result unless nil.
   @inline(__always)
-  private func callHandlerOnView(_ handler: Int32) throws -> LuaValue? {
+  private func callHandlerOnView(_ handler: Int32, argumentCount: Int32) throws -> LuaValue? {
     let L = try lua.currentRawState()
-    let status = relua_callhandler(L, lua_Integer(handler), views.rootHandle.pointer, depsReference)
+    let status = relua_callhandler(L, lua_Integer(handler), views.rootHandle.pointer, depsReference, argumentCount)
     if status == LUA_OK { return nil }
     return try handlerResult(status: status, on: L)
   }
@@ -281,14 +283,18 @@ public final class ReluaHost {
   @inline(__always)
   private func runLua(
     feature: FeatureDefinition, state: inout Value, action: FeatureAction, handler: Int32? = nil,
-    _ call: () throws -> LuaValue?
+    argumentCount: Int32 = 4, _ call: () throws -> LuaValue?
   ) -> Effect<FeatureAction> {
     let returned: LuaValue?
     do {
       try views.openSession(moving: &state)
       do {
         // `handler` is a constant where this is inlined: one of the two calls remains.
-        if let handler { returned = try callHandler(handler, action: action) } else { returned = try call() }
+        if let handler {
+          returned = try callHandler(handler, argumentCount: argumentCount, action: action)
+        } else {
+          returned = try call()
+        }
       } catch {
         views.abortSession(returningTo: &state)
         throw error
