@@ -119,35 +119,48 @@ extension ReluaHost {
         initialState: initialState, reduce: rootReducer(for: feature), dependencies: dependencies,
         transaction: storeTransaction)
     }
-    let currentSend = currentSend
-    let leaf = LuaLeafReducer(feature: feature, host: self)
+    let root = LeafRootReducer(host: self, feature: feature)
     return Store(
-      initialState: initialState,
-      reduce: { state, action in
-        currentSend.set(feature, action)
-        return leaf.reduce(into: &state, action: action)
-      },
+      initialState: initialState, reduce: { state, action in root.reduce(&state, action) },
       dependencies: dependencies, transaction: storeTransaction)
   }
 
   /// The root reducer of a store of `feature`: notes the action being processed (for anchors).
   func rootReducer(for feature: FeatureDefinition) -> (inout Value, FeatureAction) -> Effect<FeatureAction> {
-    // Captures the host's `currentSend`, not the host (stores must not keep it alive).
-    let currentSend = currentSend
     // A feature without children is its own leaf: called as it is (what the builder makes of it,
     // wrapped in a type-erased node, costs a partial application per send).
     if feature.children.isEmpty {
-      let leaf = LuaLeafReducer(feature: feature, host: self)
-      return { state, action in
-        currentSend.set(feature, action)
-        return leaf.reduce(into: &state, action: action)
-      }
+      let root = LeafRootReducer(host: self, feature: feature)
+      return { state, action in root.reduce(&state, action) }
     }
+    // Captures the host's `currentSend`, not the host (stores must not keep it alive).
+    let currentSend = currentSend
     let reducer = FeatureReducerBuilder.reducer(for: feature, host: self)
     return { state, action in
       currentSend.set(feature, action)
       return reducer.reduce(into: &state, action: action)
     }
+  }
+}
+
+/// A feature without children as a store's root reducer: notes the action being processed (for
+/// anchors), then runs the feature's own logic. Holds the host's `currentSend`, not the host
+/// (stores must not keep it alive).
+struct LeafRootReducer {
+  let currentSend: CurrentSend
+  let feature: FeatureDefinition
+  let leaf: LuaLeafReducer
+
+  init(host: ReluaHost, feature: FeatureDefinition) {
+    currentSend = host.currentSend
+    self.feature = feature
+    leaf = LuaLeafReducer(feature: feature, host: host)
+  }
+
+  @inline(__always)
+  func reduce(_ state: inout Value, _ action: FeatureAction) -> Effect<FeatureAction> {
+    currentSend.set(feature, action)
+    return leaf.reduce(into: &state, action: action)
   }
 }
 
