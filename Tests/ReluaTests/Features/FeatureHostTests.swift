@@ -131,6 +131,44 @@ final class FeatureHostTests: XCTestCase {
     try lua.withRawState { L in XCTAssertEqual(lua_gettop(L), 0, "nothing left on the stack") }
   }
 
+  /// The one-C-call handler path on a Lua stack filled to its limit: it cannot push its nine
+  /// values, so the send fails with "Lua stack overflow", the state unchanged; then it works again.
+  func testHandlerCallOnAFullLuaStackFailsCleanly() async throws {
+    let lua = try LuaState()
+    let host = try ReluaHost.install(in: lua)
+    let feature = try lua.execute("""
+      local relua = require "relua"
+      return relua.feature "Bump" {
+        state = { n = 0 },
+        actions = { bump = {} },
+        reduce = relua.on { bump = function(s) s.n = s.n + 1 end },
+      }
+      """, name: "=bump.lua")[0]
+    let store = try LuaStoreObject(host: host, feature: host.feature(feature, what: "test"), dependencies: .init())
+    try store.send("bump")
+    var failure: (any Error)?
+    var filled = 0
+    // Unowned: the state keeps this function (a strong capture would keep the state alive).
+    try lua.registerRaw("sendOnFullStack") { [unowned lua] _ in
+      try lua.withRawState { L in
+        let base = lua_gettop(L)
+        while lua_checkstack(L, 64) != 0 { for _ in 0..<64 { lua_pushnil(L) } }
+        while lua_checkstack(L, 1) != 0 { lua_pushnil(L) }
+        filled = Int(lua_gettop(L) - base)
+        defer { lua_settop(L, base) }
+        XCTAssertThrowsError(try MainActor.assumeIsolated { try store.send("bump") }) { failure = $0 }
+      }
+      return .none
+    }
+    try lua.execute("sendOnFullStack()")
+    XCTAssertGreaterThan(filled, 900_000, "the stack was filled to Lua's limit")
+    XCTAssertTrue("\(failure.map { "\($0)" } ?? "none")".contains("Lua stack overflow"), "\(String(describing: failure))")
+    XCTAssertEqual(store.store.state[key: "n"], .integer(1))
+    try store.send("bump")
+    XCTAssertEqual(store.store.state[key: "n"], .integer(2))
+    try lua.withRawState { L in XCTAssertEqual(lua_gettop(L), 0, "nothing left on the stack") }
+  }
+
   func testRunawayAndMemoryBombReducersLeaveTheStateAndTheHostUsable() async throws {
     let lua = try LuaState(options: LuaOptions(memoryLimit: 64 << 20, instructionLimit: 1_000_000))
     let host = try ReluaHost.install(in: lua)
