@@ -18,25 +18,12 @@ struct StateUndoLog {
     let old: Value
   }
 
-  /// A number or boolean a field held (what the shorter path of a write logs: no references, so
-  /// logging and forgetting it cost next to nothing).
-  enum Scalar {
-    case integer(Int64), float(Double), boolean(Bool)
-
-    var value: Value {
-      switch self {
-      case .integer(let integer): return .integer(integer)
-      case .float(let number): return .float(number)
-      case .boolean(let flag): return .boolean(flag)
-      }
-    }
-  }
-
   private enum Logged {
     case slot(Entry)
-    /// The field at `position` of the session's own state (a record) held `old`. (Positions
+    /// The field at `position` of the session's own state (a record) held `old`, a number or a
+    /// boolean: it holds no references, so forgetting the entry needs no destroying. (Positions
     /// stay right: undoing newest first gives back the record exactly as it was after this write.)
-    case ownField(position: Int, old: Scalar)
+    case ownField(position: Int, old: Value)
   }
 
   /// Kept entries from `start` on (up to the next segment) have paths from `anchor`; entries
@@ -61,8 +48,9 @@ struct StateUndoLog {
 
   mutating func record(_ entry: Entry) { entries.append(.slot(entry), holdsReferences: true) }
 
-  /// Logs a write into the field at `position` of the session's own state, which held `old`.
-  mutating func recordOwnField(at position: Int, old: Scalar) {
+  /// Logs a write into the field at `position` of the session's own state, which held `old`: a
+  /// number or a boolean (nothing else may be logged this way, see `Logged.ownField`).
+  mutating func recordOwnField(at position: Int, old: Value) {
     entries.append(.ownField(position: position, old: old), holdsReferences: false)
   }
 
@@ -132,7 +120,7 @@ struct StateUndoLog {
     case .slot(let entry):
       value.modify(at: entry.containerPath) { $0.undo(entry.change, at: entry.component, old: entry.old) }
     case .ownField(let position, let old):
-      value.setField(at: position, to: old.value)
+      value.setField(at: position, to: old)
     }
   }
 
@@ -166,9 +154,11 @@ struct StateUndoLog {
 
     @inline(__always)
     func append(_ logged: Logged, holdsReferences: Bool) {
-      if count == capacity { grow() }
-      (base + count).initialize(to: logged)
-      count += 1
+      // The count kept in a local: the store through `base` would otherwise make it load again.
+      let index = count
+      if index == capacity { grow() }
+      (base + index).initialize(to: logged)
+      count = index &+ 1
       if holdsReferences { trivialFrom = count }
     }
 

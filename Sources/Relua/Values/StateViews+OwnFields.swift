@@ -15,12 +15,12 @@ extension StateViews {
     read: { context, view, key, length, field in
       // Guaranteed, not retained: Lua holds the object as long as it can call this.
       Unmanaged<StateViews>.fromOpaque(context.unsafelyUnwrapped)._withUnsafeGuaranteedRef { views in
-        views.readOwnField(view, UnsafeRawBufferPointer(start: key.unsafelyUnwrapped, count: length), into: field.unsafelyUnwrapped)
+        views.readOwnField(view, key: UnsafeRawPointer(key.unsafelyUnwrapped), length: length, into: field.unsafelyUnwrapped)
       }
     },
     write: { context, view, key, length, new in
       Unmanaged<StateViews>.fromOpaque(context.unsafelyUnwrapped)._withUnsafeGuaranteedRef { views in
-        views.writeOwnField(view, UnsafeRawBufferPointer(start: key.unsafelyUnwrapped, count: length), new.unsafelyUnwrapped.pointee) ? 1 : 0
+        views.writeOwnField(view, key: UnsafeRawPointer(key.unsafelyUnwrapped), length: length, new.unsafelyUnwrapped) ? 1 : 0
       }
     },
     index: { L, context in StateViews.dispatch(L, context) { try $0.index($1) } },
@@ -29,65 +29,81 @@ extension StateViews {
 
   /// Whether `view` (what `lua_touserdata` gave for the receiver, whatever its type) is the running
   /// session's own state: its root view, current. One comparison of bits; no full userdata can
-  /// pass (see `ViewHandle`), so the shim need not check the receiver's type.
+  /// pass (see `ViewHandle`), so the shim need not check the receiver's type. The callers also
+  /// need `value` to be a record, which it never is between sessions (it is `.null` then): that
+  /// test stands for `isActive` (and a view of an ended session has an older generation anyway).
+  /// Bits, not optional pointers: no test for nil.
   @inline(__always)
   private func isLiveRoot(_ view: UnsafeMutableRawPointer?) -> Bool {
-    isActive && view == rootHandle.pointer
+    UInt(bitPattern: view) == UInt(bitPattern: rootHandle.pointer)
   }
 
   /// `view.key` when `view` is the session's own record and the field is absent or holds a
   /// number or a boolean: its kind (the value in `field`); `RELUA_SCALAR_NONE` otherwise.
   func readOwnField(
-    _ view: UnsafeMutableRawPointer?, _ key: UnsafeRawBufferPointer, into field: UnsafeMutablePointer<relua_scalar>
+    _ view: UnsafeMutableRawPointer?, key: UnsafeRawPointer, length: Int, into field: UnsafeMutablePointer<relua_scalar>
   ) -> Int32 {
     // Borrowed in place: the short search calls nothing, so `value` needs no retain.
     guard isLiveRoot(view), case .record(let record) = value,
-      let (position, found) = record.searchByPrefix(bytes: key)
+      let (position, found) = record.searchByPrefix(key: key, length: length)
     else { return Int32(RELUA_SCALAR_NONE) }
     guard found else { return Int32(RELUA_SCALAR_NIL) }
-    switch record.fields[position].value {
-    case .integer(let integer):
-      field.pointee.integer = integer
-      return Int32(RELUA_SCALAR_INTEGER)
-    case .float(let number):
-      field.pointee.number = number
-      return Int32(RELUA_SCALAR_FLOAT)
-    case .boolean(let flag):
-      field.pointee.boolean = flag ? 1 : 0
-      return Int32(RELUA_SCALAR_BOOLEAN)
-    default:
-      return Int32(RELUA_SCALAR_NONE)
+    // Through the buffer: the search found `position`, no bounds check needed.
+    return record.fields.withUnsafeBufferPointer { fields in
+      switch fields[position].value {
+      case .integer(let integer):
+        field.pointee.integer = integer
+        return Int32(RELUA_SCALAR_INTEGER)
+      case .float(let number):
+        field.pointee.number = number
+        return Int32(RELUA_SCALAR_FLOAT)
+      case .boolean(let flag):
+        field.pointee.boolean = flag ? 1 : 0
+        return Int32(RELUA_SCALAR_BOOLEAN)
+      default:
+        return Int32(RELUA_SCALAR_NONE)
+      }
     }
   }
 
   /// `view.key = new` when `view` is the session's own record and the field holds a number or a
   /// boolean: done in place where the key was found, logged without references; false when the
   /// write is not of that shape (the general path does it).
-  func writeOwnField(_ view: UnsafeMutableRawPointer?, _ key: UnsafeRawBufferPointer, _ new: relua_scalar) -> Bool {
+  func writeOwnField(
+    _ view: UnsafeMutableRawPointer?, key: UnsafeRawPointer, length: Int, _ new: UnsafePointer<relua_scalar>
+  ) -> Bool {
     guard isLiveRoot(view), case .record = value else { return false }
-    // A scalar, not a `Value`: made into one where it is stored, nothing to copy or destroy.
-    let newScalar: StateUndoLog.Scalar
-    switch Int(new.kind) {
-    case Int(RELUA_SCALAR_INTEGER): newScalar = .integer(new.integer)
-    case Int(RELUA_SCALAR_FLOAT): newScalar = .float(new.number)
-    case Int(RELUA_SCALAR_BOOLEAN): newScalar = .boolean(new.boolean != 0)
-    default: return false
-    }
     return withRootRecord { record in
-      guard let (position, found) = record.searchByPrefix(bytes: key), found else { return false }
-      let old: StateUndoLog.Scalar
-      switch record.fields[position].value {
-      case .integer(let integer): old = .integer(integer)
-      case .float(let number): old = .float(number)
-      case .boolean(let flag): old = .boolean(flag)
-      default: return false
+      guard let (position, found) = record.searchByPrefix(key: key, length: length), found else { return false }
+      // Only the kind is tested (no payload bound): the old value then moves into the log as it
+      // is, bits and all, with no conversion either way.
+      let holdsScalar = record.fields.withUnsafeBufferPointer { fields in
+        switch fields[position].value {
+        case .integer, .float, .boolean: return true
+        default: return false
+        }
       }
-      record.fields.withUnsafeMutableBufferPointer { fields in
-        // The old value is a number or a boolean (above): overwritten, as it holds nothing to release.
-        withUnsafeMutablePointer(to: &fields[position].value) { $0.initialize(to: newScalar.value) }
+      guard holdsScalar else { return false }
+      return record.fields.withUnsafeMutableBufferPointer { fields in
+        // Made here, after the uniqueness check's call: nothing to keep across it. A number or
+        // a boolean: nothing to retain or destroy on any path.
+        let newValue: Value
+        let kind = new.pointee.kind
+        if _fastPath(kind == RELUA_SCALAR_INTEGER) {  // the commonest write first (a switch tested it last)
+          newValue = .integer(new.pointee.integer)
+        } else if kind == RELUA_SCALAR_FLOAT {
+          newValue = .float(new.pointee.number)
+        } else if kind == RELUA_SCALAR_BOOLEAN {
+          newValue = .boolean(new.pointee.boolean != 0)
+        } else {
+          return false  // not a write the shim makes; declined (a copy made above is harmless)
+        }
+        withUnsafeMutablePointer(to: &fields[position].value) { field in
+          undoLog.recordOwnField(at: position, old: field.move())
+          field.initialize(to: newValue)
+        }
+        return true
       }
-      undoLog.recordOwnField(at: position, old: old)
-      return true
     }
   }
 

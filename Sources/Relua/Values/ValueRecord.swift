@@ -46,25 +46,25 @@ public struct ValueRecord: Hashable, Sendable {
   /// The position of the key with these UTF-8 bytes, or where it would be inserted. Compares the
   /// keys' 8-byte prefixes as integers first; only keys sharing them compare their strings.
   func search(bytes key: UnsafeRawBufferPointer) -> (position: Int, found: Bool) {
-    binarySearch(bytes: key) { field in compareUTF8(field.key, key) }!
+    binarySearch(prefix: utf8KeyPrefix(key), length: key.count) { field in compareUTF8(field.key, key) }!
   }
 
-  /// `search(bytes:)` when the 8-byte prefixes and lengths settle it, else nil (two keys longer
-  /// than 8 bytes share the prefix). Inlined and calling nothing, so that the hot own-field access
-  /// of a state view neither calls nor retains.
+  /// `search(bytes:)` of the `length` bytes at `key`, when the 8-byte prefixes and lengths settle
+  /// it, else nil (two keys longer than 8 bytes share the prefix). Inlined and calling nothing, so
+  /// that the hot own-field access of a state view neither calls nor retains. (A pointer and a
+  /// length, not a buffer: a buffer's start may be nil, which costs a test on every access.)
   @inline(__always)
-  func searchByPrefix(bytes key: UnsafeRawBufferPointer) -> (position: Int, found: Bool)? {
-    binarySearch(bytes: key) { _ in nil }
+  func searchByPrefix(key: UnsafeRawPointer, length: Int) -> (position: Int, found: Bool)? {
+    binarySearch(prefix: utf8KeyPrefix(key, length), length: length) { _ in nil }
   }
 
-  /// The binary search of `search(bytes:)`; `tie` orders a field that shares the key's 8-byte
-  /// prefix when both are longer (nil: give up).
+  /// The binary search of `search(bytes:)` for a key of `keyLength` bytes whose 8-byte prefix is
+  /// `prefix`; `tie` orders a field that shares it when both are longer (nil: give up).
   @inline(__always)
   private func binarySearch(
-    bytes key: UnsafeRawBufferPointer, tie: (Field) -> Int?
+    prefix: UInt64, length keyLength: Int, tie: (Field) -> Int?
   ) -> (position: Int, found: Bool)? {
-    let prefix = utf8KeyPrefix(key)
-    return fields.withUnsafeBufferPointer { fields in
+    fields.withUnsafeBufferPointer { fields in
       var low = 0
       var high = fields.count
       while low < high {
@@ -74,8 +74,10 @@ public struct ValueRecord: Hashable, Sendable {
         let order: Int
         if fieldPrefix != prefix {
           order = fieldPrefix < prefix ? -1 : 1
-        } else if fieldLength <= 8 || key.count <= 8 {
-          order = fieldLength - key.count  // same first bytes: the shorter comes first
+        } else if fieldLength == keyLength, keyLength <= 8 {
+          return (middle, true)  // the common case first: the same short key
+        } else if Swift.min(fieldLength, keyLength) <= 8 {
+          order = fieldLength &- keyLength  // same first bytes: the shorter comes first
         } else {
           guard let tied = tie(fields[middle]) else { return nil }
           order = tied
@@ -140,24 +142,29 @@ public struct ValueRecord: Hashable, Sendable {
 /// (keys that differ only in trailing NUL bytes tie here and are told apart by their lengths).
 @inline(__always)
 func utf8KeyPrefix(_ bytes: UnsafeRawBufferPointer) -> UInt64 {
-  // Whole loads (8, or 4 + 2 + 1 bytes) rather than a byte loop: this runs on every field access.
-  let count = bytes.count
   guard let base = bytes.baseAddress else { return 0 }
+  return utf8KeyPrefix(base, bytes.count)
+}
+
+/// `utf8KeyPrefix` of the `count` bytes at `base`.
+@inline(__always)
+func utf8KeyPrefix(_ base: UnsafeRawPointer, _ count: Int) -> UInt64 {
+  // Whole loads rather than a byte loop: this runs on every field access. Below 8 bytes, loads
+  // that may overlap (4 + 4 for 4…7 bytes, 1 + 1 + 1 for 1…3): a byte read twice lands on the
+  // same bits both times, so or-ing them is exact, and each size class takes one branch (not
+  // one per bit of the count, as 4 + 2 + 1 pieces did).
   if count >= 8 { return UInt64(bigEndian: base.loadUnaligned(as: UInt64.self)) }
-  var prefix: UInt64 = 0
-  var offset = 0
-  if count & 4 != 0 {
-    prefix = UInt64(UInt32(bigEndian: base.loadUnaligned(as: UInt32.self))) << 32
-    offset = 4
+  if count >= 4 {
+    let head = UInt64(UInt32(bigEndian: base.loadUnaligned(as: UInt32.self))) << 32
+    let tail = UInt64(UInt32(bigEndian: base.loadUnaligned(fromByteOffset: count &- 4, as: UInt32.self)))
+    return head | tail << UInt64(truncatingIfNeeded: 64 &- 8 &* count)
   }
-  if count & 2 != 0 {
-    prefix |= UInt64(UInt16(bigEndian: base.loadUnaligned(fromByteOffset: offset, as: UInt16.self))) << UInt64(48 - 8 * offset)
-    offset &+= 2
-  }
-  if count & 1 != 0 {
-    prefix |= UInt64(base.load(fromByteOffset: offset, as: UInt8.self)) << UInt64(56 - 8 * offset)
-  }
-  return prefix
+  guard count > 0 else { return 0 }
+  let middle = count >> 1
+  let first = UInt64(base.load(as: UInt8.self)) << 56
+  let second = UInt64(base.load(fromByteOffset: middle, as: UInt8.self)) << UInt64(truncatingIfNeeded: 56 &- 8 &* middle)
+  let last = UInt64(base.load(fromByteOffset: count &- 1, as: UInt8.self)) << UInt64(truncatingIfNeeded: 64 &- 8 &* count)
+  return first | second | last
 }
 
 /// Orders keys by their UTF-8 bytes (negative, zero, positive like `memcmp`). A byte loop rather

@@ -106,6 +106,73 @@ final class StateViewTests: XCTestCase {
     XCTAssertEqual(list, [1, 2])
   }
 
+  /// The short path finds a field by its key's 8-byte prefix and length: keys of every length
+  /// from 0 to 13, sharing prefixes, with NUL or non-ASCII bytes, must read and write exactly their
+  /// own field (keys longer than 8 bytes that share a prefix, and absent keys, take the general
+  /// path). Writes go into the session's own copy: a copy of the state taken before is untouched.
+  func testOwnFieldsShortPathFindsKeysByTheirBytes() throws {
+    let harness = try ViewHarness()
+    let keys = [
+      "", "\u{0}", "a", "ab", "ab\u{0}", "abc", "abcd", "abcde", "abcdef", "abcdefg", "abcdefgh", "abcdefgh\u{0}",
+      "abcdefghi", "abcdefghij", "abcdefghik", "abcdefghijk", "abcdefghijkl", "abcdefghijklm", "abcdefgi", "b", "é", "éé",
+    ]
+    func literal(_ key: String) -> String { "\"" + key.utf8.map { "\\\($0)" }.joined() + "\"" }
+    func initial(_ index: Int) -> Value {
+      switch index % 3 {
+      case 0: return .integer(Int64(index))
+      case 1: return .float(Double(index) + 0.5)
+      default: return .boolean(index % 2 == 0)
+      }
+    }
+    var state = Value.record(ValueRecord(keys.enumerated().map { ($1, initial($0)) }))
+    let before = state
+    let absent = ["abcdefghijklmn", "abcdefghijklX", "abcdefghiX", "abcdefghj", "abcdefgh\u{0}\u{0}", "ab\u{0}\u{0}", "abcdefgj", "c", "ééé", "\u{0}\u{0}"]
+    let out = try harness.reduce(&state, """
+      local parts = {}
+      local function add(v) parts[#parts + 1] = tostring(v) .. ':' .. (math.type(v) or type(v)) end
+      for _, k in ipairs({ \(keys.map(literal).joined(separator: ", ")) }) do
+        local v = s[k]
+        add(v)
+        if type(v) == 'boolean' then s[k] = not v else s[k] = v + 100 end
+        add(s[k])
+      end
+      for _, k in ipairs({ \(absent.map(literal).joined(separator: ", ")) }) do add(s[k]) end
+      return table.concat(parts, ' ')
+      """)
+    func describe(_ value: Value) -> String {
+      switch value {
+      case .integer(let integer): return "\(integer):integer"
+      case .float(let number): return "\(number):float"
+      case .boolean(let flag): return "\(flag):boolean"
+      default: return "?"
+      }
+    }
+    func written(_ value: Value) -> Value {
+      switch value {
+      case .integer(let integer): return .integer(integer + 100)
+      case .float(let number): return .float(number + 100)
+      case .boolean(let flag): return .boolean(!flag)
+      default: return value
+      }
+    }
+    let reads = keys.indices.flatMap { [describe(initial($0)), describe(written(initial($0)))] }
+    XCTAssertEqual(out.first?.stringValue, (reads + absent.map { _ in "nil:nil" }).joined(separator: " "))
+    XCTAssertEqual(state, .record(ValueRecord(keys.enumerated().map { ($1, written(initial($0))) })))
+    XCTAssertEqual(before, .record(ValueRecord(keys.enumerated().map { ($1, initial($0)) })))
+    // A raising call over a state shared with a copy: both end as they were.
+    let shared = state
+    XCTAssertThrowsError(try harness.reduce(&state, """
+      for _, k in ipairs({ \(keys.map(literal).joined(separator: ", ")) }) do
+        local v = s[k]
+        if type(v) == 'boolean' then s[k] = not v else s[k] = v * 3 end
+      end
+      s.abcd = 0.25; s.abcd = true; s.b = 7
+      error('boom')
+      """))
+    XCTAssertEqual(state, shared)
+    XCTAssertEqual(state, .record(ValueRecord(keys.enumerated().map { ($1, written(initial($0))) })))
+  }
+
   /// The short path does not ask Lua for the receiver's type: a metamethod called directly (from
   /// trusted code) with something that is not a view gets the general path's answer.
   func testMetamethodsCalledOnOtherValuesRaise() throws {
