@@ -64,11 +64,19 @@ public final class LuaStoreObject {
   private func send(fromLua L: OpaquePointer) throws -> Int32 {
     if lua_gettop(L) < 3, resolver.isRepeatedAction(at: 2, in: L) {
       // The resolver lends its action, sent in place (no copy of it, see `sendInPlace`).
-      resolver.lendingLastAction += 1
-      defer { resolver.lendingLastAction -= 1 }
+      resolver.lendingLastAction &+= 1
+      defer { resolver.lendingLastAction &-= 1 }
       try resolver.lastAction.sendInPlace(to: self)
       return 0
     }
+    return try sendResolving(fromLua: L)
+  }
+
+  /// Any other send from Lua: the name checked and resolved, the payload read. Out of line, so
+  /// that the resend above keeps a small frame (its error messages and payload reading are not
+  /// spilled around it).
+  @inline(never)
+  private func sendResolving(fromLua L: OpaquePointer) throws -> Int32 {
     guard lua_type(L, 2) == LUA_TSTRING else {
       throw LuaError.argument(
         position: 2, message: "action name expected (a string such as 'increment' or 'rows[1].toggle'), got \(String(cString: lua_typename(L, lua_type(L, 2))))")
