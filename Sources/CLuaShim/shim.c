@@ -351,6 +351,19 @@ void relua_pushfunction(lua_State *L, relua_callback callback, void *context, re
   lua_pushcclosure(L, relua_trampoline, 1);
 }
 
+// The box of a context the control block holds (the hot function's, the views'): `gc` forgets
+// it there, then releases it as any box's __gc does.
+static void relua_pushslotbox(lua_State *L, void *context, relua_release_fn release, lua_CFunction gc) {
+  relua_box *box = lua_newuserdatauv(L, sizeof(relua_box), 0);
+  relua_setbox(L, box, context, release);
+  lua_createtable(L, 0, 2);
+  lua_pushcfunction(L, gc);
+  lua_setfield(L, -2, "__gc");
+  lua_pushliteral(L, "SwiftFunction");
+  lua_setfield(L, -2, "__metatable");
+  lua_setmetatable(L, -2);
+}
+
 // The hot function: the trampoline without the upvalue (its box is one, only to keep it alive).
 static int relua_hot_trampoline(lua_State *L) {
   relua_control *c = relua_getcontrol(L);
@@ -373,14 +386,7 @@ void relua_pushhotfunction(lua_State *L, relua_callback callback, void *context,
     relua_pushfunction(L, callback, context, release);
     return;
   }
-  relua_box *box = lua_newuserdatauv(L, sizeof(relua_box), 0);
-  relua_setbox(L, box, context, release);
-  lua_createtable(L, 0, 2);
-  lua_pushcfunction(L, relua_hot_box_gc);
-  lua_setfield(L, -2, "__gc");
-  lua_pushliteral(L, "SwiftFunction");
-  lua_setfield(L, -2, "__metatable");
-  lua_setmetatable(L, -2);
+  relua_pushslotbox(L, context, release, relua_hot_box_gc);
   c->hot_taken = 1;
   c->hot_callback = callback;
   c->hot_context = context;
@@ -464,14 +470,7 @@ static int relua_view_box_gc(lua_State *L) {
 
 void relua_pushviewmethods(lua_State *L, const relua_view_methods *methods, void *context, relua_release_fn release) {
   relua_control *c = relua_getcontrol(L);
-  relua_box *box = lua_newuserdatauv(L, sizeof(relua_box), 0);
-  relua_setbox(L, box, context, release);
-  lua_createtable(L, 0, 2);
-  lua_pushcfunction(L, relua_view_box_gc);
-  lua_setfield(L, -2, "__gc");
-  lua_pushliteral(L, "SwiftFunction");
-  lua_setfield(L, -2, "__metatable");
-  lua_setmetatable(L, -2);
+  relua_pushslotbox(L, context, release, relua_view_box_gc);
   c->view_methods = *methods;
   c->view_context = context;
   lua_pushvalue(L, -1);
