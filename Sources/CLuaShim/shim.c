@@ -334,12 +334,17 @@ static inline __attribute__((always_inline)) int relua_run_callback(lua_State *L
   return lua_yield(L, -3 - status);
 }
 
+// relua_run_callback for a Swift function whose context may have been released (a closure can
+// still be called, from a finalizer, after its box's __gc): that raises instead.
+static inline __attribute__((always_inline)) int relua_call_swift(lua_State *L, relua_control *c, relua_callback callback, void *context) {
+  if (context == NULL) return luaL_error(L, "attempt to call a released Swift function");
+  return relua_run_callback(L, c, callback, context);
+}
+
 // Every Swift function is this C function with one upvalue, its function box.
 static int relua_trampoline(lua_State *L) {
-  relua_control *c = relua_getcontrol(L);
   relua_function_box *function = lua_touserdata(L, lua_upvalueindex(1));
-  if (function->box.context == NULL) return luaL_error(L, "attempt to call a released Swift function");
-  return relua_run_callback(L, c, function->callback, function->box.context);
+  return relua_call_swift(L, relua_getcontrol(L), function->callback, function->box.context);
 }
 
 void relua_pushfunction(lua_State *L, relua_callback callback, void *context, relua_release_fn release) {
@@ -367,8 +372,7 @@ static void relua_pushslotbox(lua_State *L, void *context, relua_release_fn rele
 // The hot function: the trampoline without the upvalue (its box is one, only to keep it alive).
 static int relua_hot_trampoline(lua_State *L) {
   relua_control *c = relua_getcontrol(L);
-  if (c->hot_context == NULL) return luaL_error(L, "attempt to call a released Swift function");
-  return relua_run_callback(L, c, c->hot_callback, c->hot_context);
+  return relua_call_swift(L, c, c->hot_callback, c->hot_context);
 }
 
 static int relua_hot_box_gc(lua_State *L) {
@@ -407,8 +411,7 @@ void relua_pushhotfunction(lua_State *L, relua_callback callback, void *context,
 
 // The general path, out of line: the short path keeps a small frame.
 static __attribute__((noinline)) int relua_view_general(lua_State *L, relua_callback callback, void *context) {
-  if (context == NULL) return luaL_error(L, "attempt to call a released Swift function");
-  return relua_run_callback(L, relua_getcontrol(L), callback, context);
+  return relua_call_swift(L, relua_getcontrol(L), callback, context);
 }
 
 static int relua_view_index(lua_State *L) {
