@@ -56,10 +56,18 @@ final class FeatureHostTests: XCTestCase {
     XCTAssertTrue(message.contains("done"), message)
   }
 
-  func testStoreSendFromSwiftAndBadActions() async throws {
-    let lua = try LuaState()
+  /// A store of the feature `source` returns, in a fresh Lua state with relua installed.
+  private func makeStore(
+    _ source: String, name: String, options: LuaOptions = LuaOptions()
+  ) throws -> (LuaState, LuaStoreObject) {
+    let lua = try LuaState(options: options)
     let host = try ReluaHost.install(in: lua)
-    let feature = try lua.execute("""
+    let feature = try lua.execute(source, name: name)[0]
+    return (lua, try LuaStoreObject(host: host, feature: host.feature(feature, what: "test"), dependencies: .init()))
+  }
+
+  func testStoreSendFromSwiftAndBadActions() async throws {
+    let (_, store) = try makeStore("""
       local relua = require "relua"
       return relua.feature "Counter" {
         state = { count = 0 },
@@ -69,8 +77,7 @@ final class FeatureHostTests: XCTestCase {
           setCount = function(s, n) s.count = n end,
         },
       }
-      """, name: "=counter")[0]
-    let store = try LuaStoreObject(host: host, feature: host.feature(feature, what: "test"), dependencies: .init())
+      """, name: "=counter")
     try store.send("increment")
     try store.send("setCount", payload: .integer(7))
     XCTAssertEqual(store.store.state[key: "count"], .integer(7))
@@ -87,9 +94,7 @@ final class FeatureHostTests: XCTestCase {
   /// (`relua_callhandler`); the others push their arguments from Swift. Both keep the budget per
   /// reducer call, the errors with position and traceback, and what the handler returns.
   func testHandlerCallsKeepBudgetsErrorsAndResults() async throws {
-    let lua = try LuaState(options: LuaOptions(instructionLimit: 200_000))
-    let host = try ReluaHost.install(in: lua)
-    let feature = try lua.execute("""
+    let (lua, store) = try makeStore("""
       local relua = require "relua"
       return relua.feature "Calls" {
         state = { n = 0 },
@@ -106,8 +111,7 @@ final class FeatureHostTests: XCTestCase {
           several = function(s) s.n = s.n + 1; return relua.Effect.none, "ignored" end,
         },
       }
-      """, name: "=calls.lua")[0]
-    let store = try LuaStoreObject(host: host, feature: host.feature(feature, what: "test"), dependencies: .init())
+      """, name: "=calls.lua", options: LuaOptions(instructionLimit: 200_000))
     // Each call has a budget of its own: ten calls of ≈ 120,000 instructions each run through.
     for _ in 1...10 { try store.send("work") }
     for _ in 1...10 { try store.send("workWith", payload: .integer(2)) }
@@ -134,17 +138,14 @@ final class FeatureHostTests: XCTestCase {
   /// The one-C-call handler path on a Lua stack filled to its limit: it cannot push its nine
   /// values, so the send fails with "Lua stack overflow", the state unchanged; then it works again.
   func testHandlerCallOnAFullLuaStackFailsCleanly() async throws {
-    let lua = try LuaState()
-    let host = try ReluaHost.install(in: lua)
-    let feature = try lua.execute("""
+    let (lua, store) = try makeStore("""
       local relua = require "relua"
       return relua.feature "Bump" {
         state = { n = 0 },
         actions = { bump = {} },
         reduce = relua.on { bump = function(s) s.n = s.n + 1 end },
       }
-      """, name: "=bump.lua")[0]
-    let store = try LuaStoreObject(host: host, feature: host.feature(feature, what: "test"), dependencies: .init())
+      """, name: "=bump.lua")
     try store.send("bump")
     var failure: (any Error)?
     var filled = 0
@@ -170,9 +171,7 @@ final class FeatureHostTests: XCTestCase {
   }
 
   func testRunawayAndMemoryBombReducersLeaveTheStateAndTheHostUsable() async throws {
-    let lua = try LuaState(options: LuaOptions(memoryLimit: 64 << 20, instructionLimit: 1_000_000))
-    let host = try ReluaHost.install(in: lua)
-    let feature = try lua.execute("""
+    let (_, store) = try makeStore("""
       local relua = require "relua"
       return relua.feature "Risky" {
         state = { n = 0 },
@@ -183,8 +182,7 @@ final class FeatureHostTests: XCTestCase {
           inc = function(s) s.n = s.n + 1 end,
         },
       }
-      """, name: "=risky.lua")[0]
-    let store = try LuaStoreObject(host: host, feature: host.feature(feature, what: "test"), dependencies: .init())
+      """, name: "=risky.lua", options: LuaOptions(memoryLimit: 64 << 20, instructionLimit: 1_000_000))
     XCTAssertThrowsError(try store.send("spin")) { error in
       XCTAssertTrue("\(error)".contains("instruction budget exhausted"), "\(error)")
       XCTAssertTrue("\(error)".contains("risky.lua:"), "\(error)")
