@@ -45,6 +45,31 @@ public final class Store<State, Action> {
     self.view = nil
   }
 
+  /// Makes a root store from a reduce function isolated to the main actor, where the store runs
+  /// its reducers: a host whose reducers live there gives them to the store as they are, and the
+  /// store calls them without an executor check (optimized builds; debug builds check).
+  public convenience init(
+    initialState: State, reduceOnMainActor reduce: @escaping @MainActor (inout State, Action) -> Effect<Action>,
+    dependencies: DependencyValues, transaction: StoreTransaction<State>? = nil
+  ) {
+    #if DEBUG
+      let nonisolatedReduce: (inout State, Action) -> Effect<Action> = { state, action in
+        withUnsafeMutablePointer(to: &state) { state in
+          nonisolated(unsafe) let state = state
+          nonisolated(unsafe) let action = action
+          nonisolated(unsafe) var effect: Effect<Action>?
+          MainActor.assumeIsolated { effect = reduce(&state.pointee, action) }
+          return effect!
+        }
+      }
+    #else
+      // The same function: a global actor changes how a synchronous function is checked, not
+      // how it is called.
+      let nonisolatedReduce = unsafeBitCast(reduce, to: ((inout State, Action) -> Effect<Action>).self)
+    #endif
+    self.init(initialState: initialState, reduce: nonisolatedReduce, dependencies: dependencies, transaction: transaction)
+  }
+
   init(view: ScopedView<State, Action>) {
     self.root = nil
     self.view = view

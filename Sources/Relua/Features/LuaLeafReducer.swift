@@ -48,9 +48,11 @@ struct LuaLeafReducer: Reducer {
     let action: FeatureAction
   }
 
-  /// Inlined into the closure `reduce` calls it through (one call level less per send).
+  /// The reducer's body, on the main actor: inlined into the closure `reduce` calls it through,
+  /// and into a leaf root store's reduce function (`LeafRootReducer`), which the store calls on
+  /// the main actor directly (one call level less per send).
   @MainActor @inline(__always)
-  private func reduceOnMainActor(_ state: inout Value, _ action: FeatureAction) -> Effect<FeatureAction> {
+  func reduceOnMainActor(_ state: inout Value, _ action: FeatureAction) -> Effect<FeatureAction> {
     if isBindable, action.head == "binding", action.steps.count == 2,
       case .name(let field)? = action.steps.last
     {

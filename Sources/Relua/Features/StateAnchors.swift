@@ -121,7 +121,7 @@ extension ReluaHost {
     }
     let root = LeafRootReducer(host: self, feature: feature)
     return Store(
-      initialState: initialState, reduce: { state, action in root.reduce(&state, action) },
+      initialState: initialState, reduceOnMainActor: { state, action in root.reduce(&state, action) },
       dependencies: dependencies, transaction: storeTransaction)
   }
 
@@ -157,10 +157,12 @@ struct LeafRootReducer {
     leaf = LuaLeafReducer(feature: feature, host: host)
   }
 
-  @inline(__always)
+  /// On the main actor: a store's reduce function calls the leaf's body directly (the leaf's
+  /// `Reducer` conformance, which is not isolated, goes through `callOnMainActor`: a call more).
+  @MainActor @inline(__always)
   func reduce(_ state: inout Value, _ action: FeatureAction) -> Effect<FeatureAction> {
     currentSend.set(feature, action)
-    return leaf.reduce(into: &state, action: action)
+    return leaf.reduceOnMainActor(&state, action)
   }
 }
 
