@@ -133,6 +133,47 @@ final class StoreTests: XCTestCase {
     XCTAssertEqual(transactional.warnings.count, 1)
   }
 
+  /// A host's transaction, as the Lua layer gives one: what the store asked of it, in order.
+  final class LoggingTransaction: StoreTransaction<[Int]> {
+    var log: [String] = []
+    override func begin() { log.append("begin") }
+    override func end() { log.append("end") }
+    override func rollBack(_ state: inout [Int]) {
+      log.append("rollBack")
+      state.removeLast()  // the host undoes its own writes: here, the one append of the send
+    }
+  }
+
+  /// A store over a reduce function isolated to the main actor (what a host whose reducers live
+  /// there gives it): it reduces on the main actor, every send is a transaction of the host's,
+  /// and a failure is rolled back through it with the error thrown to `sendChecked`.
+  func testMainActorReduceFunctionWithHostTransaction() async {
+    enum Action { case fine, fail }
+    let transaction = LoggingTransaction()
+    var reduced: [Action] = []
+    let reduce: @MainActor (inout [Int], Action) -> Effect<Action> = { state, action in
+      MainActor.assertIsolated("the store calls its reduce function on the main actor")
+      reduced.append(action)
+      state.append(state.count)
+      return action == .fail ? .failure(Failing()) : .none
+    }
+    let store = Store(
+      initialState: [], reduceOnMainActor: reduce, dependencies: .fallback, transaction: transaction)
+    try? store.sendChecked(.fine)
+    XCTAssertEqual(store.state, [0])
+    XCTAssertEqual(transaction.log, ["begin", "end"])
+
+    XCTAssertThrowsError(try store.sendChecked(.fail)) { error in
+      XCTAssertTrue((error as? ReducerFailure)?.error is Failing, "got \(error)")
+    }
+    XCTAssertEqual(store.state, [0])
+    XCTAssertEqual(transaction.log, ["begin", "end", "begin", "rollBack"])
+
+    store.send(.fine)
+    XCTAssertEqual(store.state, [0, 1])
+    XCTAssertEqual(reduced, [.fine, .fail, .fine])
+  }
+
   func testNavigationTreeFromState() async {
     let game = Game()
     var state = Game.State(counter: .init(id: UUID(0), secret: 1))
