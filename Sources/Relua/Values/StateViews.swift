@@ -42,6 +42,11 @@ public final class StateViews {
     path.reserveCapacity(1)
     return path
   }()
+  /// How many views one reducer call may make, its own included: what `ViewHandle` can address
+  /// (a lower bound only for tests, which cannot make 16.7 million views).
+  var viewLimit = ViewHandle.slotLimit {
+    willSet { precondition(newValue > 0 && newValue <= ViewHandle.slotLimit, "state views: no view limit above \(ViewHandle.slotLimit)") }
+  }
   /// Identified collections written by position in this session: checked for duplicate ids at the end.
   @exclusivity(unchecked) var positionallyWrittenCollections: Set<ValuePath> = []
   private var readResult: Value = .null
@@ -275,11 +280,13 @@ public final class StateViews {
 
   // MARK: Pushing views
 
-  /// A new view of the running session: its handle, for a new slot.
-  func makeView(path: ValuePath, detached: Value? = nil) throws -> ViewHandle {
+  /// A new view of the running session: its handle, for a new slot. `L`: the Lua state whose
+  /// code asked for it, if any (an error then names the script's line).
+  func makeView(path: ValuePath, detached: Value? = nil, for L: OpaquePointer? = nil) throws -> ViewHandle {
     if path.isEmpty, detached == nil { return rootHandle }
-    guard slots.count < ViewHandle.slotLimit else {
-      throw LuaError.runtime(message: "a reducer call made more than \(ViewHandle.slotLimit) state views", traceback: nil)
+    guard slots.count < viewLimit else {
+      let location = L.map(luaCallerLocation) ?? ""
+      throw LuaError.runtime(message: location + "a reducer call made more than \(viewLimit) state views", traceback: nil)
     }
     let slot = slots.append(path: path.isEmpty ? rootPath : path, detached: detached)
     return ViewHandle(generation: generation, slot: slot, isRoot: false)
@@ -293,12 +300,12 @@ public final class StateViews {
     guard child.isContainer else { return try child.push(onto: L) }
     if slots.detached(slot) != nil {
       // A child of a detached value is detached too (not cached: this is the rare path).
-      return lua_pushlightuserdata(L, try makeView(path: slots.path(of: slot) + [component], detached: child).pointer)
+      return lua_pushlightuserdata(L, try makeView(path: slots.path(of: slot) + [component], detached: child, for: L).pointer)
     }
     if let cached = slots.child(of: slot, component) {
       return lua_pushlightuserdata(L, ViewHandle(generation: generation, slot: cached, isRoot: false).pointer)
     }
-    let handle = try makeView(path: slots.path(of: slot) + [component])
+    let handle = try makeView(path: slots.path(of: slot) + [component], for: L)
     slots.setChild(of: slot, component, to: handle.slot)
     lua_pushlightuserdata(L, handle.pointer)
   }

@@ -1,5 +1,5 @@
 import Lua
-import Relua
+@testable import Relua
 import XCTest
 
 final class StateViewTests: XCTestCase {
@@ -57,6 +57,26 @@ final class StateViewTests: XCTestCase {
     let out = try harness.reduce(&state, "local t = copy(s.counter); t.count = 99; return type(t) .. s.counter.count .. t.count")
     XCTAssertEqual(out.first, "table199")
     XCTAssertEqual(state, ["counter": ["count": 1]])
+  }
+
+  /// A reducer call that makes more views than a handle can address raises with the limit, its
+  /// writes are undone, and the next call makes its views afresh. (The limit is 16.7 million;
+  /// lowered here, since no test can make that many.)
+  func testTooManyViewsInOneCallRaises() throws {
+    let harness = try ViewHarness()
+    harness.views.viewLimit = 3  // the call's own view and two more
+    let original: Value = ["count": 0, "a": ["b": ["c": ["n": 1]]], "list": [[1], [2], [3]]]
+    var state = original
+    for body in ["s.count = 1; return s.a.b.c.n", "s.count = 2; for _, row in ipairs(s.list) do row[1] = 0 end"] {
+      XCTAssertThrowsError(try harness.reduce(&state, body), body) { error in
+        XCTAssertEqual(luaMessage(error), "reducer:1: a reducer call made more than 3 state views", body)
+      }
+      XCTAssertEqual(state, original, body)
+    }
+    // Views are counted per call, and the same child is one view however often it is read.
+    for _ in 1...3 { try harness.reduce(&state, "s.count = s.count + 1; s.a.b.x = s.a.b == s.a.b") }
+    XCTAssertEqual(state[key: "count"], 3)
+    XCTAssertEqual(state[key: "a"][key: "b"][key: "x"], true)
   }
 
   func testAViewUsedAfterItsCallRaises() throws {
