@@ -14,7 +14,10 @@ public enum LuaError: Error, CustomStringConvertible {
   /// `LuaState.interrupt()` (or the interrupt handle) stopped the running code at `location`.
   case interrupted(location: String?)
   /// A Swift function called from Lua threw this error; it travelled through Lua unchanged.
-  case callback(any Error)
+  /// `location`: the `chunk:line` of the script code that called the function (Lua code of the
+  /// host's own chunks, named `=[…]`, is passed over), when known; in Lua the error's message
+  /// starts with it, as Lua's own errors do. `traceback`: Lua's, when one was captured.
+  case callback(any Error, location: String? = nil, traceback: String? = nil)
   /// A Lua value could not be converted to the requested Swift type (or vice versa).
   case conversion(String)
   /// A bad argument to a Swift function called from Lua. Raised in Lua as
@@ -34,7 +37,10 @@ public enum LuaError: Error, CustomStringConvertible {
     case .memory(let message): return message
     case .instructionLimit(let location): return LuaError.located(LuaError.instructionLimitMessage, at: location)
     case .interrupted(let location): return LuaError.located(LuaError.interruptedMessage, at: location)
-    case .callback(let error): return String(describing: error)
+    case .callback(let error, let location, let traceback):
+      let message = LuaError.located(String(describing: error), at: location)
+      guard let traceback, !traceback.isEmpty else { return message }
+      return "\(message)\n\(traceback)"
     case .conversion(let message): return "conversion error: \(message)"
     case .argument(let position, let message): return "bad argument #\(position) (\(message))"
     case .file(let message): return message
@@ -46,6 +52,7 @@ public enum LuaError: Error, CustomStringConvertible {
   public var message: String {
     switch self {
     case .syntax(let message, _), .runtime(let message, _), .memory(let message): return message
+    case .callback(let error, let location, _): return LuaError.located(String(describing: error), at: location)
     default: return description
     }
   }

@@ -22,9 +22,9 @@ extension LuaState {
       }
     }
     if let box = relua_toerror(L, -1), let context = box.pointee.context {
-      let error = Unmanaged<LuaErrorBox>.fromOpaque(context).takeUnretainedValue().error
-      if let luaError = error as? LuaError { return luaError }
-      return .callback(error)
+      let carried = Unmanaged<LuaErrorBox>.fromOpaque(context).takeUnretainedValue()
+      if let luaError = carried.error as? LuaError { return luaError }
+      return .callback(carried.error, location: carried.location, traceback: traceback)
     }
     let message = errorMessage(at: -1, in: L)
     switch status {
@@ -82,27 +82,61 @@ extension LuaState {
       // A Lua error passing back through Swift stays a plain Lua error message.
       LuaStack(L, self).push(message)
       return RELUA_STATUS_ERROR
-    case LuaError.callback(let inner):
-      pushErrorObject(inner, on: L)
+    case LuaError.callback(let inner, let location, _):
+      // Raised again on its way out: it keeps the place it was first raised from.
+      pushErrorObject(inner, location: location ?? Self.scriptLocation(L), on: L)
+      return RELUA_STATUS_ERROR
+    case is LuaError:
+      pushErrorObject(error, location: nil, on: L)
       return RELUA_STATUS_ERROR
     default:
-      pushErrorObject(error, on: L)
+      // A Swift error: it gets the script's place, as `luaL_error` gives Lua's own, unless its
+      // text starts with one already (an error of Lua code the function ran, wrapped).
+      let placed = Self.startsWithPlace(String(describing: error))
+      pushErrorObject(error, location: placed ? nil : Self.scriptLocation(L), on: L)
       return RELUA_STATUS_ERROR
     }
   }
 
-  /// A userdata carrying the Swift error through Lua; `tostring` gives its description.
-  func pushErrorObject(_ error: any Error, on L: OpaquePointer) {
-    LuaStack(L, self).push(String(describing: error))
-    let box = LuaErrorBox(error)
+  /// Whether `text` starts with a `chunk:line: ` place.
+  private static func startsWithPlace(_ text: String) -> Bool {
+    text.prefixMatch(of: #/[^\n:]+:\d+: /#) != nil
+  }
+
+  /// A userdata carrying the Swift error through Lua; `tostring` gives `location: description`.
+  func pushErrorObject(_ error: any Error, location: String?, on L: OpaquePointer) {
+    let description = String(describing: error)
+    LuaStack(L, self).push(location.map { "\($0): \(description)" } ?? description)
+    let box = LuaErrorBox(error, location: location)
     relua_pusherror(L, Unmanaged.passRetained(box).toOpaque(), luaReleaseBox)
+  }
+
+  /// `chunk:line` of the innermost script code running on `L`: the first frame, from the caller
+  /// of the running function outwards, that is Lua code with a line (not C) and not in one of the
+  /// host's own chunks (named `=[…]`). Nil when there is none within a few levels.
+  public static func scriptLocation(_ L: OpaquePointer) -> String? {
+    var record = lua_Debug()
+    for level: Int32 in 1...8 {
+      guard lua_getstack(L, level, &record) != 0, lua_getinfo(L, "Sl", &record) != 0 else { return nil }
+      guard record.currentline > 0 else { continue }
+      let source = withUnsafeBytes(of: &record.short_src) { bytes in
+        String(decoding: bytes.prefix { $0 != 0 }, as: UTF8.self)
+      }
+      if source.hasPrefix("[") { continue }
+      return "\(source):\(record.currentline)"
+    }
+    return nil
   }
 }
 
-/// Holds a Swift error while it travels through Lua.
+/// Holds a Swift error while it travels through Lua, with the script's place it was raised from.
 final class LuaErrorBox {
   let error: any Error
-  init(_ error: any Error) { self.error = error }
+  let location: String?
+  init(_ error: any Error, location: String?) {
+    self.error = error
+    self.location = location
+  }
 }
 
 /// Releases the +1 reference a Lua box held (closures, userdata objects, error objects).

@@ -13,7 +13,10 @@ struct ScriptFailure {
       text = ["relua: \(message)", traceback].compactMap { $0 }.joined(separator: "\n")
     case .memory(let message):
       text = "relua: \(message)"
-    case .instructionLimit, .interrupted, .callback, .conversion, .argument, .closed:
+    case .callback:
+      // A Swift error (a bad action, bad JSON, …): the script line that raised it, the traceback.
+      text = "relua: \(error.description)"
+    case .instructionLimit, .interrupted, .conversion, .argument, .closed:
       text = "relua: \(error.description)"
     case .file(let message):
       text = "relua: \(message)"

@@ -77,9 +77,10 @@ final class CoroutineTests: XCTestCase {
   func testSwiftErrorInsideCoroutine() throws {
     let state = try LuaState()
     try state.register("fail") { _ in throw TestError(code: 3) }
-    let thread = try state.thread(try state.load("fail()"))
-    guard case .callback(let error)? = assertLuaError({ try thread.resume() }) else { return XCTFail() }
+    let thread = try state.thread(try state.load("fail()", name: "=co"))
+    guard case .callback(let error, let location, _)? = assertLuaError({ try thread.resume() }) else { return XCTFail() }
     XCTAssertEqual(error as? TestError, TestError(code: 3))
+    XCTAssertEqual(location, "co:1")
   }
 
   func testNestedSwiftCallsInsideCoroutine() throws {

@@ -47,20 +47,61 @@ final class ErrorTests: XCTestCase {
     let state = try LuaState()
     try state.register("fail") { _ in throw TestError(code: 7) }
     try assertBalanced(state) {
-      guard case .callback(let error)? = assertLuaError({ try state.execute("local function f() fail() end f()") }) else {
+      // The same Swift error, with the script line that called the function and Lua's traceback.
+      guard case .callback(let error, let location, let traceback)? = assertLuaError({
+        try state.execute("local function f()\n  fail()\nend\nf()", name: "=probe")
+      }) else {
         return XCTFail()
       }
       XCTAssertEqual(error as? TestError, TestError(code: 7))
-      // Inside Lua, pcall sees an error object whose tostring is the description.
+      XCTAssertEqual(location, "probe:2")
+      XCTAssertTrue(traceback?.contains("probe:4: in main chunk") == true, traceback ?? "no traceback")
       XCTAssertEqual(
-        try state.execute("local ok, e = pcall(fail) return ok, tostring(e), type(e)"),
-        [false, "test error 7", "userdata"])
-      // Rethrown from Lua, it is still the same Swift error.
-      guard case .callback(let again)? = assertLuaError({ try state.execute("local ok, e = pcall(fail) error(e)") }) else {
+        LuaError.callback(TestError(code: 7), location: location).message, "probe:2: test error 7")
+      // Inside Lua, pcall sees an error object whose tostring is the message, placed as Lua's are.
+      XCTAssertEqual(
+        try state.execute("local ok, e = pcall(function() fail() end) return ok, tostring(e), type(e)", name: "=p"),
+        [false, "p:1: test error 7", "userdata"])
+      // Called by pcall itself (a C function), it is placed at the line that called pcall.
+      XCTAssertEqual(
+        try state.execute("local ok, e = pcall(fail) return tostring(e)", name: "=direct"), ["direct:1: test error 7"])
+      // Rethrown from Lua, it is still the same Swift error, from where it was first raised.
+      guard case .callback(let again, let firstPlace, _)? = assertLuaError({
+        try state.execute("local ok, e = pcall(function() fail() end)\nerror(e)", name: "=again")
+      }) else {
         return XCTFail()
       }
       XCTAssertEqual(again as? TestError, TestError(code: 7))
+      XCTAssertEqual(firstPlace, "again:1")
     }
+  }
+
+  /// A Swift function called from the host's own Lua chunks (named `=[…]`) reports the script
+  /// line that called into them, as `luaL_error` would from the script's point of view.
+  func testSwiftErrorIsPlacedInTheScriptNotInHostChunks() throws {
+    let state = try LuaState()
+    try state.register("fail") { _ in throw TestError(code: 9) }
+    let helper = try state.execute("return function() fail() end", name: "=[host]")[0]
+    try state.setGlobal("helper", helper)
+    guard case .callback(_, let location, _)? = assertLuaError({
+      try state.execute("local x = 1\nhelper()", name: "=script")
+    }) else {
+      return XCTFail()
+    }
+    XCTAssertEqual(location, "script:2")
+  }
+
+  /// A Swift error whose text starts with a place already (Lua code's error, wrapped by the
+  /// function that ran it) keeps that place: it gets no second one.
+  func testSwiftErrorThatNamesAPlaceKeepsIt() throws {
+    struct Wrapped: Error, CustomStringConvertible { var description: String { "handler.lua:3: boom (in X)" } }
+    let state = try LuaState()
+    try state.register("fail") { _ in throw Wrapped() }
+    XCTAssertEqual(
+      try state.execute("local ok, e = pcall(function() fail() end) return tostring(e)", name: "=s"),
+      ["handler.lua:3: boom (in X)"])
+    guard case .callback(_, let location, _)? = assertLuaError({ try state.execute("fail()") }) else { return XCTFail() }
+    XCTAssertNil(location)
   }
 
   func testArgumentErrorsReadLikeLua() throws {
@@ -111,6 +152,9 @@ final class ErrorTests: XCTestCase {
       LuaError.instructionLimit(location: "spin.lua:3").description, "spin.lua:3: instruction budget exhausted")
     XCTAssertEqual(LuaError.interrupted(location: nil).description, "interrupted!")
     XCTAssertEqual(LuaError.callback(TestError(code: 1)).description, "test error 1")
+    XCTAssertEqual(
+      LuaError.callback(TestError(code: 1), location: "a.lua:3", traceback: "stack traceback:\n\ta.lua:3: in main chunk").description,
+      "a.lua:3: test error 1\nstack traceback:\n\ta.lua:3: in main chunk")
     XCTAssertEqual(LuaError.syntax(message: "x:1: oops", incompleteInput: false).description, "syntax error: x:1: oops")
   }
 }

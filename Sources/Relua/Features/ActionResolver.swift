@@ -150,11 +150,12 @@ final class ActionResolver {
   // MARK: Parsing
 
   /// `a.b[1].c["x"]` into steps. Ids are Lua literals: integers, floats, quoted strings, booleans.
-  nonisolated static func parse(_ text: String) throws(ReluaError) -> [FeatureAction.Step] {
+  /// `kind` names what the text is in messages (an action, or a state path written the same way).
+  nonisolated static func parse(_ text: String, kind: String = "action") throws(ReluaError) -> [FeatureAction.Step] {
     var steps: [FeatureAction.Step] = []
     let bytes = Array(text.utf8)
     var position = 0
-    func fail(_ why: String) -> ReluaError { .badAction("cannot read the action '\(text)': \(why)") }
+    func fail(_ why: String) -> ReluaError { .badAction("cannot read the \(kind) '\(text)': \(why)") }
     while position < bytes.count {
       let start = position
       while position < bytes.count, bytes[position] != UInt8(ascii: "."), bytes[position] != UInt8(ascii: "[") {

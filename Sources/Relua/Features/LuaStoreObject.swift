@@ -169,7 +169,7 @@ extension Value {
   func at(path: String) throws -> Value {
     if path.isEmpty { return self }
     var current = self
-    for step in try ActionResolver.parse(path) {
+    for step in try ActionResolver.parse(path, kind: "state path") {
       switch step {
       case .name(let key): current = current[key: key]
       case .id(.integer(let position)) where current.arrayValue != nil || current.identifiedValue != nil:

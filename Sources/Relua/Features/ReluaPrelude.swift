@@ -271,7 +271,7 @@ enum ReluaPrelude {
     local function list(kind, ...)
       local effects = { ... }
       if select("#", ...) == 1 and getmetatable(effects[1]) ~= EffectMT and type(effects[1]) == "table" then effects = effects[1] end
-      for index = 1, #effects do checkEffect(effects[index], "Effect." .. kind .. " (argument " .. index .. ")", 3) end
+      for index = 1, #effects do checkEffect(effects[index], "Effect." .. kind .. " (argument " .. index .. ")", 2) end
       return effect { kind = kind, effects = effects }
     end
     function Effect.merge(...) return list("merge", ...) end

@@ -1,4 +1,5 @@
 import CLua
+import Lua
 import CLuaShim
 
 /// A state view as Lua holds it: a light userdata whose bits are the generation of the session
@@ -123,17 +124,7 @@ struct ViewSlots {
   }
 }
 
-/// Where the Lua code that triggered a metamethod stands (`chunk:line: `), for messages.
+/// Where the script code that triggered a metamethod stands (`chunk:line: `), for messages.
 func luaCallerLocation(_ L: OpaquePointer) -> String {
-  var record = lua_Debug()
-  for level: Int32 in 1...3 {
-    guard lua_getstack(L, level, &record) != 0, lua_getinfo(L, "Sl", &record) != 0 else { return "" }
-    if record.currentline > 0 {
-      let source = withUnsafeBytes(of: &record.short_src) { bytes in
-        String(decoding: bytes.prefix { $0 != 0 }, as: UTF8.self)
-      }
-      return "\(source):\(record.currentline): "
-    }
-  }
-  return ""
+  LuaState.scriptLocation(L).map { "\($0): " } ?? ""
 }

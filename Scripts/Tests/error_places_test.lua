@@ -1,0 +1,58 @@
+-- Bad input raised by relua's own functions (Swift and the DSL's Lua) names the script line that
+-- passed it, as Lua's own errors do: `file:line: message`. Each check writes the bad call and a
+-- call of Lua's `error` on one line, so both must name the same place.
+local relua = require "relua"
+local Effect = relua.Effect
+local Counter = require "Features.Counter"
+
+-- The `file:line` an error names, and the message after it.
+local function raised(f)
+  local ok, err = pcall(f)
+  assert(not ok, "expected an error")
+  local place, message = tostring(err):match("^([^:]+:%d+): (.*)$")
+  return place, message or tostring(err)
+end
+
+-- `bad` raises `expected` from the line where `marker` raises.
+local function raisesHere(bad, marker, expected)
+  local place, message = raised(bad)
+  local here = raised(marker)
+  expect(here ~= nil).to_be(true)
+  expect(place).to_be(here)
+  expect(message).to_be(expected)
+end
+
+describe("error places", function()
+  local store = relua.Store(Counter, { deps = { uuid = "incrementing", random = { seed = 1 } } })
+
+  it("an undeclared action names the line of the send", function()
+    raisesHere(function() store:send("nope") end, function() error("") end,
+      "Counter has no action 'nope' (in 'nope'); it accepts: decrement, increment, playNext, setCount(integer)")
+  end)
+
+  it("a payload of the wrong type names the line of the send", function()
+    raisesHere(function() store:send("setCount", "ten") end, function() error("") end,
+      [[action 'setCount' of Counter: expected integer, got string "ten"]])
+  end)
+
+  it("bad JSON, bad options and bad state paths name the calling line", function()
+    raisesHere(function() relua.fromJSON("{bad") end, function() error("") end, "JSON: expected a key at byte 1")
+    raisesHere(function() relua.Store(Counter, { deps = { uuid = "weird" } }) end, function() error("") end,
+      [[deps.uuid: 'weird' is not "incrementing", "live" or a UUID]])
+    raisesHere(function() store:state("count[") end, function() error("") end,
+      "cannot read the state path 'count[': an id is missing")
+  end)
+
+  it("bad effects name the line that combines them", function()
+    raisesHere(function() Effect.merge(5) end, function() error("") end,
+      "Effect.merge (argument 1): expected an Effect, got number")
+    raisesHere(function() Effect.none:merge(5) end, function() error("") end,
+      "Effect.merge (argument 2): expected an Effect, got number")
+  end)
+
+  it("leaves the store as it was", function()
+    expect(store:state("count")).to_be(0)
+    store:send("increment")
+    expect(store:state("count")).to_be(1)
+  end)
+end)
