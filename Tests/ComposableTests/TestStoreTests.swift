@@ -68,10 +68,24 @@ final class TestStoreTests: XCTestCase {
   func testReceiveTimesOut() async {
     let failures = FailureCollector()
     let store = TestStore(initialState: 0, reducer: Self.clockReducer, reporter: failures.reporter)
+    await store.send(.timer)  // sends its tick in 30 s
     await store.receive(.tick, timeout: .milliseconds(50))
     XCTAssertEqual(failures.messages.count, 1)
     XCTAssert(failures.messages[0].hasPrefix("Expected to receive"), failures.messages[0])
     XCTAssert(failures.messages[0].contains("received none after 0.05s."), failures.messages[0])
+    await store.skipInFlightEffects()
+  }
+
+  /// With no effect running, nothing can send the action: receive fails at once, and says so.
+  func testReceiveWithNoEffectRunningFailsAtOnce() async {
+    let failures = FailureCollector()
+    let store = TestStore(initialState: 0, reducer: Self.clockReducer, reporter: failures.reporter)
+    let start = ContinuousClock.now
+    await store.receive(.tick, timeout: .seconds(30))
+    XCTAssertLessThan(ContinuousClock.now - start, .seconds(20), "receive waited for its timeout")
+    XCTAssertEqual(failures.messages.count, 1)
+    XCTAssert(failures.messages[0].hasPrefix("Expected to receive an action matching"), failures.messages[0])
+    XCTAssert(failures.messages[0].hasSuffix("tick, but received none: no effect is running to send it."), failures.messages[0])
   }
 
   func testEffectStillRunning() async {

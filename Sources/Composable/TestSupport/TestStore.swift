@@ -214,19 +214,24 @@ public final class TestStore<State, Action> {
     currentLocation = location
     let timeout = timeout ?? self.timeout
     let tasksBefore = root.inFlightTaskIDs
+    // Waits until the action came, or the time is up, or no effect is left to send it (a
+    // finished effect's actions have all arrived: they are sent on the main actor, as this runs).
+    let root = self.root
     if received.isEmpty || (exhaustivity == .off && !received.contains(where: { predicate($0.action) })) {
       await waitForReceived(timeout: timeout) {
-        self.exhaustivity == .on ? !self.received.isEmpty : self.received.contains { predicate($0.action) }
+        let came = self.exhaustivity == .on ? !self.received.isEmpty : self.received.contains { predicate($0.action) }
+        return came || root.inFlightCount == 0
       }
     }
     for taskID in root.inFlightTaskIDs.subtracting(tasksBefore) { effectOrigins[taskID] = location }
+    let why = root.inFlightCount == 0 ? ": no effect is running to send it" : " after \(seconds(timeout))"
     guard !received.isEmpty else {
-      fail("Expected to receive \(expected.map { "an action matching " + describeAction($0) } ?? "an action"), but received none after \(seconds(timeout)).", at: location)
+      fail("Expected to receive \(expected.map { "an action matching " + describeAction($0) } ?? "an action"), but received none\(why).", at: location)
       return
     }
     if exhaustivity == .off {
       guard let index = received.firstIndex(where: { predicate($0.action) }) else {
-        fail("Expected to receive an action matching the predicate, but received none after \(seconds(timeout)).", at: location)
+        fail("Expected to receive an action matching the predicate, but received none\(why).", at: location)
         return
       }
       if index > 0 { state = received[index - 1].state }
