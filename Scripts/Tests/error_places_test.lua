@@ -50,6 +50,12 @@ describe("error places", function()
       "Effect.merge (argument 2): expected an Effect, got number")
   end)
 
+  it("a bad argument to an awaited method names the method and counts as Lua does", function()
+    local ts = relua.TestStore(Counter, { deps = { uuid = "incrementing", random = { seed = 1 }, clock = "test" } })
+    raisesHere(function() ts:advance("soon") end, function() error("") end,
+      "bad argument #1 to 'store:advance' (expected seconds)")
+  end)
+
   it("leaves the store as it was", function()
     expect(store:state("count")).to_be(0)
     store:send("increment")

@@ -79,7 +79,22 @@ public final class LuaCoroutineDriver {
     name: String, in state: LuaState, _ body: @escaping @MainActor ([LuaValue]) async throws -> [LuaValue]
   ) throws -> LuaFunction {
     let start = try state.rawFunction { [unowned self] stack in
-      try MainActor.assumeIsolated { try self.suspend(stack) { arguments in try await body(arguments) } }
+      try MainActor.assumeIsolated {
+        try self.suspend(stack) { arguments in
+          do {
+            return try await body(arguments)
+          } catch LuaError.argument(let position, let message) {
+            // Raised after the yield, where Lua no longer knows the function: named here, and
+            // counted as Lua counts a method's arguments (without `self`).
+            let isMethod = name.contains(":")
+            let shown = isMethod ? position - 1 : position
+            throw LuaError.runtime(
+              message: shown == 0
+                ? "calling '\(name)' on bad self (\(message))" : "bad argument #\(shown) to '\(name)' (\(message))",
+              traceback: nil)
+          }
+        }
+      }
     }
     guard let wrapper = try awaitableFunction.call(.text(name), .function(start)).first?.functionValue else {
       throw LuaError.conversion("the async prelude did not make an awaitable")
