@@ -83,29 +83,29 @@ extension LuaState {
       LuaStack(L, self).push(message)
       return RELUA_STATUS_ERROR
     case LuaError.callback(let inner, let location, _):
-      // Raised again on its way out: it keeps the place it was first raised from.
-      pushErrorObject(inner, location: location ?? Self.scriptLocation(L), on: L)
+      // Raised again on its way out: it keeps the place it was first raised from, if it had one.
+      pushSwiftError(inner, placedAt: location, on: L)
       return RELUA_STATUS_ERROR
     case is LuaError:
-      pushErrorObject(error, location: nil, on: L)
+      pushErrorObject(error, description: String(describing: error), location: nil, on: L)
       return RELUA_STATUS_ERROR
     default:
-      // A Swift error: it gets the script's place, as `luaL_error` gives Lua's own, unless its
-      // text starts with one already (an error of Lua code the function ran, wrapped).
-      let placed = Self.startsWithPlace(String(describing: error))
-      pushErrorObject(error, location: placed ? nil : Self.scriptLocation(L), on: L)
+      pushSwiftError(error, placedAt: nil, on: L)
       return RELUA_STATUS_ERROR
     }
   }
 
-  /// Whether `text` starts with a `chunk:line: ` place.
-  private static func startsWithPlace(_ text: String) -> Bool {
-    text.prefixMatch(of: #/[^\n:]+:\d+: /#) != nil
+  /// The error object of a Swift error, placed: at `location` if it has one already, else at the
+  /// script's place (as `luaL_error` places Lua's own), unless its text starts with a place (an
+  /// error of Lua code the function ran, wrapped: a reducer's names the handler's line).
+  private func pushSwiftError(_ error: any Error, placedAt location: String?, on L: OpaquePointer) {
+    let description = String(describing: error)
+    let placed = location != nil || description.prefixMatch(of: #/[^\n:]+:\d+: /#) != nil
+    pushErrorObject(error, description: description, location: placed ? location : Self.scriptLocation(L), on: L)
   }
 
   /// A userdata carrying the Swift error through Lua; `tostring` gives `location: description`.
-  func pushErrorObject(_ error: any Error, location: String?, on L: OpaquePointer) {
-    let description = String(describing: error)
+  private func pushErrorObject(_ error: any Error, description: String, location: String?, on L: OpaquePointer) {
     LuaStack(L, self).push(location.map { "\($0): \(description)" } ?? description)
     let box = LuaErrorBox(error, location: location)
     relua_pusherror(L, Unmanaged.passRetained(box).toOpaque(), luaReleaseBox)

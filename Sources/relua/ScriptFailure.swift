@@ -13,10 +13,8 @@ struct ScriptFailure {
       text = ["relua: \(message)", traceback].compactMap { $0 }.joined(separator: "\n")
     case .memory(let message):
       text = "relua: \(message)"
-    case .callback:
-      // A Swift error (a bad action, bad JSON, …): the script line that raised it, the traceback.
-      text = "relua: \(error.description)"
-    case .instructionLimit, .interrupted, .conversion, .argument, .closed:
+    case .instructionLimit, .interrupted, .callback, .conversion, .argument, .closed:
+      // (A Swift error's description is placed at the script line that raised it, with the traceback.)
       text = "relua: \(error.description)"
     case .file(let message):
       text = "relua: \(message)"

@@ -224,14 +224,15 @@ public final class TestStore<State, Action> {
       }
     }
     for taskID in root.inFlightTaskIDs.subtracting(tasksBefore) { effectOrigins[taskID] = location }
-    let why = root.inFlightCount == 0 ? ": no effect is running to send it" : " after \(seconds(timeout))"
+    // Why nothing came (for the failures below only).
+    func why() -> String { root.inFlightCount == 0 ? ": no effect is running to send it" : " after \(seconds(timeout))" }
     guard !received.isEmpty else {
-      fail("Expected to receive \(expected.map { "an action matching " + describeAction($0) } ?? "an action"), but received none\(why).", at: location)
+      fail("Expected to receive \(expected.map { "an action matching " + describeAction($0) } ?? "an action"), but received none\(why()).", at: location)
       return
     }
     if exhaustivity == .off {
       guard let index = received.firstIndex(where: { predicate($0.action) }) else {
-        fail("Expected to receive an action matching the predicate, but received none\(why).", at: location)
+        fail("Expected to receive an action matching the predicate, but received none\(why()).", at: location)
         return
       }
       if index > 0 { state = received[index - 1].state }
