@@ -103,7 +103,7 @@ final class ErrorTests: XCTestCase {
     guard case .callback(_, let location, _)? = assertLuaError({ try state.execute("fail()") }) else { return XCTFail() }
     XCTAssertNil(location)
     // Nor when a Swift function that ran Lua code throws it on, out of a second call.
-    try state.register("outer") { _ in try state.execute("fail()") }
+    try state.register("outer") { [unowned state] _ in try state.execute("fail()") }  // unowned: no cycle through the state
     XCTAssertEqual(
       try state.execute("local ok, e = pcall(function() outer() end) return tostring(e)", name: "=o"),
       ["handler.lua:3: boom (in X)"])
