@@ -53,7 +53,7 @@ describe("error places", function()
   it("a bad argument to an awaited method names the method and counts as Lua does", function()
     local ts = relua.TestStore(Counter, { deps = { uuid = "incrementing", random = { seed = 1 }, clock = "test" } })
     raisesHere(function() ts:advance("soon") end, function() error("") end,
-      "bad argument #1 to 'store:advance' (expected seconds)")
+      "bad argument #1 to 'store:advance' (expected seconds: a finite number from 0 to 9e9)")
   end)
 
   it("leaves the store as it was", function()

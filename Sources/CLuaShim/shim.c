@@ -49,6 +49,10 @@ static void *relua_alloc(void *ud, void *ptr, size_t osize, size_t nsize) {
 #pragma mark - Instruction budget and interrupt (count hook)
 
 enum { RELUA_HOOK_STEP = 1000 };
+// With a shared budget each top-level call is charged one hook step on entry: a call shorter than
+// a step is never seen by the count hook (each call re-arms it, and a new coroutine starts with a
+// full count), so without the charge a chain of short calls — effects starting effects — would
+// run for free. The charge is the most such a call can hide.
 
 static void relua_hook(lua_State *L, lua_Debug *ar);
 
@@ -108,10 +112,15 @@ static void relua_hook(lua_State *L, lua_Debug *ar) {
 static inline __attribute__((always_inline)) int relua_enter(lua_State *L, relua_control *c) {
   int saved_strict = c->strict;
   if (c->entries++ == 0) {
-    c->budget_exhausted = 0;
+    if (!c->shared_budget) {
+      c->budget_exhausted = 0;
+      c->instructions_remaining = c->instruction_limit;
+    } else if (c->instruction_limit > 0 && !c->budget_exhausted) {
+      c->instructions_remaining -= RELUA_HOOK_STEP;
+      if (c->instructions_remaining <= 0) c->budget_exhausted = 1;
+    }
     c->interrupted = 0;
     c->memory_limit_hit = 0;
-    c->instructions_remaining = c->instruction_limit;
     if (c->interrupt_flag) relua_flag_set(c->interrupt_flag, 0);
     relua_install_hook(L, c);
   } else if (relua_wants_hook(c) && lua_gethook(L) != relua_hook) {

@@ -9,6 +9,8 @@ public struct LuaOptions {
   public var memoryLimit: Int?
   /// Lua VM instructions allowed per top-level call from Swift (coroutine resumes included).
   public var instructionLimit: Int?
+  /// Counts `instructionLimit` over all top-level calls together (see `LuaState.sharesInstructionBudget`).
+  public var sharesInstructionBudget: Bool
   /// Installs the count hook even without an instruction limit so `interrupt()` can stop a script.
   public var interruptible: Bool
   /// Directories `require "a.b"` may load `a/b.lua` or `a/b/init.lua` from.
@@ -24,6 +26,7 @@ public struct LuaOptions {
     trusted: Bool = false,
     memoryLimit: Int? = nil,
     instructionLimit: Int? = nil,
+    sharesInstructionBudget: Bool = false,
     interruptible: Bool = false,
     scriptRoots: [String] = [],
     warningHandler: ((String) -> Void)? = nil,
@@ -32,6 +35,7 @@ public struct LuaOptions {
     self.trusted = trusted
     self.memoryLimit = memoryLimit
     self.instructionLimit = instructionLimit
+    self.sharesInstructionBudget = sharesInstructionBudget
     self.interruptible = interruptible
     self.scriptRoots = scriptRoots
     self.warningHandler = warningHandler

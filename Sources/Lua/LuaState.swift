@@ -58,6 +58,7 @@ public final class LuaState {
       throw error
     }
     memoryLimit = options.memoryLimit
+    sharesInstructionBudget = options.sharesInstructionBudget
     instructionLimit = options.instructionLimit
     isInterruptible = options.interruptible
   }
@@ -103,7 +104,28 @@ public final class LuaState {
       guard let limit = control?.pointee.instruction_limit, limit != 0 else { return nil }
       return Int(limit)
     }
-    set { control?.pointee.instruction_limit = newValue.map { Int64(max(1, $0)) } ?? 0 }
+    set {
+      control?.pointee.instruction_limit = newValue.map { Int64(max(1, $0)) } ?? 0
+      if sharesInstructionBudget { resetInstructionBudget() }
+    }
+  }
+
+  /// Whether `instructionLimit` counts all top-level calls together (until
+  /// `resetInstructionBudget()`) rather than each on its own: a script's whole run, effects and
+  /// coroutines included. Each top-level call then costs at least 1,000 instructions.
+  public var sharesInstructionBudget: Bool {
+    get { control.map { $0.pointee.shared_budget != 0 } ?? false }
+    set {
+      control?.pointee.shared_budget = newValue ? 1 : 0
+      resetInstructionBudget()
+    }
+  }
+
+  /// Gives a shared instruction budget its whole limit again.
+  public func resetInstructionBudget() {
+    guard let control else { return }
+    control.pointee.instructions_remaining = control.pointee.instruction_limit
+    control.pointee.budget_exhausted = 0
   }
 
   /// Keeps the count hook installed even without an instruction limit, so `interrupt()` works.

@@ -88,6 +88,7 @@ typedef struct relua_control {
   long long instruction_limit;      // 0: unlimited
   long long instructions_remaining;
   int budget_exhausted;
+  int shared_budget;          // 1: the budget spans top-level calls until Swift resets it
   int interrupted;
   int interruptible;          // install the count hook even without a limit, for interrupts
   int hook_step;

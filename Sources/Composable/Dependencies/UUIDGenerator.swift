@@ -23,9 +23,12 @@ public struct UUIDGenerator: Sendable {
 }
 
 extension UUID {
-  /// `UUID(1)` is `00000000-0000-0000-0000-000000000001`: readable ids for tests.
+  /// `UUID(1)` is `00000000-0000-0000-0000-000000000001`: readable ids for tests. Any `Int` has
+  /// one: its 64 bits, big-endian, are the UUID's last eight bytes (a negative one's two's complement).
   public init(_ intValue: Int) {
-    self.init(uuidString: "00000000-0000-0000-0000-\(String(format: "%012llx", UInt64(intValue)))")!
+    let b = UInt64(bitPattern: Int64(intValue))
+    func byte(_ shift: UInt64) -> UInt8 { UInt8(truncatingIfNeeded: b >> shift) }
+    self.init(uuid: (0, 0, 0, 0, 0, 0, 0, 0, byte(56), byte(48), byte(40), byte(32), byte(24), byte(16), byte(8), byte(0)))
   }
 }
 

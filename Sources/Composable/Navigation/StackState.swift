@@ -42,7 +42,7 @@ public struct StackState<Element> {
   @discardableResult
   public mutating func append(_ element: Element) -> StackElementID {
     let id = StackElementID(nextID)
-    nextID += 1
+    nextID = nextID == .max ? .max : nextID + 1  // (a loaded state may hold the largest id; no trap)
     storage[id] = element
     return id
   }
@@ -50,7 +50,7 @@ public struct StackState<Element> {
   /// Pushes with a given id (from a `.push(id:state:)` action); the counter moves past it.
   public mutating func insert(_ element: Element, id: StackElementID) {
     storage[id] = element
-    nextID = Swift.max(nextID, id.rawValue + 1)
+    if id.rawValue >= nextID { nextID = id.rawValue == .max ? .max : id.rawValue + 1 }
   }
 
   /// Removes the element with `id` and every element after it.

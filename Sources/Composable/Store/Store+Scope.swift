@@ -11,6 +11,7 @@ struct ScopedView<State, Action> {
   let setOnWarning: (@escaping (RuntimeWarning) -> Void) -> Void
   let dependencies: () -> DependencyValues
   let inFlightCount: () -> Int
+  let rootLimits: () -> SendLimits
   let cancelAll: () -> Void
   let waitForEffects: () async -> Void
   /// Keeps the root alive while a child store exists.
@@ -37,6 +38,7 @@ extension Store {
         setOnWarning: { [self] in self.onWarning($0) },
         dependencies: { [self] in self.dependencies },
         inFlightCount: { [self] in self.effectsInFlight },
+        rootLimits: { [self] in self.limits },
         cancelAll: { [self] in self.cancelAllEffects() },
         waitForEffects: { [self] in await self.waitForEffects() },
         owner: self))

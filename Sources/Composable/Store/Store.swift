@@ -75,6 +75,17 @@ public final class Store<State, Action> {
     self.view = view
   }
 
+  /// How much work one send may cause (a scoped store shares its root's). Limits below 1 are
+  /// raised to 1.
+  public var limits: SendLimits {
+    get { root?.limits ?? view!.rootLimits() }
+    set {
+      guard let root else { return }
+      root.limits = SendLimits(
+        maxActionsPerSend: max(1, newValue.maxActionsPerSend), maxEffectsInFlight: max(1, newValue.maxEffectsInFlight))
+    }
+  }
+
   /// The current state.
   @inlinable
   public var state: State {

@@ -29,6 +29,8 @@ final class StoreRoot<State, Action> {
   /// local: a local optional state is destroyed on every send, taken or not).
   @exclusivity(unchecked) @usableFromInline var snapshot: State?
   @exclusivity(unchecked) @usableFromInline var lastFailure: ReducerFailure?
+  /// How much work a send may cause (see `SendLimits`).
+  var limits = SendLimits.default
 
   // Observation.
   @exclusivity(unchecked) @usableFromInline var observers: [Int: () -> Void] = [:]
@@ -92,7 +94,12 @@ final class StoreRoot<State, Action> {
     set { context.dependencies = newValue }
   }
 
+  /// Warnings a store keeps (the newest): a feature that fails on every action, forever, must not
+  /// grow its store without bound.
+  static var maxKeptWarnings: Int { 1_000 }
+
   func warn(_ warning: RuntimeWarning) {
+    if warnings.count >= Self.maxKeptWarnings { warnings.removeFirst(warnings.count - Self.maxKeptWarnings + 1) }
     warnings.append(warning)
     onWarning?(warning)
   }
@@ -169,6 +176,10 @@ final class StoreRoot<State, Action> {
     while true {
       if !effect.isNone { collect(effect) }
       if index < buffer.count {
+        if index == limits.maxActionsPerSend {
+          stopRunaway(reduced: index)
+          break
+        }
         let next = buffer[index]
         index += 1
         isReducing = true
@@ -209,8 +220,23 @@ final class StoreRoot<State, Action> {
     }
   }
 
+  /// Fails the send: its follow-up actions reached `limits.maxActionsPerSend`.
+  @usableFromInline
+  func stopRunaway(reduced count: Int) {
+    let head = buffer.prefix(3).map { describe($0) }
+    let tail = buffer[min(count, max(3, count - 2))..<count].map { describe($0) }
+    if failure == nil {
+      failure = ReducerFailure(error: RunawaySend(limit: limits.maxActionsPerSend, chain: head + (count > 5 ? ["…"] : []) + tail))
+    }
+  }
+
   @usableFromInline
   func startPending() {
+    if inFlight.count >= limits.maxEffectsInFlight {
+      if failure == nil { failure = ReducerFailure(error: TooManyEffects(limit: limits.maxEffectsInFlight)) }
+      pending.removeAll(keepingCapacity: true)
+      return
+    }
     let effects = pending
     pending.removeAll(keepingCapacity: true)
     for effect in effects { _ = start(effect, ids: []) }

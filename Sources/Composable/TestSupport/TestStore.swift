@@ -37,6 +37,12 @@ public final class TestStore<State, Action> {
   /// - Parameters:
   ///   - withDependencies: set the dependencies the feature uses. Any other one it reads fails the test
   ///     ("Unimplemented dependency: uuid").
+  /// How much work one send may cause (see `SendLimits`).
+  public var limits: SendLimits {
+    get { store.limits }
+    set { store.limits = newValue }
+  }
+
   public init<R: Reducer>(
     initialState: State,
     reducer: R,

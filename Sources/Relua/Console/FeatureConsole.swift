@@ -259,7 +259,9 @@ final class FeatureConsole {
     guard !path.isEmpty else { return session.output.writeError("usage: :load FILE") }
     do {
       let text = try String(contentsOfFile: path, encoding: .utf8)
-      let state = FeatureStateShape.conform(try Value(json: text, hint: currentState), to: definition)
+      let loaded = try Value(json: text, hint: currentState)
+      try FeatureStateCheck.check(loaded, against: definition)
+      let state = FeatureStateShape.conform(loaded, to: definition)
       past.append(currentState)
       future.removeAll()
       restore(state)

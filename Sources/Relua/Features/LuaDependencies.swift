@@ -26,10 +26,10 @@ enum LuaDependencies {
     try deps.rawSet("date", .function(lua.function { _ in [.number(DependencyValues.current.date.now.timeIntervalSince1970)] }))
     let clock = try lua.table()
     try clock.rawSet("sleep", .function(host.driver.awaitable(name: "deps.clock.sleep", in: lua) { arguments in
-      guard let seconds = arguments.first?.doubleValue, seconds >= 0 else {
-        throw LuaError.argument(position: 1, message: "deps.clock.sleep(seconds): seconds must be a number >= 0")
+      guard let duration = arguments.first?.doubleValue.flatMap(Duration.luaSeconds) else {
+        throw LuaError.argument(position: 1, message: "deps.clock.sleep(seconds): expected \(Duration.luaSecondsRule)")
       }
-      try await DependencyValues.current.clock.sleep(for: .luaSeconds(seconds))
+      try await DependencyValues.current.clock.sleep(for: duration)
       return []
     }))
     try deps.rawSet("clock", .table(clock))
@@ -163,8 +163,11 @@ struct DependencyOptions {
       do {
         let results = try host.lua.call(box.value, host.lua.value(query.value))
         // A third value is a delay in seconds on the store's clock (a slow response, for tests).
-        if results.count > 2, let delay = results[2].doubleValue, delay > 0 {
-          try await DependencyValues.current.clock.sleep(for: .luaSeconds(delay))
+        if results.count > 2, !results[2].isNil {
+          guard let delay = results[2].doubleValue.flatMap(Duration.luaSeconds) else {
+            throw ReluaError.usage("its third value (a delay) must be \(Duration.luaSecondsRule)")
+          }
+          if delay > .zero { try await DependencyValues.current.clock.sleep(for: delay) }
         }
         let result = try results.first.map { try host.value(from: $0) } ?? .null
         if result.isNull {
@@ -186,17 +189,5 @@ struct DependencyOptions {
 
   func prepare(_ values: inout DependencyValues) {
     for step in apply { step(&values) }
-  }
-}
-
-extension Duration {
-  /// Seconds given by Lua (`deps.clock.sleep(0.3)`, `store:advance(0.1)`, `:debounce(id, 0.3)`),
-  /// rounded to the nanosecond: durations built from decimal fractions then add up exactly, so
-  /// `store:advance(0.1)` then `store:advance(0.2)` reaches a sleep of 0.3 s (as `Double` seconds
-  /// converted to attoseconds they can miss it by 10⁻¹⁸ s). Recorded sessions rely on it.
-  static func luaSeconds(_ seconds: Double) -> Duration {
-    let nanoseconds = (seconds * 1e9).rounded()
-    guard nanoseconds.magnitude < 9e18 else { return .seconds(seconds) }
-    return .nanoseconds(Int64(nanoseconds))
   }
 }

@@ -6,31 +6,74 @@ import Lua
 /// (`deps.clock.sleep`) suspends the coroutine, and cancelling the effect closes it.
 @MainActor
 enum LuaEffects {
+  /// How deep effects may nest (`e:cancellable(…):debounce(…)`, merges of merges): far more
+  /// than a reducer writes, and a bound on the walk when a script made an effect its own child.
+  static let maxNesting = 100
+  /// How many effects one reducer may return in all: effect tables can share children, so a
+  /// 100-deep chain of `Effect.merge(e, e)` would otherwise expand to 2¹⁰⁰ effects.
+  static let maxCount = 100_000
+
+  /// The engine effect for an effect table. Effect tables are plain Lua tables a script can
+  /// still change after `relua.Effect` made them (`e.fn = nil`, `e.effect = e`), so every field
+  /// is checked here, before use: a changed effect is an error, never a trap or an endless walk.
   static func effect(from value: LuaValue, feature: FeatureDefinition, host: ReluaHost) throws -> Effect<FeatureAction> {
+    var count = 0
+    return try effect(from: value, feature: feature, host: host, depth: 0, count: &count)
+  }
+
+  private static func effect(
+    from value: LuaValue, feature: FeatureDefinition, host: ReluaHost, depth: Int, count: inout Int
+  ) throws -> Effect<FeatureAction> {
+    count += 1
+    guard count <= maxCount else {
+      throw ReluaError.usage("\(feature.name)'s reducer returned more than \(maxCount) effects")
+    }
     guard let table = value.tableValue, try host.tags.isEffect(table) else {
       throw ReluaError.usage(
         "\(feature.name)'s reducer returned a \(value.type); a reducer returns nothing or a relua.Effect")
     }
-    let kind = try table.rawGet("kind").stringValue ?? ""
-    func inner() throws -> Effect<FeatureAction> {
-      try effect(from: table.rawGet("effect"), feature: feature, host: host)
+    guard depth < maxNesting else {
+      throw ReluaError.usage("\(feature.name)'s reducer returned effects nested more than \(maxNesting) deep (was an Effect made its own child?)")
     }
-    func id() throws -> Value { try host.value(from: table.rawGet("id")) }
-    func seconds() throws -> Duration { .luaSeconds(try table.rawGet("seconds").doubleValue ?? 0) }
+    let kind = try table.rawGet("kind").stringValue ?? ""
+    func changed(_ what: String) -> ReluaError {
+      ReluaError.usage("\(feature.name)'s reducer returned an Effect.\(kind) whose \(what) (an Effect was changed after it was made)")
+    }
+    func inner() throws -> Effect<FeatureAction> {
+      let child = try table.rawGet("effect")
+      guard let childTable = child.tableValue, try host.tags.isEffect(childTable) else { throw changed("inner effect is a \(child.type)") }
+      return try effect(from: child, feature: feature, host: host, depth: depth + 1, count: &count)
+    }
+    func id() throws -> Value {
+      let id = try table.rawGet("id")
+      guard !id.isNil else { throw changed("id is nil") }
+      return try host.value(from: id)
+    }
+    func seconds() throws -> Duration {
+      guard let duration = try table.rawGet("seconds").doubleValue.flatMap(Duration.luaSeconds) else {
+        throw changed("seconds are not \(Duration.luaSecondsRule)")
+      }
+      return duration
+    }
     switch kind {
     case "none":
       return .none
     case "send":
-      let name = try table.rawGet("action").stringValue ?? ""
+      guard let name = try table.rawGet("action").stringValue else { throw changed("action is not a name") }
       let payload = try host.value(from: table.rawGet("payload"))
       return .send(try host.resolver(for: feature).resolve(name, payload: payload))
     case "run":
+      guard let body = try table.rawGet("fn").functionValue else { throw changed("function is missing") }
+      let handler = try table.rawGet("catch")
+      guard handler.isNil || handler.functionValue != nil else { throw changed("catch is not a function") }
       return run(
-        try table.rawGet("fn").functionValue!, catch: try table.rawGet("catch").functionValue,
+        body, catch: handler.functionValue,
         definedAt: try table.rawGet("definedAt").stringValue ?? feature.name, feature: feature, host: host)
     case "merge", "concatenate":
-      let effects = try (table.rawGet("effects").tableValue?.array() ?? []).map {
-        try effect(from: $0, feature: feature, host: host)
+      guard let list = try table.rawGet("effects").tableValue else { throw changed("effects are not a list") }
+      var effects: [Effect<FeatureAction>] = []
+      for element in try list.array() {
+        effects.append(try effect(from: element, feature: feature, host: host, depth: depth + 1, count: &count))
       }
       return kind == "merge" ? .merge(effects) : .concatenate(effects)
     case "cancellable":
@@ -44,7 +87,7 @@ enum LuaEffects {
         id: id(), for: seconds(), clock: DependencyValues.current.clock,
         latest: table.rawGet("latest").boolValue ?? false)
     default:
-      throw ReluaError.usage("unknown effect '\(kind)'")
+      throw ReluaError.usage("\(feature.name)'s reducer returned an unknown effect '\(kind)' (an Effect was changed after it was made)")
     }
   }
 

@@ -19,7 +19,10 @@ public final class LuaStoreObject {
     self.host = host
     self.feature = feature
     resolver = host.resolver(for: feature)
-    let initial = try state.map { FeatureStateShape.conform($0, to: feature) }
+    let initial = try state.map { state in
+      try FeatureStateCheck.check(state, against: feature)
+      return FeatureStateShape.conform(state, to: feature)
+    }
       ?? host.initialState(of: feature, dependencies: dependencies)
     store = host.rootStore(of: feature, initialState: initial, dependencies: dependencies)
     host.track(store)
@@ -40,7 +43,9 @@ public final class LuaStoreObject {
       if !given.isNil { state = try host.value(from: given) }
       if let json = try options["json"].stringValue { state = try Value(json: json) }
     }
-    return .userdata(try host.lua.userdata(LuaStoreObject(host: host, feature: feature, state: state, dependencies: dependencies)))
+    let object = try LuaStoreObject(host: host, feature: feature, state: state, dependencies: dependencies)
+    object.store.limits = try SendLimits(luaOptions: options)
+    return .userdata(try host.lua.userdata(object))
   }
 
   /// Sends an action by name; throws the reducer's error (state restored) or a bad-action error.
@@ -173,7 +178,7 @@ extension Value {
       switch step {
       case .name(let key): current = current[key: key]
       case .id(.integer(let position)) where current.arrayValue != nil || current.identifiedValue != nil:
-        current = current[Int(position) - 1]
+        current = position >= 1 ? current[Int(position) - 1] : .null
       case .id(let id): current = current[id: id]
       }
     }

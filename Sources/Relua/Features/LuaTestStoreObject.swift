@@ -30,7 +30,10 @@ public final class LuaTestStoreObject {
     let missingDependencies = LockedValue<[String]>([])
     var initialDependencies = DependencyValues.test { name in missingDependencies.withLock { $0.append(name) } }
     options.prepare(&initialDependencies)
-    let initial = try state.map { FeatureStateShape.conform($0, to: feature) }
+    let initial = try state.map { state in
+      try FeatureStateCheck.check(state, against: feature)
+      return FeatureStateShape.conform(state, to: feature)
+    }
       ?? host.initialState(of: feature, dependencies: initialDependencies)
     if let missing = missingDependencies.withLock({ $0.first }) {
       throw ReluaError.usage("Unimplemented dependency: \(missing) (feature '\(feature.name)' reads it in state(deps); give it in deps = { … })")
@@ -66,6 +69,7 @@ public final class LuaTestStoreObject {
     let object = try LuaTestStoreObject(
       host: host, feature: feature, state: state, options: dependencies,
       location: luaLocation(stack.unsafeState, level: 1) ?? "?")
+    object.testStore.limits = try SendLimits(luaOptions: options)
     host.testStores.append(object)
     return .userdata(try host.lua.userdata(object))
   }
@@ -136,11 +140,11 @@ public final class LuaTestStoreObject {
     }
   }
 
-  func advance(_ seconds: Double) async throws {
+  func advance(_ duration: Duration) async throws {
     guard let clock else {
       throw LuaError.runtime(message: "store:advance needs a test clock: relua.TestStore(Feature, { deps = { clock = \"test\" } })", traceback: nil)
     }
-    try await perform { await testStore.advance(clock, by: .luaSeconds(seconds)) }
+    try await perform { await testStore.advance(clock, by: duration) }
   }
 
   /// The exhaustive checks at the end of a test (actions received but not asserted, effects still
@@ -182,12 +186,20 @@ public final class LuaTestStoreObject {
     try awaitable("send") { store, arguments in try await store.send(arguments) }
     try awaitable("receive") { store, arguments in try await store.receive(arguments) }
     try awaitable("advance") { store, arguments in
-      guard let seconds = arguments.first?.doubleValue else { throw LuaError.argument(position: 2, message: "expected seconds") }
-      try await store.advance(seconds)
+      guard let duration = arguments.first?.doubleValue.flatMap(Duration.luaSeconds) else {
+        throw LuaError.argument(position: 2, message: "expected \(Duration.luaSecondsRule)")
+      }
+      try await store.advance(duration)
     }
     try awaitable("finish") { store, arguments in
       // store:finish([seconds]): how long to wait for running effects (default 1 s).
-      let timeout = arguments.first?.doubleValue.map { Duration.seconds($0) }
+      var timeout: Duration?
+      if let argument = arguments.first, !argument.isNil {
+        guard let duration = argument.doubleValue.flatMap(Duration.luaSeconds) else {
+          throw LuaError.argument(position: 2, message: "expected \(Duration.luaSecondsRule)")
+        }
+        timeout = duration
+      }
       try await store.perform { await store.testStore.finish(timeout: timeout) }
     }
     try awaitable("skipReceivedActions") { store, _ in try await store.perform { await store.testStore.skipReceivedActions() } }

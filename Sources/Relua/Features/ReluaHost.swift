@@ -103,7 +103,9 @@ public final class ReluaHost {
       [try LuaTestStoreObject.make(host: self, stack: stack)]
     }))
     try module.rawSet("uuid", .function(lua.function { stack in
-      [.text(UUID(try stack.int(at: 1)).uuidString)]
+      let n = try stack.int(at: 1)
+      guard n >= 0 else { throw LuaError.argument(position: 1, message: "expected a non-negative integer, got \(n)") }
+      return [.text(UUID(n).uuidString)]
     }))
     try module.rawSet("fromJSON", .function(lua.function { [unowned self] stack in
       [try self.lua.value(try Value(json: try stack.string(at: 1)))]
@@ -176,6 +178,11 @@ public final class ReluaHost {
       raw = try value(from: table)
     } else {
       raw = try value(from: initial)
+    }
+    do {
+      try FeatureStateCheck.check(raw, against: feature)
+    } catch let error as ReluaError {
+      throw ReluaError.usage("\(feature.definedAt): feature '\(feature.name)': its initial state does not fit its composition: \(error.fullDescription)")
     }
     return FeatureStateShape.conform(raw, to: feature)
   }

@@ -291,14 +291,14 @@ enum ReluaPrelude {
     function EffectMethods:debounce(id, seconds)
       checkEffect(self, "Effect:debounce", 2)
       checkID(id, "Effect:debounce", 2)
-      if type(seconds) ~= "number" or seconds < 0 then fail(2, "Effect:debounce: expected seconds (a number >= 0)") end
+      if type(seconds) ~= "number" or not (seconds >= 0 and seconds <= 9e9) then fail(2, "Effect:debounce: expected seconds: a finite number from 0 to 9e9, got %s", tostring(seconds)) end
       return effect { kind = "debounce", effect = self, id = id, seconds = seconds }
     end
 
     function EffectMethods:throttle(id, seconds, latest)
       checkEffect(self, "Effect:throttle", 2)
       checkID(id, "Effect:throttle", 2)
-      if type(seconds) ~= "number" or seconds < 0 then fail(2, "Effect:throttle: expected seconds (a number >= 0)") end
+      if type(seconds) ~= "number" or not (seconds >= 0 and seconds <= 9e9) then fail(2, "Effect:throttle: expected seconds: a finite number from 0 to 9e9, got %s", tostring(seconds)) end
       return effect { kind = "throttle", effect = self, id = id, seconds = seconds, latest = latest == true }
     end
 

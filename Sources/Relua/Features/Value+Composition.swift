@@ -65,7 +65,7 @@ extension Value {
     for element in elements {
       guard case .integer(let id) = IdentifiedValues.id(of: element) else { continue }
       stack.insert(element, id: StackElementID(Int(id)))
-      nextID = max(nextID, Int(id) + 1)
+      nextID = max(nextID, Int(id) &+ 1)  // (the largest id leaves nextID as it is: no overflow trap)
     }
     return stack
   }

@@ -4,7 +4,8 @@ import Lua
 public struct LuaTestConfiguration {
   /// Runs only tests whose full name contains this text (plain substring, case-sensitive).
   public var filter: String?
-  /// Lua VM instructions a test may run between two awaits (and loading its file); nil: no limit.
+  /// Lua VM instructions a test may run in all — loading its file, its body, its effects (each
+  /// entry from the host counting at least 1,000); nil: no limit.
   public var instructionLimit: Int?
   /// Bytes each test's Lua state may allocate; nil: no limit.
   public var memoryLimit: Int?

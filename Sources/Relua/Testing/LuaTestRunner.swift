@@ -127,6 +127,7 @@ public final class LuaTestRunner {
       trusted: configuration.trusted,
       memoryLimit: configuration.memoryLimit,
       instructionLimit: configuration.instructionLimit,
+      sharesInstructionBudget: true,
       scriptRoots: LuaTestDiscovery.scriptRoots(for: file) + configuration.extraScriptRoots,
       print: configuration.print))
     do {

@@ -36,6 +36,9 @@ struct LuaValueReader {
 
   func error(_ message: String) -> ValueError { .conversion(path: describePath(fullPath, root: root), message: message) }
 
+  /// The depth error, its path shortened (it is at least `Value.maxDepth` steps long).
+  func tooDeep() -> ValueError { .conversion(path: describeLongPath(fullPath, root: root), message: Value.tooDeepMessage) }
+
   mutating func read(at index: Int32, hint: Value?) throws -> Value {
     switch lua_type(L, index) {
     case LUA_TNIL, LUA_TNONE: return .null
@@ -46,7 +49,11 @@ struct LuaValueReader {
     case LUA_TSTRING: return .string(try readString(at: index))
     case LUA_TTABLE: return try readTable(at: lua_absindex(L, index), hint: hint)
     case LUA_TLIGHTUSERDATA, LUA_TUSERDATA:
-      if let value = try viewValue(L, index) { return value }
+      if let value = try viewValue(L, index) {
+        // A view's value nests as deep as it does; placed here it sits `depth - 1` levels down.
+        if value.nests(deeperThan: Value.maxDepth - depth + 1) { throw tooDeep() }
+        return value
+      }
       throw error("userdata cannot be state")
     default:
       let typeName = String(cString: lua_typename(L, lua_type(L, index)))
@@ -64,7 +71,11 @@ struct LuaValueReader {
     return text
   }
 
+  /// How many tables deep the value being read sits in the state (the outermost one counting 1).
+  private var depth: Int { basePath.count + (baseComponent == nil ? 0 : 1) + path.count + 1 }
+
   private mutating func readTable(at table: Int32, hint: Value?) throws -> Value {
+    guard depth <= Value.maxDepth else { throw tooDeep() }
     let identity = lua_topointer(L, table)!
     if tablesBeingRead.contains(identity) { throw error("a table cannot contain itself (cycle)") }
     guard lua_checkstack(L, 4) != 0 else { throw LuaError.memory(message: "Lua stack overflow") }

@@ -361,7 +361,18 @@ public final class StateViews {
         return .string(text)
       }
     case LUA_TLIGHTUSERDATA:
-      if let slot = try liveSlot(at: index, in: L) { return viewedValue(slot) }
+      if let slot = try liveSlot(at: index, in: L) {
+        // A view assigned elsewhere copies its value, which must still fit the depth bound there
+        // (`s.a = s` in a loop would otherwise nest the state one level deeper each time).
+        let value = viewedValue(slot)
+        let depth = path.count + (component == nil ? 0 : 1)
+        if depth > 0, value.nests(deeperThan: Value.maxDepth - depth) {
+          throw LuaError.runtime(
+            message: luaCallerLocation(L) + ValueError.conversion(path: describeLongPath(path + (component.map { [$0] } ?? []), root: root), message: Value.tooDeepMessage).description,
+            traceback: nil)
+        }
+        return value
+      }
     default: break
     }
     var reader = LuaValueReader(L: L, root: root, basePath: path, baseComponent: component) { [unowned self] L, index in

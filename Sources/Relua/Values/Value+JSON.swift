@@ -109,6 +109,8 @@ private func writeJSONString(_ string: String, into output: inout String) {
 private struct JSONParser {
   let bytes: [UInt8]
   var position = 0
+  /// Objects and arrays open around the current position (bounded by `Value.maxDepth`).
+  private var depth = 0
 
   init(bytes: [UInt8]) { self.bytes = bytes }
 
@@ -121,8 +123,11 @@ private struct JSONParser {
   mutating func parseValue() throws(ValueError) -> Value {
     guard position < bytes.count else { throw error("unexpected end") }
     switch bytes[position] {
-    case UInt8(ascii: "{"): return try parseObject()
-    case UInt8(ascii: "["): return try parseArray()
+    case UInt8(ascii: "{"), UInt8(ascii: "["):
+      guard depth < Value.maxDepth else { throw error("nested more than \(Value.maxDepth) objects and arrays deep") }
+      depth += 1
+      defer { depth -= 1 }
+      return bytes[position] == UInt8(ascii: "{") ? try parseObject() : try parseArray()
     case UInt8(ascii: "\""): return .string(try parseString())
     case UInt8(ascii: "t"): try expect("true"); return .boolean(true)
     case UInt8(ascii: "f"): try expect("false"); return .boolean(false)

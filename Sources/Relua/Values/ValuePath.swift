@@ -21,6 +21,12 @@ public func describePath(_ path: some Sequence<PathComponent>, root: String = "s
   return text
 }
 
+/// `describePath` for a path that may be very long (a too-deep value): its first and last steps.
+func describeLongPath(_ path: ValuePath, root: String = "state") -> String {
+  guard path.count > 8 else { return describePath(path, root: root) }
+  return describePath(path.prefix(4), root: root) + "…" + describePath(path.suffix(2), root: "") + " (\(path.count) steps)"
+}
+
 func describeComponent(_ component: PathComponent) -> String {
   switch component {
   case .key(let key): return isLuaIdentifier(key) ? "." + key : "[" + quoteLuaString(key) + "]"

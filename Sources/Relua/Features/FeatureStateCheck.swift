@@ -1,0 +1,101 @@
+/// Checks a state given from outside — `relua.Store(F, { state = … })`, `json = …`, the REPL's
+/// `:load` — against the shapes its feature's composition needs, before it replaces anything: the
+/// root and every scoped child a record, a forEach or stack a list of records with distinct ids,
+/// a destination one record naming a declared kind. A state of the wrong shape would otherwise be
+/// accepted and fail every action after it (or, for a root that is a list, the engine's own
+/// assumptions). The message names the path and the feature.
+@MainActor
+enum FeatureStateCheck {
+  static func check(_ state: Value, against feature: FeatureDefinition) throws {
+    try check(state, feature, path: [])
+  }
+
+  private static func fail(_ path: ValuePath, _ message: String) -> ReluaError {
+    .usage("\(describePath(path)): \(message)")
+  }
+
+  private static func kindName(_ value: Value) -> String {
+    switch value {
+    case .null: return "nil"
+    case .boolean: return "a boolean"
+    case .integer, .float: return "a number"
+    case .string: return "a string"
+    case .array, .identified: return "a list"
+    case .record: return "a table with named fields"
+    }
+  }
+
+  private static func check(_ state: Value, _ feature: FeatureDefinition, path: ValuePath) throws {
+    guard case .record = state else {
+      throw fail(path, "\(feature.name)'s state must be a table with named fields, got \(kindName(state))")
+    }
+    for child in feature.children {
+      let key = child.key
+      let value = state[key: key]
+      let place = path + [.key(key)]
+      switch child.kind {
+      case .scope(let nested):
+        try check(value, nested, path: place)
+      case .lens:
+        break
+      case .optional(let nested):
+        if !value.isNull { try check(value, nested, path: place) }
+      case .forEach(let element):
+        for (position, row) in try elements(value, at: place, of: "forEach of \(element.name)").enumerated() {
+          try check(row, element, path: place + [.index(position)])
+        }
+      case .stack(let kinds):
+        for (position, element) in try elements(value, at: place, of: "stack").enumerated() {
+          let elementPath = place + [.index(position)]
+          guard case .integer = IdentifiedValues.id(of: element) else {
+            throw fail(elementPath, "a stack element's id must be an integer")
+          }
+          try checkDestination(element, kinds, path: elementPath, allowingID: true)
+        }
+      case .presents(let kinds):
+        if !value.isNull { try checkDestination(value, kinds, path: place, allowingID: false) }
+      }
+    }
+  }
+
+  /// The elements of a forEach or stack: nil (none), or a list of records with distinct ids.
+  private static func elements(_ value: Value, at path: ValuePath, of what: String) throws -> [Value] {
+    let elements: [Value]
+    switch value {
+    case .null: return []
+    case .record(let record) where record.isEmpty: return []
+    case .array(let list): elements = list
+    case .identified(let collection): elements = collection.elements
+    default: throw fail(path, "a \(what) needs a list of tables with ids, got \(kindName(value))")
+    }
+    var seen = Set<Value>()
+    for (position, element) in elements.enumerated() {
+      let id = IdentifiedValues.id(of: element)
+      switch id {
+      case .integer, .string: break
+      default: throw fail(path + [.index(position)], "each element needs an id (an integer or a string), got \(kindName(id))")
+      }
+      guard seen.insert(id).inserted else { throw fail(path + [.index(position)], "the id \(id.luaLiteral()) is used twice") }
+    }
+    return elements
+  }
+
+  /// A destination: `{ <kind> = state }` with a declared kind (and a stack element's `id`).
+  private static func checkDestination(
+    _ value: Value, _ kinds: [String: FeatureChild.Destination], path: ValuePath, allowingID: Bool
+  ) throws {
+    let declared = kinds.keys.sorted().joined(separator: ", ")
+    guard case .record(let record) = value else {
+      throw fail(path, "a destination is a table { <kind> = state } (kinds: \(declared)), got \(kindName(value))")
+    }
+    let keys = record.keys.filter { !(allowingID && $0 == "id") }
+    guard keys.count == 1, let kind = keys.first, let destination = kinds[kind] else {
+      throw fail(path, "a destination names exactly one of its kinds (\(declared)), got \(keys.isEmpty ? "none" : keys.joined(separator: ", "))")
+    }
+    switch destination {
+    case .feature(let feature): try check(record[kind], feature, path: path + [.key(kind)])
+    case .alert:
+      guard case .record = record[kind] else { throw fail(path + [.key(kind)], "an alert's state must be a table, got \(kindName(record[kind]))") }
+    }
+  }
+}
