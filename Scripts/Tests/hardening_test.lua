@@ -207,6 +207,40 @@ describe("state of the wrong shape", function()
   end)
 end)
 
+describe("a failed send undoes the engine's own navigation writes", function()
+  local Leaf = relua.feature "Leaf" { state = { n = 0 }, actions = { go = {} }, reduce = on { go = function(s) s.n = 1 end } }
+  local Nav = relua.feature "Nav" {
+    state = {},
+    actions = { show = {}, push = {} },
+    compose = {
+      relua.presents("destination", { alert = relua.alert { ok = {} }, leaf = Leaf }),
+      relua.stack("path", { leaf = Leaf }),
+    },
+    reduce = on {
+      show = function(s) s.destination = { alert = { title = "t", message = "m", buttons = { { label = "OK", action = "ok" } } } } end,
+      push = function(s) relua.push(s.path, { leaf = { n = 0 } }) end,
+      ["destination.alert.ok"] = function() error("refused") end,
+      ["destination.dismiss"] = function() error("refused") end,
+      ["path.popFrom"] = function() error("refused") end,
+    },
+  }
+
+  it("an alert's button, a dismiss and a pop that raise leave the screens as they were", function()
+    local store = relua.Store(Nav)
+    store:send("show")
+    store:send("push")
+    local before = store:json()
+    expect(select(2, raised(function() store:send("destination.alert.ok") end))).to_contain("refused (in Nav's reducer")
+    expect(store:json()).to_be(before)
+    expect(select(2, raised(function() store:send("destination.dismiss") end))).to_contain("refused (in Nav's reducer")
+    expect(store:json()).to_be(before)
+    expect(select(2, raised(function() store:send("path.popFrom", 0) end))).to_contain("refused (in Nav's reducer")
+    expect(store:json()).to_be(before)
+    store:send("path[0].leaf.go")
+    expect(store:state("path[1].leaf.n")).to_be(1)
+  end)
+end)
+
 describe("effects changed after they were made", function()
   local Edit = relua.feature "Edit" {
     state = { n = 0 },

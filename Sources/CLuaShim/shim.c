@@ -36,7 +36,7 @@ static void *relua_alloc(void *ud, void *ptr, size_t osize, size_t nsize) {
     return NULL;
   }
   if (nsize > old && c->strict && c->memory_limit &&
-      c->memory_used + (nsize - old) > c->memory_limit) {
+      c->memory_used + c->external_used + (nsize - old) > c->memory_limit) {
     c->memory_limit_hit = 1;
     return NULL;
   }
@@ -329,7 +329,7 @@ static inline __attribute__((always_inline)) int relua_run_callback(lua_State *L
   int status = callback(L, context);
   c->current = saved_current;
   c->strict = saved_strict;
-  if (saved_strict && c->memory_limit && c->memory_used > c->memory_limit && lua_checkstack(L, 1)) {
+  if (saved_strict && c->memory_limit && c->memory_used + c->external_used > c->memory_limit && lua_checkstack(L, 1)) {
     // Swift allocated past the limit: a strict allocation now collects and raises if still over.
     lua_newuserdatauv(L, 1, 0);
     lua_settop(L, -2);

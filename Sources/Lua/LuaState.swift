@@ -97,6 +97,14 @@ public final class LuaState {
   /// Bytes Lua has allocated now.
   public var memoryUsed: Int { control.map { Int($0.pointee.memory_used) } ?? 0 }
 
+  /// Bytes the host holds for this state's scripts outside Lua's heap (a store's state, say),
+  /// counted against `memoryLimit` together with `memoryUsed`: an allocation of Lua's that would
+  /// take the sum past the limit fails as any other.
+  public var externalMemory: Int {
+    get { control.map { Int($0.pointee.external_used) } ?? 0 }
+    set { control?.pointee.external_used = max(0, newValue) }
+  }
+
   /// Lua VM instructions allowed per top-level call from Swift; nil for no limit. Takes effect at
   /// the next top-level call.
   public var instructionLimit: Int? {

@@ -83,6 +83,7 @@ typedef struct relua_control {
   size_t memory_used;
   size_t memory_limit;        // 0: unlimited
   int memory_limit_hit;       // an allocation was refused because of the limit (since outer entry)
+  size_t external_used;       // bytes the host holds for the scripts outside Lua's heap (set by Swift)
   int strict;                 // 1 while Lua runs under a protected call: the limit is enforced
   // instruction budget and interrupt (count hook)
   long long instruction_limit;      // 0: unlimited

@@ -86,6 +86,9 @@ public final class Store<State, Action> {
     }
   }
 
+  /// Whether the store is in the middle of a send (its state is then lent to a reducer).
+  public var isSending: Bool { root?.isSending ?? false }
+
   /// The current state.
   @inlinable
   public var state: State {

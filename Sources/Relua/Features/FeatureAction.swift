@@ -68,7 +68,12 @@ public struct FeatureAction: Hashable, Sendable, CustomStringConvertible {
   }
 
   /// `counter.setCount(5)`, `increment`.
+  /// `name(payload)`, the payload cut short past 200 characters: messages name actions, and a
+  /// payload of a megabyte must not become a message of a megabyte.
   public var description: String {
-    payload.isNull ? name : name + "(" + payload.luaLiteral() + ")"
+    guard !payload.isNull else { return name }
+    let literal = payload.luaLiteral()
+    guard literal.count > 200 else { return name + "(" + literal + ")" }
+    return name + "(" + literal.prefix(200) + "…)"
   }
 }

@@ -99,17 +99,23 @@ enum FeatureReducerBuilder {
         })
     case .presents(let kinds):
       let destination = DestinationReducer(kinds: kinds, host: host)
-      return AnyFeatureReducer(
+      let node = AnyFeatureReducer(
         parent.presentation(
           StateLens(get: { $0[key: key].asPresentation }, modify: { $1(&$0[key: key].asPresentation) }, identity: key), action: presentationLens(key),
           identity: { DestinationReducer.identity(of: $0, kinds: kinds) },
           isEphemeral: { DestinationReducer.isAlert($0, kinds: kinds) }, fileID: child.definedAt, line: 0
         ) { destination })
+      return AnyFeatureReducer(NavigationWriteLog(base: node, key: key, host: host) { rest, field in
+        (rest.steps.count == 1 && rest.head == "dismiss") || DestinationReducer.isAlert(field, kinds: kinds)
+      })
     case .stack(let kinds):
       let element = DestinationReducer(kinds: kinds, host: host)
-      return AnyFeatureReducer(parent.stack(
+      let node = AnyFeatureReducer(parent.stack(
           StateLens(get: { $0[key: key].asStack }, modify: { $1(&$0[key: key].asStack) }, identity: key), action: stackLens(key), fileID: child.definedAt, line: 0
         ) { element })
+      return AnyFeatureReducer(NavigationWriteLog(base: node, key: key, host: host) { rest, _ in
+        rest.steps.count == 1 && (rest.head == "popFrom" || rest.head == "push")
+      })
     }
   }
 

@@ -61,6 +61,9 @@ enum LuaEffects {
     case "send":
       guard let name = try table.rawGet("action").stringValue else { throw changed("action is not a name") }
       let payload = try host.value(from: table.rawGet("payload"))
+      // Each send's payload is a value of its own until it is reduced (a merge of many sends of
+      // one big table holds it many times).
+      try host.stateMemory.willHold(payload.estimatedBytes)
       return .send(try host.resolver(for: feature).resolve(name, payload: payload))
     case "run":
       guard let body = try table.rawGet("fn").functionValue else { throw changed("function is missing") }

@@ -22,6 +22,8 @@ public final class ReluaHost {
   private var resolvers: [ObjectIdentifier: ActionResolver] = [:]
   /// Test stores made in this state (checked for pending work when a test ends).
   var testStores: [LuaTestStoreObject] = []
+  /// The state this host holds for scripts, charged against the memory limit.
+  private(set) var stateMemory: StateMemory!
   /// The error of the last Lua reducer that raised (the test store reports it as the failure).
   var lastReducerError: ReluaError?
   /// Errors a scripted dependency raised (a `deps = { github = function … }` stub calling
@@ -67,6 +69,8 @@ public final class ReluaHost {
     views = try StateViews(lua: lua)
     driver = try LuaCoroutineDriver.of(lua)
     compiler = FeatureCompiler(tags: tags)
+    stateMemory = StateMemory(lua: lua, views: views) { [unowned self] in self.heldStates() }
+    views.willGrow = { [unowned self] bytes in try self.stateMemory.willGrow(by: bytes) }
     deps = try LuaDependencies.makeTable(host: self)
     depsReference = lua_Integer(deps.registryReference)
     let primitives = try lua.table()
@@ -127,6 +131,14 @@ public final class ReluaHost {
   func track(_ store: Store<Value, FeatureAction>) { stores[ObjectIdentifier(store)] = .passUnretained(store) }
 
   func untrack(_ store: Store<Value, FeatureAction>) { stores[ObjectIdentifier(store)] = nil }
+
+  /// Every state this host holds for its scripts (see `StateMemory`).
+  private func heldStates() -> [(owner: ObjectIdentifier?, state: Value?)] {
+    let held = stores.values.map { $0.takeUnretainedValue() } + testStores.map(\.testStore.store)
+    var states = held.map { store in (owner: Optional(ObjectIdentifier(store)), state: store.isSending ? nil : Optional(store.state)) }
+    if views.isActive { states.append((owner: nil, state: views.value)) }
+    return states
+  }
 
   /// Cancels the effects of every store of this state and waits (up to 2 s each) until they have
   /// ended: a coroutine must never be resumed after its Lua state closed.

@@ -100,6 +100,13 @@ extension StateViews {
       }
     }
     if case .none = change { return 0 }
+    if let willGrow, new.isContainer || old.isNull || new.stringValue != nil {
+      do {
+        try willGrow(new.estimatedBytes + (old.isNull ? Value.slotBytes + 24 : 0))
+      } catch let error as LuaError {
+        throw LuaError.runtime(message: luaCallerLocation(L) + "\(error)", traceback: nil)
+      }
+    }
     if slots.detached(view) != nil {
       // A value moved out of the state: changing it changes only it, as with a plain table.
       slots.modifyDetached(view) { $0.apply(change, at: component, new) }

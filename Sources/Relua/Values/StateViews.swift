@@ -47,6 +47,12 @@ public final class StateViews {
   var viewLimit = ViewHandle.slotLimit {
     willSet { precondition(newValue > 0 && newValue <= ViewHandle.slotLimit, "state views: no view limit above \(ViewHandle.slotLimit)") }
   }
+  /// Told what a write that may grow the state adds (the general write path: a table, a string,
+  /// a new field); throwing refuses the write (the memory limit, see `StateMemory`).
+  var willGrow: ((Int) throws -> Void)?
+  /// Bytes a send holds outside the state until it ends (the payloads of its follow-up actions):
+  /// counted by `StateMemory`, forgotten when the next transaction begins.
+  @exclusivity(unchecked) var heldBytes = 0
   /// Identified collections written by position in this session: checked for duplicate ids at the end.
   @exclusivity(unchecked) var positionallyWrittenCollections: Set<ValuePath> = []
   private var readResult: Value = .null
@@ -139,6 +145,7 @@ public final class StateViews {
     // Empty unless a transaction was left open (each one ends by clearing it).
     if !undoLog.isEmpty { undoLog.clear() }
     inTransaction = true
+    heldBytes = 0
   }
 
   public func endTransaction() {
