@@ -73,17 +73,28 @@ extension Value {
     case (.record(let record), _) where record.isEmpty:
       return template.emptyOfSameKind ?? self
     case (.array(let elements), .array(let templateElements)):
-      guard let elementTemplate = templateElements.first else { return self }
-      return .array(try elements.map { element throws(ValueError) in try element.conformed(to: elementTemplate) })
+      guard !templateElements.isEmpty else { return self }
+      return .array(try Self.conformed(elements, to: templateElements))
     case (.array(let elements), .identified(let templateCollection)):
-      let elementTemplate = templateCollection.elements.first
-      let conformedElements = try elements.map { element throws(ValueError) in
-        try elementTemplate.map { template throws(ValueError) in try element.conformed(to: template) } ?? element
-      }
-      return .identified(try IdentifiedValues(conformedElements))
+      return .identified(try IdentifiedValues(Self.conformed(elements, to: templateCollection.elements)))
     default:
       return self
     }
+  }
+}
+
+extension Value {
+  /// Elements conformed to the template's element at the same position, past its end to its
+  /// first: a list may mix kinds (`{ {}, { x = 1 } }` from an `any` payload), and its own JSON
+  /// must read back as it was.
+  fileprivate static func conformed(_ elements: [Value], to templates: [Value]) throws(ValueError) -> [Value] {
+    guard let first = templates.first else { return elements }
+    var result: [Value] = []
+    result.reserveCapacity(elements.count)
+    for (position, element) in elements.enumerated() {
+      result.append(try element.conformed(to: position < templates.count ? templates[position] : first))
+    }
+    return result
   }
 }
 

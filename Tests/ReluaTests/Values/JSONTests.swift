@@ -37,4 +37,21 @@ final class JSONTests: XCTestCase {
       }
       """)
   }
+
+  /// A list mixing kinds reads back as it was with itself as the hint (the property driver found
+  /// `{ [], {} }` coming back as `{ [], [] }`: every element was conformed to the first).
+  func testAMixedListReadsBackWithItselfAsTheHint() throws {
+    let value: Value = ["liked": [.array([]), .record(ValueRecord()), ["x": 1]]]
+    let json = try value.json()
+    XCTAssertEqual(json, #"{"liked":[[],{},{"x":1}]}"#)
+    XCTAssertEqual(try Value(json: json, hint: value), value)
+  }
+
+  /// Deeper than `Value.maxDepth` is an error, not a stack overflow.
+  func testNestingPastTheDepthBoundIsAnError() throws {
+    XCTAssertThrowsError(try Value(json: String(repeating: "[", count: 100_000) + String(repeating: "]", count: 100_000))) { error in
+      XCTAssertEqual("\(error)", "JSON: nested more than 200 objects and arrays deep at byte 200")
+    }
+    XCTAssertNoThrow(try Value(json: String(repeating: "[", count: 200) + String(repeating: "]", count: 200)))
+  }
 }
