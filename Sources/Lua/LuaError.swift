@@ -12,7 +12,8 @@ public enum LuaError: Error, CustomStringConvertible {
   /// stopped at, when it was in Lua code.
   case instructionLimit(location: String?)
   /// `LuaState.interrupt()` (or the interrupt handle) stopped the running code at `location`.
-  case interrupted(location: String?)
+  /// `traceback`: Lua's, when one was captured (not part of `description`).
+  case interrupted(location: String?, traceback: String? = nil)
   /// A Swift function called from Lua threw this error; it travelled through Lua unchanged.
   /// `location`: the `chunk:line` of the script code that called the function (Lua code of the
   /// host's own chunks, named `=[…]`, is passed over), when known; in Lua the error's message
@@ -36,7 +37,7 @@ public enum LuaError: Error, CustomStringConvertible {
       return "\(message)\n\(traceback)"
     case .memory(let message): return message
     case .instructionLimit(let location): return LuaError.located(LuaError.instructionLimitMessage, at: location)
-    case .interrupted(let location): return LuaError.located(LuaError.interruptedMessage, at: location)
+    case .interrupted(let location, _): return LuaError.located(LuaError.interruptedMessage, at: location)
     case .callback(let error, let location, let traceback):
       let message = LuaError.located(String(describing: error), at: location)
       guard let traceback, !traceback.isEmpty else { return message }
@@ -54,6 +55,14 @@ public enum LuaError: Error, CustomStringConvertible {
     case .syntax(let message, _), .runtime(let message, _), .memory(let message): return message
     case .callback(let error, let location, _): return LuaError.located(String(describing: error), at: location)
     default: return description
+    }
+  }
+
+  /// Lua's traceback of the failed call, when one was captured.
+  public var traceback: String? {
+    switch self {
+    case .runtime(_, let traceback), .callback(_, _, let traceback), .interrupted(_, let traceback): return traceback
+    default: return nil
     }
   }
 

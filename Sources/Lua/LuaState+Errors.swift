@@ -18,7 +18,7 @@ extension LuaState {
       }
       if control.pointee.interrupted != 0 {
         let raised = errorMessage(at: -1, in: L)
-        return .interrupted(location: LuaError.location(in: raised, before: LuaError.interruptedMessage))
+        return .interrupted(location: LuaError.location(in: raised, before: LuaError.interruptedMessage), traceback: traceback)
       }
     }
     if let box = relua_toerror(L, -1), let context = box.pointee.context {
@@ -35,8 +35,14 @@ extension LuaState {
     }
   }
 
+  /// Instructions a script's `__tostring` may run when the host describes its error object. The
+  /// host runs it on its own behalf, after the script's call has failed: without a budget of its
+  /// own, a `__tostring` that loops would hang the host (`relua run` has no limit by default).
+  public static let errorDescriptionBudget = 1_000_000
+
   /// The text of an error object: strings as they are, numbers formatted, others by `__tostring`
-  /// (protected) or their type.
+  /// (protected, within `errorDescriptionBudget` instructions) or, when that fails, a fallback
+  /// naming the type and why (`(error object is a table; its __tostring failed: …)`).
   func errorMessage(at index: Int32, in L: OpaquePointer) -> String {
     switch lua_type(L, index) {
     case LUA_TSTRING:
@@ -50,11 +56,46 @@ extension LuaState {
     default:
       let typeName = LuaType(rawValue: lua_type(L, index))?.description ?? "unknown"
       guard lua_checkstack(L, 3) != 0 else { return "(error object is a \(typeName) value)" }
-      let status = relua_ptostring(L, index)
+      let index = lua_absindex(L, index)
+      let hasToString = luaL_getmetafield(L, index, "__tostring") != LUA_TNIL
+      if hasToString { lua_settop(L, -2) }
+      var exhausted = false
+      let status = withOwnInstructionBudget(Self.errorDescriptionBudget, exhausted: &exhausted) { relua_ptostring(L, index) }
       defer { lua_settop(L, -2) }
       if status == LUA_OK, let text = relua_tolstring(L, -1, nil) { return String(cString: text) }
-      return "(error object is a \(typeName) value)"
+      guard hasToString else { return "(error object is a \(typeName) value)" }
+      let why: String
+      if exhausted {
+        why = "it ran past \(Self.errorDescriptionBudget) instructions"
+      } else if status == LUA_ERRMEM {
+        why = "not enough memory"
+      } else if lua_type(L, -1) == LUA_TSTRING, let text = relua_tolstring(L, -1, nil) {
+        why = String(cString: text)
+      } else {
+        why = "it raised a \(LuaType(rawValue: lua_type(L, -1))?.description ?? "unknown") value"
+      }
+      return "(error object is a \(typeName); its __tostring failed: \(why))"
     }
+  }
+
+  /// Runs `body` (one protected entry into Lua on the host's behalf) under a budget of its own of
+  /// `budget` instructions, whatever the state's limit and whatever the call it is nested in has
+  /// spent; puts the state's budget back as it was. `exhausted`: whether `body` ran out.
+  func withOwnInstructionBudget<R>(_ budget: Int, exhausted: inout Bool, _ body: () -> R) -> R {
+    guard let control else { return body() }
+    let saved = control.pointee
+    control.pointee.instruction_limit = Int64(budget)
+    control.pointee.instructions_remaining = Int64(budget)
+    control.pointee.budget_exhausted = 0
+    control.pointee.shared_budget = 0  // an outermost entry starts from `instruction_limit`
+    let result = body()
+    exhausted = control.pointee.budget_exhausted != 0 && control.pointee.interrupted == 0
+    control.pointee.instruction_limit = saved.instruction_limit
+    control.pointee.instructions_remaining = saved.instructions_remaining
+    control.pointee.budget_exhausted = saved.budget_exhausted
+    control.pointee.shared_budget = saved.shared_budget
+    control.pointee.hook_step = saved.hook_step
+    return result
   }
 
   /// The traceback the message handler stored for the last failed call (and forgets it).

@@ -10,38 +10,75 @@ struct RunCommand: AsyncParsableCommand {
     commandName: "run",
     abstract: "Run a Lua script (sandboxed unless --trusted).",
     discussion: """
-      The arguments after FILE are the chunk's `...` and the global `arg` table (arg[0] is FILE).
+      The arguments after FILE are the chunk's `...` and the global `arg` table (arg[0] is FILE). \
+      relua's own --instruction-limit, --memory-limit and --trusted are taken wherever they appear, \
+      after FILE too, up to a `--`: everything after `--` goes to the script (`relua run s.lua \
+      --trusted -- --trusted` runs trusted and gives the script one argument, --trusted).
       `require` finds modules in the script's directory and in the repository's Scripts directory;
       `require "relua"` is the feature DSL. The script runs as a coroutine, so it can await stores
       (`store:wait()`) and dependencies. A Lua error prints FILE:LINE, the message and a traceback
-      on standard error and exits 1.
+      on standard error and exits 1. Ctrl-C stops the script: "interrupted!" with FILE:LINE and a \
+      traceback, exit status 130 (a second Ctrl-C ends relua at once).
       """
   )
+
+  /// The exit status after Ctrl-C stopped the script: 128 + SIGINT, what a shell reports for a
+  /// program SIGINT ended, so callers (make, a script's `$?`) see it was interrupted.
+  static let interruptedStatus: Int32 = 130
 
   @OptionGroup var sandbox: SandboxOptions
 
   @Argument(help: "The Lua script to run.")
   var file: String
 
-  @Argument(parsing: .captureForPassthrough, help: "Arguments passed to the script.")
+  @Argument(parsing: .captureForPassthrough, help: "Arguments passed to the script (relua's own options among them are taken, up to a `--`).")
   var arguments: [String] = []
+
+  /// Takes relua's options out of the script's arguments (see `ScriptArguments`).
+  mutating func validate() throws {
+    let split: ScriptArguments
+    do {
+      split = try ScriptArguments(arguments, endedOptions: Self.optionsEndedBeforeFile(arguments))
+    } catch let error as ScriptArguments.Invalid {
+      throw ValidationError(error.description)
+    }
+    arguments = split.script
+    if split.trusted { sandbox.trusted = true }
+    if let limit = split.memoryLimit { sandbox.memoryLimit = limit }
+    if let limit = split.instructionLimit { sandbox.instructionLimit = limit }
+    try sandbox.validate()
+  }
+
+  /// Whether the command line had a `--` before FILE (ArgumentParser takes it and does not say):
+  /// the words after FILE are the command line's last ones, as typed.
+  static func optionsEndedBeforeFile(_ afterFile: [String]) -> Bool {
+    let words = CommandLine.arguments.dropFirst()
+    guard words.count >= afterFile.count, Array(words.suffix(afterFile.count)) == afterFile else { return false }
+    return words.dropLast(afterFile.count).contains("--")
+  }
 
   @MainActor
   func run() async throws {
     do {
-      let lua = try LuaState(options: sandbox.luaOptions(scriptRoots: LuaTestDiscovery.scriptRoots(for: file)))
+      var options = sandbox.luaOptions(scriptRoots: LuaTestDiscovery.scriptRoots(for: file))
+      options.interruptible = true  // Ctrl-C stops the script where it is (see InterruptSignal)
+      let lua = try LuaState(options: options)
       defer { lua.close() }
+      InterruptSignal.install(interactive: false)
       try ReluaHost.install(in: lua).liveGitHub = .live(LiveGitHubClient.fromEnvironment())
       let argTable = try lua.table(array: arguments.map { .text($0) })
       try argTable.rawSet(.integer(0), .text(file))
       try lua.setGlobal("arg", .table(argTable))
       let chunk = try lua.load(file: file)
+      InterruptSignal.arm(lua)
+      defer { InterruptSignal.disarm() }
       _ = try await LuaCoroutineDriver.run(chunk, arguments: arguments.map { .text($0) })
     } catch let error as ReluaError {
       FileHandle.standardError.write(Data((error.fullDescription + "\n").utf8))
       throw ExitCode.failure
     } catch let error as LuaError {
       FileHandle.standardError.write(Data((ScriptFailure(error).text + "\n").utf8))
+      if case .interrupted = error { throw ExitCode(Self.interruptedStatus) }
       throw ExitCode.failure
     }
   }

@@ -13,7 +13,10 @@ struct ScriptFailure {
       text = ["relua: \(message)", traceback].compactMap { $0 }.joined(separator: "\n")
     case .memory(let message):
       text = "relua: \(message)"
-    case .instructionLimit, .interrupted, .callback, .conversion, .argument, .closed:
+    case .interrupted(_, let traceback):
+      // Ctrl-C, as lua.c reports it: where the script was, and how it got there.
+      text = ["relua: \(error.description)", traceback].compactMap { $0 }.joined(separator: "\n")
+    case .instructionLimit, .callback, .conversion, .argument, .closed:
       // (A Swift error's description is placed at the script line that raised it, with the traceback.)
       text = "relua: \(error.description)"
     case .file(let message):

@@ -51,7 +51,12 @@ struct TestCommand: AsyncParsableCommand {
   static func runTests(
     paths: [String], filter: String?, tap: Bool, trusted: Bool, memoryLimit: Int, instructionLimit: Int
   ) async -> Int32 {
-    let write: (String) -> Void = { line in print(line) }
+    // Flushed line by line: piped output is block-buffered, and a suite killed or crashing must not
+    // lose the results of the tests that already ran.
+    let write: (String) -> Void = { line in
+      print(line)
+      fflush(nil)  // (all streams: `stdout` itself is not concurrency-safe to name)
+    }
     let reporter: any LuaTestReporter =
       tap
       ? LuaTestTAPReporter(write: write)
@@ -59,7 +64,7 @@ struct TestCommand: AsyncParsableCommand {
     let runner = LuaTestRunner(configuration: LuaTestConfiguration(
       filter: filter, instructionLimit: instructionLimit, memoryLimit: memoryLimit, trusted: trusted,
       // In TAP output, what tests print must not look like TAP lines.
-      print: tap ? { line in print("# " + line) } : nil))
+      print: tap ? { line in write("# " + line) } : nil))
     let summary = await runner.run(paths: paths, reporter: reporter)
     return summary.exitCode
   }

@@ -61,3 +61,61 @@ final class ScriptDirectory {
     return file.path
   }
 }
+
+/// A `relua` still running: its output read as it comes, for tests that act on it meanwhile
+/// (send it SIGINT, kill it once a line has appeared).
+final class RunningRelua: @unchecked Sendable {
+  let process = Process()
+  private let lock = NSLock()
+  private var out = Data(), err = Data()
+  private let done = DispatchGroup()
+
+  init(_ arguments: [String], currentDirectory: URL? = nil) throws {
+    process.executableURL = ReluaProcess.binary
+    process.arguments = arguments
+    if let currentDirectory { process.currentDirectoryURL = currentDirectory }
+    let outPipe = Pipe(), errPipe = Pipe()
+    process.standardOutput = outPipe
+    process.standardError = errPipe
+    process.standardInput = FileHandle.nullDevice
+    try process.run()
+    for (pipe, isOut) in [(outPipe, true), (errPipe, false)] {
+      done.enter()
+      let handle = pipe.fileHandleForReading
+      DispatchQueue.global().async {
+        while true {
+          let chunk = handle.availableData
+          if chunk.isEmpty { break }
+          self.lock.lock()
+          if isOut { self.out.append(chunk) } else { self.err.append(chunk) }
+          self.lock.unlock()
+        }
+        self.done.leave()
+      }
+    }
+  }
+
+  var stdout: String { lock.lock(); defer { lock.unlock() }; return String(decoding: out, as: UTF8.self) }
+  var stderr: String { lock.lock(); defer { lock.unlock() }; return String(decoding: err, as: UTF8.self) }
+
+  /// Waits until standard output contains `text`; false when `seconds` passed first.
+  func waitForOutput(containing text: String, seconds: Double = 20) -> Bool {
+    let deadline = Date().addingTimeInterval(seconds)
+    while Date() < deadline {
+      if stdout.contains(text) { return true }
+      if !process.isRunning { return stdout.contains(text) }
+      Thread.sleep(forTimeInterval: 0.02)
+    }
+    return false
+  }
+
+  /// Waits for the process to end (killing it after `seconds`) and returns what it did.
+  func finish(seconds: Double = 20) -> ReluaProcess.Result {
+    let deadline = Date().addingTimeInterval(seconds)
+    while process.isRunning && Date() < deadline { Thread.sleep(forTimeInterval: 0.02) }
+    if process.isRunning { kill(process.processIdentifier, SIGKILL) }
+    process.waitUntilExit()
+    done.wait()
+    return ReluaProcess.Result(exitCode: process.terminationStatus, stdout: stdout, stderr: stderr)
+  }
+}

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """relua repl, driven through a real pseudo-terminal (stdlib pty, no pexpect).
 
-Usage: python3 Tests/repl/test_repl.py PATH_TO_RELUA
+Usage: python3 Tests/repl/test_repl.py PATH_TO_RELUA [NAME_PART]
 Prints one line per test and `N passed, N failed`; the exit code is the number of failures.
 """
 import os
@@ -243,6 +243,117 @@ return relua.feature "Spin" {
         t.expect(r"Count: 2")
     finally:
         t.close()
+
+
+LOOPING_TOSTRING = "setmetatable({}, {__tostring = function() while true do end end})"
+
+
+def test_ctrl_c_stops_printing_a_result_whose_tostring_loops():
+    t = repl()
+    try:
+        t.expect(r"> ")
+        t.line(LOOPING_TOSTRING)
+        time.sleep(0.5)
+        t.send("\x03")
+        t.expect(r"stdin:1: interrupted!")
+        t.expect(r"\n> ")
+        t.line("1+1")
+        t.expect(r"\n2\r?\n")
+    finally:
+        t.close()
+
+
+def test_a_result_whose_tostring_fails_prints_why():
+    t = repl()
+    try:
+        t.expect(r"> ")
+        t.line("1, setmetatable({}, {__tostring = function() error('no words') end})")
+        t.expect(r"\(cannot print a table: stdin:1: no words\)")
+        t.line("1+1")
+        t.expect(r"\n2\r?\n")
+    finally:
+        t.close()
+
+
+def test_an_error_object_whose_tostring_loops_is_described_within_a_budget():
+    t = repl()
+    try:
+        t.expect(r"> ")
+        t.line("error(%s)" % LOOPING_TOSTRING)
+        t.expect(r"\(error object is a table; its __tostring failed: it ran past 1000000 instructions\)")
+        t.line("1+1")
+        t.expect(r"\n2\r?\n")
+    finally:
+        t.close()
+
+
+def test_ctrl_c_stops_a_feature_view_that_loops():
+    # The first screen is shown after the script has run (no chunk or command running then).
+    directory = tempfile.mkdtemp(prefix="relua_view_")
+    feature = os.path.join(directory, "Stuck.lua")
+    with open(feature, "w") as file:
+        file.write("""local relua = require "relua"
+return relua.feature "Stuck" {
+  state = { count = 0 },
+  actions = { increment = {} },
+  reduce = relua.on { increment = function(s) s.count = s.count + 1 end },
+  view = function(s)
+    if s.count == 0 then while true do end end
+    return "Count: " .. s.count
+  end,
+}
+""")
+    t = repl(feature, cwd=directory)
+    try:
+        t.expect(r"── Stuck ──")
+        time.sleep(0.5)
+        t.send("\x03")
+        t.expect(r"Stuck.lua:7: interrupted!")
+        t.line("1+1")
+        t.expect(r"\n2\r?\n")
+        t.line(":increment")
+        t.expect(r"Count: 1")
+    finally:
+        t.close()
+
+
+def test_file_failures_are_plain_words():
+    directory = copy_scripts()
+    t = repl("Scripts/Features/GuessingGame.lua", cwd=directory)
+    try:
+        t.expect(r"Games played: 0")
+        t.line(":save /nope/x.json")
+        t.expect(r"cannot write /nope/x.json: no such directory")
+        t.line(":load /nope/x.json")
+        t.expect(r"cannot read /nope/x.json: no such file")
+        t.line(":load %s" % directory)
+        t.expect(r"cannot read %s: it is a directory" % re.escape(directory))
+        t.line(":record /nope/x_test.lua")
+        t.expect(r"cannot write /nope/x_test.lua: no such directory; nothing is recorded")
+        t.line(":stop")
+        t.expect(r"not recording")
+        assert "Error Domain" not in t.buffer and "NSCocoaErrorDomain" not in t.buffer, t.buffer
+    finally:
+        t.close()
+
+
+def test_a_recording_that_cannot_be_written_is_kept_and_written_elsewhere():
+    directory, recorded, t = start_recording("Scripts/Features/GuessingGame.lua", "kept_test.lua", r"Games played: 0")
+    try:
+        t.line(":increment")
+        t.expect(r"Guess: 1")
+        shutil.rmtree(os.path.dirname(recorded))   # the directory goes away during the session
+        t.line(":stop")
+        t.expect(r"cannot write %s: no such directory; the recording is kept" % re.escape(recorded))
+        t.line(":increment")
+        t.expect(r"Guess: 2")
+        elsewhere = os.path.join(directory, "Scripts", "Features", "elsewhere_test.lua")
+        t.line(":stop %s" % elsewhere)
+        t.expect(r"wrote %s \(2 action" % re.escape(elsewhere))
+    finally:
+        t.close()
+    result = subprocess.run([RELUA, "test", elsewhere], capture_output=True, text=True, cwd=directory, timeout=120)
+    assert result.returncode == 0, result.stdout + result.stderr
 
 
 def test_ctrl_d_exits():
@@ -590,7 +701,9 @@ def test_record_replays_a_github_search_without_the_server():
 
 
 def main():
-    tests = [(name, value) for name, value in sorted(globals().items()) if name.startswith("test_")]
+    # An optional second argument runs only the tests whose name contains it.
+    only = sys.argv[2] if len(sys.argv) > 2 else ""
+    tests = [(name, value) for name, value in sorted(globals().items()) if name.startswith("test_") and only in name]
     passed = failed = 0
     for name, test in tests:
         try:

@@ -60,6 +60,8 @@ public final class ConsoleSession {
       if let loaded = try lua.global("package").tableValue?["loaded"].tableValue {
         builtinModules = Set(try loaded.pairs().compactMap { $0.key.stringValue })
       }
+      InterruptSignal.arm(lua)
+      defer { InterruptSignal.disarm() }
       let chunk = try lua.load(file: file)
       let results = try await runInterruptibly(chunk)
       if let first = results.first, case .table(let table) = first, try host.tags.isFeature(table) {
@@ -135,19 +137,28 @@ public final class ConsoleSession {
         }
       }
     }
+    // Ctrl-C stops any Lua from here on: the chunk, a result's __tostring, the feature's view.
+    InterruptSignal.arm(lua)
+    defer { InterruptSignal.disarm() }
     let before = feature?.currentState
     do {
       let results = try await runInterruptibly(chunk!)
-      if !results.isEmpty {
-        let texts = try results.map { value -> String in
-          try pretty.call(value, true).first?.stringValue ?? "nil"
-        }
-        output.write(texts.joined(separator: "\t"))
-      }
+      if !results.isEmpty { output.write(try results.map(printed).joined(separator: "\t")) }
     } catch {
       report(error)
     }
     if let feature, let before { feature.showChange(from: before, cause: nil) }
+  }
+
+  /// A result as the REPL prints it. Its `__tostring` is the script's code, run under the state's
+  /// limits and Ctrl-C: an interrupt stops the printing; another failure prints in its place.
+  private func printed(_ value: LuaValue) throws -> String {
+    do {
+      return try pretty.call(value, true).first?.stringValue ?? "nil"
+    } catch let error as LuaError {
+      if case .interrupted = error { throw error }
+      return "(cannot print a \(value.type): \(error.message))"
+    }
   }
 
   /// Runs a chunk as a driven coroutine (so it can await), with Ctrl-C interrupting it.
@@ -160,9 +171,10 @@ public final class ConsoleSession {
   func report(_ error: any Error) {
     switch error {
     case let error as LuaError:
-      if case .runtime(let message, let traceback) = error {
-        output.writeError(output.styled(message, .red) + (traceback.map { "\n" + $0 } ?? ""))
-      } else {
+      switch error {
+      case .runtime, .interrupted:
+        output.writeError(output.styled(error.message, .red) + (error.traceback.map { "\n" + $0 } ?? ""))
+      default:
         output.writeError(output.styled(error.message, .red))
       }
     case let error as ReluaError:
@@ -205,18 +217,20 @@ public final class ConsoleSession {
 
   func refreshCompletions() {
     var names: [String] = []
-    if let values = try? lua.execute("""
+    // (Armed: the script may have replaced `type` or `next`.)
+    if let values = try? InterruptSignal.armed(lua, { try lua.execute("""
       local names = {}
-      for k, v in pairs(_G) do
+      -- next, not pairs: completing runs none of the script's __pairs.
+      for k, v in next, _G do
         if type(k) == "string" then
           names[#names + 1] = k
           if type(v) == "table" and k ~= "_G" and k ~= "package" then
-            for field in pairs(v) do if type(field) == "string" then names[#names + 1] = k .. "." .. field end end
+            for field in next, v do if type(field) == "string" then names[#names + 1] = k .. "." .. field end end
           end
         end
       end
       return table.concat(names, "\\n")
-      """, name: "=[completion]").first?.stringValue {
+      """, name: "=[completion]") }).first?.stringValue {
       names += values.split(separator: "\n").map(String.init)
     }
     for keyword in ["and", "break", "do", "else", "elseif", "end", "false", "for", "function", "goto", "if", "in",

@@ -36,7 +36,7 @@ final class FeatureConsole {
     "  :undo / :redo      step back and forth through the states of this session",
     "  :reload            re-read the scripts, keep the state (a script error keeps the old code)",
     "  :save FILE         write the state as JSON;  :load FILE  open a saved state",
-    "  :record FILE       record the session as a test (FILE ends in _test.lua);  :stop  write it",
+    "  :record FILE       record the session as a test (FILE ends in _test.lua);  :stop [FILE]  write it",
   ]
 
   init(session: ConsoleSession, file: String, featureValue: LuaValue) throws {
@@ -86,7 +86,8 @@ final class FeatureConsole {
     guard let top = screens.last else { return }
     output.write(output.styled("── " + breadcrumb + " ──", .cyan))
     do {
-      if let text = try session.host.render(top.feature, top.state) {
+      // The view is the script's Lua: Ctrl-C stops it, here too (a change an effect made included).
+      if let text = try InterruptSignal.armed(session.lua, { try session.host.render(top.feature, top.state) }) {
         output.write(text)
       } else {
         output.write(top.state.luaLiteral(.multiLine))
@@ -162,7 +163,7 @@ final class FeatureConsole {
     case "record":
       startRecording(argument)
     case "stop":
-      stopRecording()
+      stopRecording(argument)
     default:
       send(name, payloadSource: argument.isEmpty ? nil : argument)
     }
@@ -248,7 +249,7 @@ final class FeatureConsole {
   private func save(to path: String) {
     guard !path.isEmpty else { return session.output.writeError("usage: :save FILE") }
     do {
-      try (currentState.json(pretty: true) + "\n").write(toFile: path, atomically: true, encoding: .utf8)
+      try ConsoleFile.write(currentState.json(pretty: true) + "\n", to: path)
       session.output.write(session.output.styled("saved to \(path)", .dim))
     } catch {
       session.report(error)
@@ -258,7 +259,7 @@ final class FeatureConsole {
   private func load(from path: String) {
     guard !path.isEmpty else { return session.output.writeError("usage: :load FILE") }
     do {
-      let text = try String(contentsOfFile: path, encoding: .utf8)
+      let text = try ConsoleFile.read(path)
       let loaded = try Value(json: text, hint: currentState)
       try FeatureStateCheck.check(loaded, against: definition)
       let state = FeatureStateShape.conform(loaded, to: definition)
@@ -275,6 +276,12 @@ final class FeatureConsole {
   private func startRecording(_ path: String) {
     guard path.hasSuffix("_test.lua") else { return session.output.writeError("usage: :record FILE_test.lua") }
     if recording != nil { return session.output.writeError("already recording (:stop writes it)") }
+    // Refused now, not after a whole session: the file must be one relua can write.
+    do {
+      try ConsoleFile.checkWritable(path)
+    } catch {
+      return session.output.writeError("\(error); nothing is recorded")
+    }
     let recording = SessionRecording(path: path, featureFile: file, initialState: currentState)
     recording.install(on: store.store)
     self.recording = recording
@@ -284,18 +291,24 @@ final class FeatureConsole {
     }
   }
 
-  private func stopRecording() {
+  /// `:stop [OTHER_test.lua]`: writes the recording (to OTHER instead, when given) and ends it. A
+  /// write that fails keeps the recording going, so that it can be written elsewhere.
+  private func stopRecording(_ otherPath: String) {
     guard let recording else { return session.output.writeError("not recording (:record FILE_test.lua)") }
+    if !otherPath.isEmpty && !otherPath.hasSuffix("_test.lua") { return session.output.writeError("usage: :stop [FILE_test.lua]") }
+    let path = otherPath.isEmpty ? recording.path : otherPath
+    recording.noteStop(of: store.store)
+    do {
+      try recording.write(to: path)
+    } catch {
+      return session.output.writeError(
+        "\(error); the recording is kept (still recording): :stop OTHER_test.lua writes it elsewhere")
+    }
     self.recording = nil
     recording.uninstall(from: store.store)
-    do {
-      try recording.write()
-      let searches = recording.searches.isEmpty ? "" : ", \(recording.searches.count) search(es)"
-      session.output.write(session.output.styled(
-        "wrote \(recording.path) (\(recording.steps.count) action(s): \(recording.sentCount) sent, \(recording.receivedCount) received\(searches)); run it with relua test \(recording.path)", .dim))
-    } catch {
-      session.report(error)
-    }
+    let searches = recording.searches.isEmpty ? "" : ", \(recording.searches.count) search(es)"
+    session.output.write(session.output.styled(
+      "wrote \(path) (\(recording.steps.count) action(s): \(recording.sentCount) sent, \(recording.receivedCount) received\(searches)); run it with relua test \(path)", .dim))
   }
 
   // MARK: Completion

@@ -2,24 +2,30 @@ import Foundation
 import Lua
 import Synchronization
 
-/// Ctrl-C (SIGINT) in the REPL, caught from the start of the session (`install`) to its end. It
-/// never ends the REPL on a terminal:
-/// - while a chunk or a command runs (between `arm` and `disarm`), it stops its Lua: the state's hook
-///   raises "interrupted!" at its next instruction;
+/// Ctrl-C (SIGINT) in the REPL, caught from the start of the session (`install`) to its end, and
+/// in `relua run`. It never ends the REPL on a terminal:
+/// - while the REPL runs Lua (between `arm` and `disarm`: a chunk, a command, printing a result,
+///   a screen or a diff), it stops that Lua: the state's hook raises "interrupted!" at its next
+///   instruction;
 /// - otherwise it goes to the prompt, which drops what was being typed: the handler writes a byte
 ///   to a pipe that `LineReader` polls beside standard input. A pipe, not EINTR: the signal may
 ///   land on any thread, and a `read` blocked on the reading thread would go on.
 ///
-/// With input not from a terminal there is no prompt to go back to: outside a chunk, Ctrl-C ends
-/// relua, as it would any program.
+/// With input not from a terminal (and in `relua run`) there is no prompt to go back to: outside a
+/// chunk, Ctrl-C ends relua, as it would any program, and so does a second press while armed (the
+/// first one may have come while the script awaited, with no Lua running to stop: lua.c's rule).
 ///
 /// The handler only does async-signal-safe work: atomic loads, an atomic store, write(2),
 /// signal(2) and raise(3).
-enum InterruptSignal {
+public enum InterruptSignal {
   /// The running chunk's interrupt handle, unretained (its state outlives the chunk); nil otherwise.
   /// (`nonisolated(unsafe)` only because raw pointers are not Sendable: the atomic is the guard.)
   nonisolated(unsafe) private static let running = Atomic<UnsafeMutableRawPointer?>(nil)
   private static let toPrompt = Atomic<Bool>(false)
+  /// A press came since `arm` (without a prompt, the next one ends relua).
+  private static let pressedWhileArmed = Atomic<Bool>(false)
+  /// Nested `arm`s (a command that shows a screen): only the outermost `disarm` disarms.
+  @MainActor private static var armings = 0
   private static let pipe: (read: Int32, write: Int32) = {
     var ends: [Int32] = [-1, -1]
     guard Glibc.pipe(&ends) == 0 else { fatalError("relua: cannot create the Ctrl-C pipe") }
@@ -34,7 +40,7 @@ enum InterruptSignal {
 
   /// Catches SIGINT for the rest of the process; `interactive`: whether a prompt takes Ctrl-C.
   @MainActor
-  static func install(interactive: Bool) {
+  public static func install(interactive: Bool) {
     toPrompt.store(interactive, ordering: .releasing)
     guard !installed else { return }
     installed = true
@@ -42,19 +48,39 @@ enum InterruptSignal {
     signal(SIGINT) { _ in InterruptSignal.received() }
   }
 
+  /// From now until the matching `disarm`, Ctrl-C stops the Lua `lua` runs. Arms nest.
   @MainActor
-  static func arm(_ lua: LuaState) {
+  public static func arm(_ lua: LuaState) {
+    armings += 1
+    guard armings == 1 else { return }
+    pressedWhileArmed.store(false, ordering: .releasing)
     running.store(Unmanaged.passUnretained(lua.interruptHandle).toOpaque(), ordering: .releasing)
   }
 
   @MainActor
-  static func disarm() { running.store(nil, ordering: .releasing) }
+  public static func disarm() {
+    armings -= 1
+    guard armings == 0 else { return }
+    running.store(nil, ordering: .releasing)
+  }
+
+  /// Runs `body` armed (see `arm`).
+  @MainActor
+  static func armed<R>(_ lua: LuaState, _ body: () throws -> R) rethrows -> R {
+    arm(lua)
+    defer { disarm() }
+    return try body()
+  }
 
   private static func received() {
     let savedErrno = errno
     defer { errno = savedErrno }
     if let handle = running.load(ordering: .acquiring) {
       Unmanaged<LuaInterruptHandle>.fromOpaque(handle).takeUnretainedValue().interrupt()
+      if !toPrompt.load(ordering: .acquiring) && pressedWhileArmed.exchange(true, ordering: .acquiringAndReleasing) {
+        signal(SIGINT, SIG_DFL)
+        raise(SIGINT)
+      }
     } else if toPrompt.load(ordering: .acquiring) {
       var byte: UInt8 = 0
       _ = write(pipe.write, &byte, 1)

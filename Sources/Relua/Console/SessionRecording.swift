@@ -142,9 +142,15 @@ final class SessionRecording {
   }
 
   /// Ends the recording: notes the time and the effects still running, puts the live dependencies back.
-  func uninstall(from store: Store<Value, FeatureAction>) {
+  /// Notes when the session stopped and what was still running (what `write` ends the test with).
+  /// Noted again at each `:stop`: one whose write failed goes on recording.
+  func noteStop(of store: Store<Value, FeatureAction>) {
     stopTime = now
     effectsInFlightAtStop = store.effectsInFlight
+  }
+
+  func uninstall(from store: Store<Value, FeatureAction>) {
+    if stopTime == nil { noteStop(of: store) }
     store.onReduce = nil
     if let savedDependencies { store.dependencies = savedDependencies }
   }
@@ -177,7 +183,8 @@ final class SessionRecording {
     return "\(whole).\(digits)"
   }
 
-  func write() throws {
+  /// Writes the test to `path` (the `:record` file unless `:stop` names another).
+  func write(to path: String) throws {
     var deps: [String] = ["clock = \"test\""]
     let uuidList = uuids.withLock { $0 }
     let randomList = randoms.withLock { $0 }
@@ -244,7 +251,7 @@ final class SessionRecording {
       lines.append("  store:skipInFlightEffects()  -- \(effectsInFlightAtStop) effect(s) were still running at :stop")
     }
     lines += ["end)", ""]
-    try lines.joined(separator: "\n").write(toFile: path, atomically: true, encoding: .utf8)
+    try ConsoleFile.write(lines.joined(separator: "\n"), to: path)
   }
 
   /// A received action's payload when it is a plain value (matched exactly); a table payload (a

@@ -45,8 +45,8 @@ public struct LuaTestFailure: Sendable, Equatable, CustomStringConvertible {
       self.init(raised: message, traceback: nil, file: file)
     case LuaError.instructionLimit(let location):
       self.init(message: "instruction budget exhausted", location: location)
-    case LuaError.interrupted(let location):
-      self.init(message: "interrupted", location: location)
+    case LuaError.interrupted(let location, let traceback):
+      self.init(message: "interrupted", location: location, traceback: Self.scriptFrames(in: traceback))
     case is CancellationError:
       self.init(message: "cancelled", location: nil)
     default:
