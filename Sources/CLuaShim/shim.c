@@ -69,10 +69,24 @@ static void relua_install_hook(lua_State *L, relua_control *c) {
   }
 }
 
-// Raises `chunk:line: message` naming the line the running Lua function is at. luaL_error would
-// name level 1, which inside a hook is the caller (often a C function, giving no position).
-static void relua_raise_where(lua_State *L, const char *message) {
+// Pushes `chunk:line: ` for the innermost frame of a script: a Lua function with a line that is
+// not in one of the host's own chunks (named `=[…]`), else the running function's place.
+static void relua_push_script_where(lua_State *L) {
+  lua_Debug ar;
+  for (int level = 0; lua_getstack(L, level, &ar); level++) {
+    if (!lua_getinfo(L, "Sl", &ar)) break;
+    if (ar.currentline > 0 && !(ar.source[0] == '=' && ar.source[1] == '[')) {
+      lua_pushfstring(L, "%s:%d: ", ar.short_src, ar.currentline);
+      return;
+    }
+  }
   luaL_where(L, 0);
+}
+
+// Raises `chunk:line: message` naming the line the script is at. luaL_error would name level 1,
+// which inside a hook is the caller (often a C function, giving no position).
+static void relua_raise_where(lua_State *L, const char *message) {
+  relua_push_script_where(L);
   lua_pushstring(L, message);
   lua_concat(L, 2);
   lua_error(L);
@@ -96,7 +110,18 @@ static void relua_hook(lua_State *L, lua_Debug *ar) {
     }
     if (c->budget_exhausted) {
       lua_sethook(L, relua_hook, LUA_MASKCOUNT, 1);
-      relua_raise_where(L, "instruction budget exhausted");
+      // The host's own chunks (`=[…]`: the coroutine driver, the DSL) are let through: they only
+      // hand control back to script code, which then raises, naming the script's line.
+      lua_Debug running;
+      if (lua_getstack(L, 0, &running) && lua_getinfo(L, "S", &running) &&
+          running.source[0] == '=' && running.source[1] == '[') return;
+      if (c->exhausted_where[0] == '\0') {
+        relua_push_script_where(L);
+        snprintf(c->exhausted_where, sizeof c->exhausted_where, "%s", lua_tostring(L, -1));
+        lua_settop(L, -2);
+      }
+      lua_pushfstring(L, "%sinstruction budget exhausted", c->exhausted_where);
+      lua_error(L);
       return;
     }
   } else if (!c->interruptible) {
@@ -114,6 +139,7 @@ static inline __attribute__((always_inline)) int relua_enter(lua_State *L, relua
   if (c->entries++ == 0) {
     if (!c->shared_budget) {
       c->budget_exhausted = 0;
+      c->exhausted_where[0] = '\0';
       c->instructions_remaining = c->instruction_limit;
     } else if (c->instruction_limit > 0 && !c->budget_exhausted) {
       c->instructions_remaining -= RELUA_HOOK_STEP;

@@ -87,12 +87,14 @@ extension LuaState {
     control.pointee.instruction_limit = Int64(budget)
     control.pointee.instructions_remaining = Int64(budget)
     control.pointee.budget_exhausted = 0
+    control.pointee.exhausted_where.0 = 0
     control.pointee.shared_budget = 0  // an outermost entry starts from `instruction_limit`
     let result = body()
     exhausted = control.pointee.budget_exhausted != 0 && control.pointee.interrupted == 0
     control.pointee.instruction_limit = saved.instruction_limit
     control.pointee.instructions_remaining = saved.instructions_remaining
     control.pointee.budget_exhausted = saved.budget_exhausted
+    control.pointee.exhausted_where = saved.exhausted_where
     control.pointee.shared_budget = saved.shared_budget
     control.pointee.hook_step = saved.hook_step
     return result

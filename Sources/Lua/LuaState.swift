@@ -134,6 +134,7 @@ public final class LuaState {
     guard let control else { return }
     control.pointee.instructions_remaining = control.pointee.instruction_limit
     control.pointee.budget_exhausted = 0
+    control.pointee.exhausted_where.0 = 0
   }
 
   /// Keeps the count hook installed even without an instruction limit, so `interrupt()` works.

@@ -17,7 +17,9 @@ struct RunCommand: AsyncParsableCommand {
       `require` finds modules in the script's directory and in the repository's Scripts directory;
       `require "relua"` is the feature DSL. The script runs as a coroutine, so it can await stores
       (`store:wait()`) and dependencies. A Lua error prints FILE:LINE, the message and a traceback
-      on standard error and exits 1. Ctrl-C stops the script: "interrupted!" with FILE:LINE and a \
+      on standard error and exits 1. --instruction-limit counts everything the script causes \
+      (reducers, effects; each entry into Lua at least 1,000); --memory-limit counts what Lua \
+      allocates and the state relua holds for the script's stores. Ctrl-C stops the script: "interrupted!" with FILE:LINE and a \
       traceback, exit status 130 (a second Ctrl-C ends relua at once).
       """
   )
@@ -62,6 +64,8 @@ struct RunCommand: AsyncParsableCommand {
     do {
       var options = sandbox.luaOptions(scriptRoots: LuaTestDiscovery.scriptRoots(for: file))
       options.interruptible = true  // Ctrl-C stops the script where it is (see InterruptSignal)
+      // --instruction-limit counts all the Lua the script causes: its chunk, reducers, effects.
+      options.sharesInstructionBudget = true
       let lua = try LuaState(options: options)
       defer { lua.close() }
       InterruptSignal.install(interactive: false)

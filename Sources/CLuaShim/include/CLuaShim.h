@@ -89,6 +89,8 @@ typedef struct relua_control {
   long long instruction_limit;      // 0: unlimited
   long long instructions_remaining;
   int budget_exhausted;
+  char exhausted_where[200];  // "chunk:line: " where the budget ran out ("" before): every raise
+                              // after it names that place, not the host code it unwinds through
   int shared_budget;          // 1: the budget spans top-level calls until Swift resets it
   int interrupted;
   int interruptible;          // install the count hook even without a limit, for interrupts
