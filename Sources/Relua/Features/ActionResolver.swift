@@ -202,6 +202,8 @@ final class ActionResolver {
     while position < bytes.count, bytes[position] != UInt8(ascii: "]") { position += 1 }
     let literal = String(decoding: bytes[start..<position], as: UTF8.self).trimmingSpaces
     if let integer = Int64(literal) { return (.integer(integer), position) }
+    if literal == "math.mininteger" { return (.integer(.min), position) }  // (as `luaLiteral` writes it)
+    if literal == "math.maxinteger" { return (.integer(.max), position) }
     if let float = Double(literal), literal.contains(where: { $0 == "." || $0 == "e" || $0 == "E" }) {
       return (.float(float), position)
     }

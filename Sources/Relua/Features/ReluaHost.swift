@@ -55,7 +55,9 @@ public final class ReluaHost {
   public static func install(in lua: LuaState) throws -> ReluaHost {
     let key = ObjectIdentifier(lua)
     if let entry = hosts[key], entry.state === lua { return entry.host }
-    hosts = hosts.filter { $0.value.state != nil }
+    // A host keeps its state (`lua` is strong), so the weak reference alone never clears: a
+    // closed state's host goes too (else every state a process made stayed, ≈ 4 KB each).
+    hosts = hosts.filter { $0.value.state.map { !$0.isClosed } ?? false }
     let host = try ReluaHost(lua: lua)
     hosts[key] = Entry(state: lua, host: host)
     return host

@@ -197,32 +197,30 @@ private struct JSONParser {
     }
   }
 
+  /// A string: its UTF-8 bytes collected in one buffer, escapes appended as their encoding, and
+  /// the text made once at the end (appending to a `String` after each escape copied it whole: a
+  /// string alternating escapes and text took quadratic time; the fuzzer found it).
   private mutating func parseString() throws(ValueError) -> String {
     position += 1
-    var scalars = String.UnicodeScalarView()
-    var run: [UInt8] = []
-    func flush() { if !run.isEmpty { scalars.append(contentsOf: String(decoding: run, as: UTF8.self).unicodeScalars); run.removeAll() } }
+    var utf8: [UInt8] = []
+    func append(_ scalar: Unicode.Scalar) { utf8.append(contentsOf: UTF8.encode(scalar)!) }
     while position < bytes.count {
       let byte = bytes[position]
       position += 1
       switch byte {
       case UInt8(ascii: "\""):
-        flush()
-        return String(scalars)
+        return String(decoding: utf8, as: UTF8.self)
       case UInt8(ascii: "\\"):
-        flush()
         guard position < bytes.count else { throw error("unexpected end") }
         let escape = bytes[position]
         position += 1
         switch escape {
-        case UInt8(ascii: "\""): scalars.append("\"")
-        case UInt8(ascii: "\\"): scalars.append("\\")
-        case UInt8(ascii: "/"): scalars.append("/")
-        case UInt8(ascii: "b"): scalars.append("\u{08}")
-        case UInt8(ascii: "f"): scalars.append("\u{0C}")
-        case UInt8(ascii: "n"): scalars.append("\n")
-        case UInt8(ascii: "r"): scalars.append("\r")
-        case UInt8(ascii: "t"): scalars.append("\t")
+        case UInt8(ascii: "\""), UInt8(ascii: "\\"), UInt8(ascii: "/"): utf8.append(escape)
+        case UInt8(ascii: "b"): utf8.append(0x08)
+        case UInt8(ascii: "f"): utf8.append(0x0C)
+        case UInt8(ascii: "n"): utf8.append(0x0A)
+        case UInt8(ascii: "r"): utf8.append(0x0D)
+        case UInt8(ascii: "t"): utf8.append(0x09)
         case UInt8(ascii: "u"):
           var code = try parseHex4()
           if (0xD800..<0xDC00).contains(code) {
@@ -235,11 +233,11 @@ private struct JSONParser {
             code = 0x10000 + ((code - 0xD800) << 10) + (low - 0xDC00)
           }
           guard let scalar = Unicode.Scalar(code) else { throw error("invalid \\u escape") }
-          scalars.append(scalar)
+          append(scalar)
         default: throw error("invalid escape")
         }
       case 0..<0x20: throw error("control character in a string")
-      default: run.append(byte)
+      default: utf8.append(byte)
       }
     }
     throw error("unterminated string")

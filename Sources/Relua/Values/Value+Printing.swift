@@ -30,7 +30,9 @@ extension Value: CustomStringConvertible {
     switch self {
     case .null: return "nil"
     case .boolean(let value): return value ? "true" : "false"
-    case .integer(let value): return String(value)
+    // Lua reads `-9223372036854775808` as a float (a minus applied to a literal out of range),
+    // so the smallest integer is written by name (found by the fuzzer).
+    case .integer(let value): return value == .min ? "math.mininteger" : String(value)
     case .float(let value): return luaFloatLiteral(value)
     case .string(let value): return quoteLuaString(value)
     case .array, .record, .identified:

@@ -13,6 +13,7 @@ final class FeatureHostTests: XCTestCase {
     XCTAssertEqual(try ActionResolver.parse("rows[42].onAppear"), [.name("rows"), .id(.integer(42)), .name("onAppear")])
     XCTAssertEqual(try ActionResolver.parse(#"rows["a.b"].x"#), [.name("rows"), .id(.string("a.b")), .name("x")])
     XCTAssertEqual(try ActionResolver.parse("path[0].detail.toggle"), [.name("path"), .id(.integer(0)), .name("detail"), .name("toggle")])
+    XCTAssertEqual(try ActionResolver.parse("rows[math.mininteger].x"), [.name("rows"), .id(.integer(.min)), .name("x")])
     XCTAssertThrowsError(try ActionResolver.parse("counter.")) { error in
       XCTAssertEqual("\(error)", "cannot read the action 'counter.': it ends with '.'")
     }

@@ -11,6 +11,14 @@ final class PrintingTests: XCTestCase {
     XCTAssertEqual((["odd key": 1, "end": 2] as Value).description, #"{ ["end"] = 2, ["odd key"] = 1 }"#)
   }
 
+  /// Lua reads `-9223372036854775808` as a float; the smallest integer is written by name, and
+  /// action paths read it back (found by the fuzzer).
+  func testTheSmallestIntegerIsWrittenSoLuaReadsItBack() {
+    XCTAssertEqual(Value.integer(.min).description, "math.mininteger")
+    XCTAssertEqual(Value.integer(.max).description, "9223372036854775807")
+    XCTAssertEqual(Value.integer(-1).description, "-1")
+  }
+
   func testStringsAreQuotedLikePercentQ() {
     XCTAssertEqual(Value.string("a\"b\\c\nd\te\u{1}é").description, #""a\"b\\c\nd\te\001é""#)
   }
