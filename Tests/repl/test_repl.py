@@ -337,6 +337,78 @@ def test_file_failures_are_plain_words():
         t.close()
 
 
+FAN_FEATURE = """
+local relua = require "relua"
+return relua.feature "Fan" {
+  state = { n = 0 },
+  actions = { fan = {} },
+  reduce = relua.on {
+    fan = function(s)
+      s.n = s.n + 1
+      return relua.Effect.merge(relua.Effect.run(function(send) send("fan") end), relua.Effect.run(function(send) send("fan") end))
+    end,
+  },
+  view = function(s) return "n = " .. s.n end,
+}
+"""
+
+
+def fan_directory():
+    directory = tempfile.mkdtemp(prefix="relua_fan_")
+    with open(os.path.join(directory, "Fan.lua"), "w") as f:
+        f.write(FAN_FEATURE)
+    return directory
+
+
+def test_load_refuses_a_state_of_the_wrong_shape_and_keeps_the_state():
+    directory = fan_directory()
+    files = {
+        "deep.json": "[" * 5000 + "]" * 5000,
+        "list.json": "[1, 2, 3]",
+        "kinds.json": '{"n": "many"}',
+        "fine.json": '{"n": 5, "note": "kept"}',
+    }
+    for name, text in files.items():
+        with open(os.path.join(directory, name), "w") as f:
+            f.write(text)
+    t = repl("Fan.lua", cwd=directory)
+    try:
+        t.expect(r"Fan> ")
+        t.line(":load deep.json")
+        t.expect(r"cannot load deep.json: JSON: nested more than 200 objects and arrays deep at byte 200; the state is unchanged")
+        t.line(":load list.json")
+        t.expect(r"cannot load list.json: state: Fan's state must be a table with named fields, got a list; the state is unchanged")
+        t.line(":load kinds.json")
+        t.expect(r"cannot load kinds.json: state.n: the loaded state has a string where the state has a number; the state is unchanged")
+        t.line(":state")
+        t.expect(r"\{ n = 0 \}")
+        t.line(":load fine.json")
+        t.expect(r"n = 5")
+        t.line(":undo")
+        t.expect(r"n = 0")
+    finally:
+        t.close()
+
+
+def test_ctrl_c_at_the_prompt_stops_effects_that_start_effects_without_end():
+    t = repl("Fan.lua", cwd=fan_directory())
+    try:
+        t.expect(r"Fan> ")
+        t.line(":fan")
+        t.expect(r"n = 30\b")  # the effects keep sending: the screen keeps changing
+        t.send("\x03")
+        t.expect(r"stopped \d+ running effect\(s\)")
+        t.expect(r"Fan> ")
+        time.sleep(0.5)
+        while t.read_some(0.3):
+            pass
+        assert "n = " not in t.buffer[t.seen:], "effects went on after Ctrl-C:\n" + t.buffer[t.seen:][-500:]
+        t.line("=store:state().n > 30")
+        t.expect(r"\ntrue\r?\n")
+    finally:
+        t.close()
+
+
 def test_a_recording_that_cannot_be_written_is_kept_and_written_elsewhere():
     directory, recorded, t = start_recording("Scripts/Features/GuessingGame.lua", "kept_test.lua", r"Games played: 0")
     try:

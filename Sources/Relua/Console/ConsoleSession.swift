@@ -88,7 +88,12 @@ public final class ConsoleSession {
       case .line(let line):
         await handle(line)
         refreshCompletions()
-      case .interrupted: continue
+      case .interrupted:
+        // Ctrl-C at a prompt also stops the effects stores are running (lua.c has none): a
+        // feature whose effects start effects without end is otherwise unstoppable.
+        let stopped = host.cancelRunningEffects()
+        if stopped > 0 { output.writeError("stopped \(stopped) running effect(s)") }
+        continue
       case .end: running = false
       }
     }

@@ -260,8 +260,16 @@ final class FeatureConsole {
     guard !path.isEmpty else { return session.output.writeError("usage: :load FILE") }
     do {
       let text = try ConsoleFile.read(path)
-      let loaded = try Value(json: text, hint: currentState)
-      try FeatureStateCheck.check(loaded, against: definition)
+      let loaded: Value
+      do {
+        loaded = try Value(json: text, hint: currentState)
+        try FeatureStateCheck.check(loaded, against: definition)
+        try FeatureStateCheck.checkKinds(loaded, like: currentState)
+      } catch let error as ValueError {
+        return session.output.writeError("cannot load \(path): \(error); the state is unchanged")
+      } catch let error as ReluaError {
+        return session.output.writeError("cannot load \(path): \(error.fullDescription); the state is unchanged")
+      }
       let state = FeatureStateShape.conform(loaded, to: definition)
       past.append(currentState)
       future.removeAll()

@@ -98,4 +98,60 @@ enum FeatureStateCheck {
       guard case .record = record[kind] else { throw fail(path + [.key(kind)], "an alert's state must be a table, got \(kindName(record[kind]))") }
     }
   }
+
+  /// A state loaded to replace `current` (the REPL's `:load`): besides the composition, each
+  /// field both have holds the same kind of value — a number where a number was, a table where a
+  /// table was (an empty one fits either kind of table) — so a file saved from another feature,
+  /// or edited by hand, is refused instead of making every action fail. Fields only one of them
+  /// has are free (optional fields come and go).
+  static func checkKinds(_ loaded: Value, like current: Value) throws {
+    try checkKinds(loaded, like: current, path: [])
+  }
+
+  private static func checkKinds(_ loaded: Value, like current: Value, path: ValuePath) throws {
+    switch (loaded, current) {
+    case (.null, _), (_, .null), (.boolean, .boolean), (.string, .string):
+      return
+    case (.integer, .integer), (.integer, .float), (.float, .float), (.float, .integer):
+      return
+    case (.record(let record), .record(let template)):
+      for field in record.fields where !template[field.key].isNull {
+        try checkKinds(field.value, like: template[field.key], path: path + [.key(field.key)])
+      }
+      return
+    default:
+      break
+    }
+    switch (list(loaded), list(current)) {
+    case (let elements?, let template?):
+      guard let first = template.first else { return }
+      for (position, element) in elements.enumerated() {
+        try checkKinds(element, like: first, path: path + [.index(position)])
+      }
+    case (let elements?, nil):
+      // A list where a record was: only when one of them is empty (`{}` is either).
+      guard case .record(let template) = current, elements.isEmpty || template.isEmpty else {
+        throw kindMismatch(loaded, current, path)
+      }
+    case (nil, let template?):
+      guard case .record(let record) = loaded, record.isEmpty || template.isEmpty else {
+        throw kindMismatch(loaded, current, path)
+      }
+    case (nil, nil):
+      throw kindMismatch(loaded, current, path)
+    }
+  }
+
+  /// The elements of a list (an array or an identified collection); nil for anything else.
+  private static func list(_ value: Value) -> [Value]? {
+    switch value {
+    case .array(let elements): return elements
+    case .identified(let collection): return collection.elements
+    default: return nil
+    }
+  }
+
+  private static func kindMismatch(_ loaded: Value, _ current: Value, _ path: ValuePath) -> ReluaError {
+    fail(path, "the loaded state has \(kindName(loaded)) where the state has \(kindName(current))")
+  }
 }

@@ -150,6 +150,16 @@ public final class ReluaHost {
     for store in live { await store.waitForEffects(timeout: .seconds(2)) }
   }
 
+  /// Cancels the effects every store of this state is running (the REPL's Ctrl-C at a prompt:
+  /// effects that start effects without end cannot be stopped otherwise); how many there were.
+  @discardableResult
+  public func cancelRunningEffects() -> Int {
+    let live = stores.values.map { $0.takeUnretainedValue() } + testStores.map(\.testStore.store)
+    let running = live.reduce(0) { $0 + $1.effectsInFlight }
+    for store in live where store.effectsInFlight > 0 { store.cancelAllEffects() }
+    return running
+  }
+
   /// Runs the end-of-test checks of every test store made in this state; throws them as one error.
   public func finishTests() throws {
     let stores = testStores
