@@ -80,20 +80,27 @@ final class FeatureConsole {
 
   // MARK: Showing
 
-  func showScreen() {
+  /// `background`: the change came from an effect, not a command; Ctrl-C while it shows stops
+  /// the running effects too, as at a prompt (the Ctrl-C was meant for what keeps changing it).
+  func showScreen(background: Bool = false) {
     let output = session.output
     let screens = store.screens
     guard let top = screens.last else { return }
     output.write(output.styled("── " + breadcrumb + " ──", .cyan))
+    var pressed = false
     do {
       // The view is the script's Lua: Ctrl-C stops it, here too (a change an effect made included).
-      if let text = try InterruptSignal.armed(session.lua, { try session.host.render(top.feature, top.state) }) {
-        output.write(text)
-      } else {
-        output.write(top.state.luaLiteral(.multiLine))
+      let text = try InterruptSignal.armed(session.lua) {
+        defer { pressed = InterruptSignal.takePress() }
+        return try session.host.render(top.feature, top.state)
       }
+      output.write(text ?? top.state.luaLiteral(.multiLine))
     } catch {
       session.report(error)
+    }
+    if background, pressed {
+      let stopped = session.host.cancelRunningEffects()
+      if stopped > 0 { output.writeError("stopped \(stopped) running effect(s)") }
     }
     shownState = store.store.state
   }
@@ -109,7 +116,7 @@ final class FeatureConsole {
       past.append(old)
       future.removeAll()
     }
-    showScreen()
+    showScreen(background: cause == "effect")
   }
 
   // MARK: Commands

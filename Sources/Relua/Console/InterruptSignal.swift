@@ -24,6 +24,8 @@ public enum InterruptSignal {
   private static let toPrompt = Atomic<Bool>(false)
   /// A press came since `arm` (without a prompt, the next one ends relua).
   private static let pressedWhileArmed = Atomic<Bool>(false)
+  /// A press came since the outermost `arm`, whether or not Lua ran on to take it (see `takePress`).
+  private static let pressedSinceArm = Atomic<Bool>(false)
   /// Nested `arm`s (a command that shows a screen): only the outermost `disarm` disarms.
   @MainActor private static var armings = 0
   private static let pipe: (read: Int32, write: Int32) = {
@@ -54,6 +56,7 @@ public enum InterruptSignal {
     armings += 1
     guard armings == 1 else { return }
     pressedWhileArmed.store(false, ordering: .releasing)
+    pressedSinceArm.store(false, ordering: .releasing)
     running.store(Unmanaged.passUnretained(lua.interruptHandle).toOpaque(), ordering: .releasing)
   }
 
@@ -63,6 +66,11 @@ public enum InterruptSignal {
     guard armings == 0 else { return }
     running.store(nil, ordering: .releasing)
   }
+
+  /// Whether Ctrl-C was pressed since the outermost `arm` (and forgets it): a press that came as
+  /// armed Lua was finishing interrupts nothing, and the caller may still act on it.
+  @MainActor
+  static func takePress() -> Bool { pressedSinceArm.exchange(false, ordering: .acquiringAndReleasing) }
 
   /// Runs `body` armed (see `arm`).
   @MainActor
@@ -77,6 +85,7 @@ public enum InterruptSignal {
     defer { errno = savedErrno }
     if let handle = running.load(ordering: .acquiring) {
       Unmanaged<LuaInterruptHandle>.fromOpaque(handle).takeUnretainedValue().interrupt()
+      pressedSinceArm.store(true, ordering: .releasing)
       if !toPrompt.load(ordering: .acquiring) && pressedWhileArmed.exchange(true, ordering: .acquiringAndReleasing) {
         signal(SIGINT, SIG_DFL)
         raise(SIGINT)
