@@ -64,6 +64,13 @@ let package = Package(
       dependencies: ["Lua", "Composable", "Relua", "CLua", "CLuaShim", "CBenchmarkFloor"],
       path: "Benchmarks/relua-bench"
     ),
+    // Fuzzing (Scripts/fuzz): libFuzzer's driver if it is linked in (a weak symbol), and the targets.
+    .target(name: "CFuzzDriver", path: "Fuzz/CFuzzDriver"),
+    .executableTarget(
+      name: "relua-fuzz",
+      dependencies: ["Lua", "Relua", "CFuzzDriver"],
+      path: "Fuzz/relua-fuzz"
+    ),
     .testTarget(name: "LuaTests", dependencies: ["Lua", "CLua", "CLuaShim"]),
     .testTarget(
       name: "ComposableTests",

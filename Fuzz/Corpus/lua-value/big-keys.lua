@@ -1,0 +1,1 @@
+{ [math.maxinteger] = 1 }

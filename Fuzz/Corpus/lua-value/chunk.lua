@@ -1,0 +1,1 @@
+local t = {} for i = 1, 50 do t[i] = { id = i, name = ("row%d"):format(i) } end return t, { t[1] }

@@ -1,0 +1,1 @@
+(function() local t = {} t.self = t return t end)()

@@ -1,0 +1,1 @@
+string.rep("ab", 1000)

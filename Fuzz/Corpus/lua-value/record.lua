@@ -1,0 +1,1 @@
+{ count = 1, results = { { id = "a", secret = 5 } } }

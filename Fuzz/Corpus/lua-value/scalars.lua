@@ -1,0 +1,1 @@
+{ 1, 2.5, "x", true, -0.0, 1e300, 5e-324, math.maxinteger, math.mininteger }

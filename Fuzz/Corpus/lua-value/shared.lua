@@ -1,0 +1,1 @@
+(function() local s = { 1 } return { a = s, b = s } end)()

@@ -1,0 +1,1 @@
+{ "\0\1\127", "caf\u{E9}", "tab\tnew\nline", "quote\"back\\", "\xff\xfe" }

@@ -1,0 +1,1 @@
+{ count = 1, list = { 1, 2, 3 } }, { count = 2, list = { 1, 3 }, extra = true }

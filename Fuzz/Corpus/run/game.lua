@@ -1,0 +1,10 @@
+local Game = require "Features.GuessingGame"
+local store = relua.Store(Game, { deps = { uuid = "incrementing", random = { seed = 1 } } })
+store:send("counter.increment")
+store:send("counter.playNext")
+store:send("showResults")
+print(store:view(), #store:screens())
+store:send("destination.results.remove", { 1 })
+local json = store:json()
+local again = relua.Store(Game, { json = json, deps = { uuid = "incrementing", random = { seed = 1 } } })
+print(again:state("counter.count"))

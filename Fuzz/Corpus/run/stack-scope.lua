@@ -1,0 +1,11 @@
+local Stack = require "Features.CaseStudies.Stack"
+local store = relua.Store(Stack, { deps = { clock = "immediate" } })
+store:send("pushDetail")
+store:send("pushDetail")
+local detail = store:scope("path[1]")
+print(pcall(function() detail:send("detail.increment") end))
+print(store:state("path[1]"))
+store:observe("path", function(v) print(#v) end)
+store:send("path.popFrom", 0)
+print(pcall(store.send, store, "path[9].detail.increment"))
+print(#store:warnings())

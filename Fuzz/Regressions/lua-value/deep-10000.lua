@@ -1,0 +1,1 @@
+(function() local t = {} for i = 1, 10000 do t = { t } end return t end)()
