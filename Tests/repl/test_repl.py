@@ -409,6 +409,41 @@ def test_ctrl_c_at_the_prompt_stops_effects_that_start_effects_without_end():
         t.close()
 
 
+SPIN_FEATURE = """
+local relua = require "relua"
+return relua.feature "Spin" {
+  state = { n = 0 },
+  actions = { go = {}, spin = {} },
+  reduce = relua.on {
+    go = function(_, _, deps)
+      return relua.Effect.run(function(send) deps.clock.sleep(0.3) send("spin") end)
+    end,
+    spin = function(s) s.n = 1 while true do end end,
+  },
+  view = function(s) return "n = " .. s.n end,
+}
+"""
+
+
+def test_ctrl_c_stops_an_effects_reducer_that_never_returns():
+    directory = tempfile.mkdtemp(prefix="relua_spin_")
+    with open(os.path.join(directory, "Spin.lua"), "w") as f:
+        f.write(SPIN_FEATURE)
+    t = repl("Spin.lua", cwd=directory)
+    try:
+        t.expect(r"Spin> ")
+        t.line(":go")
+        time.sleep(1.0)  # the effect's action is reduced in the background, and never returns
+        t.send("\x03")
+        t.expect(r"interrupted!")
+        t.line("=1 + 1")
+        t.expect(r"\n2\r?\n")
+        t.line(":state n")
+        t.expect(r"\n0\r?\n")  # the send was undone
+    finally:
+        t.close()
+
+
 def test_a_recording_that_cannot_be_written_is_kept_and_written_elsewhere():
     directory, recorded, t = start_recording("Scripts/Features/GuessingGame.lua", "kept_test.lua", r"Games played: 0")
     try:

@@ -83,6 +83,8 @@ public final class ConsoleSession {
       output.write(output.styled("relua — Lua 5.4 with features. :help lists commands; Ctrl-D quits.", .dim))
     }
     refreshCompletions()
+    InterruptSignal.interruptAtPrompt(lua)
+    defer { InterruptSignal.interruptAtPrompt(nil) }
     while running {
       switch await reader.readLine(prompt: prompt(continuation: false)) {
       case .line(let line):

@@ -24,6 +24,10 @@ public enum InterruptSignal {
   private static let toPrompt = Atomic<Bool>(false)
   /// A press came since `arm` (without a prompt, the next one ends relua).
   private static let pressedWhileArmed = Atomic<Bool>(false)
+  /// The REPL's state (unretained; set while its session runs): a press at the prompt interrupts
+  /// it too, so Lua it runs in the background — the reducer of an effect's action that never
+  /// returns — stops as well. When no Lua runs, the state clears the request at its next entry.
+  nonisolated(unsafe) private static let background = Atomic<UnsafeMutableRawPointer?>(nil)
   /// A press came since the outermost `arm`, whether or not Lua ran on to take it (see `takePress`).
   private static let pressedSinceArm = Atomic<Bool>(false)
   /// Nested `arm`s (a command that shows a screen): only the outermost `disarm` disarms.
@@ -67,6 +71,12 @@ public enum InterruptSignal {
     running.store(nil, ordering: .releasing)
   }
 
+  /// Sets (or clears, with nil) the state a press at the prompt also interrupts (see `background`).
+  @MainActor
+  public static func interruptAtPrompt(_ lua: LuaState?) {
+    background.store(lua.map { Unmanaged.passUnretained($0.interruptHandle).toOpaque() }, ordering: .releasing)
+  }
+
   /// Whether Ctrl-C was pressed since the outermost `arm` (and forgets it): a press that came as
   /// armed Lua was finishing interrupts nothing, and the caller may still act on it.
   @MainActor
@@ -91,6 +101,9 @@ public enum InterruptSignal {
         raise(SIGINT)
       }
     } else if toPrompt.load(ordering: .acquiring) {
+      if let handle = background.load(ordering: .acquiring) {
+        Unmanaged<LuaInterruptHandle>.fromOpaque(handle).takeUnretainedValue().interrupt()
+      }
       var byte: UInt8 = 0
       _ = write(pipe.write, &byte, 1)
     } else {
