@@ -80,16 +80,7 @@ final class ActionPathTarget: FuzzTarget {
       ?? Self.features[Int(selector.utf8.reduce(UInt32(5381)) { ($0 &* 33) &+ UInt32($1) } % UInt32(Self.features.count))]
     lines = Array(lines.prefix(32))
 
-    let lua: LuaState
-    let host: ReluaHost
-    do {
-      lua = try LuaState(options: LuaOptions(
-        memoryLimit: 64 << 20, instructionLimit: 1_000_000, interruptible: true, scriptRoots: [scriptsDirectory],
-        warningHandler: luaOutput, print: luaOutput))
-      host = try ReluaHost.install(in: lua)
-    } catch {
-      fatalError("relua-fuzz action-path: cannot make a Lua state: \(error)")
-    }
+    let (lua, host) = makeFuzzHost(for: "action-path")
     defer { lua.close() }
     let watchdog = Watchdog(lua.interruptHandle, seconds: 5)
     defer { watchdog.cancel() }

@@ -171,3 +171,17 @@ final class Watchdog: @unchecked Sendable {
     lock.unlock()
   }
 }
+
+/// A fresh sandboxed state with relua installed, limited as `relua run --memory-limit 64MB
+/// --instruction-limit 1000000` limits a script: one budget for all the Lua an input causes.
+@MainActor
+func makeFuzzHost(for target: String) -> (LuaState, ReluaHost) {
+  do {
+    let lua = try LuaState(options: LuaOptions(
+      memoryLimit: 64 << 20, instructionLimit: 1_000_000, sharesInstructionBudget: true, interruptible: true,
+      scriptRoots: [scriptsDirectory], warningHandler: luaOutput, print: luaOutput))
+    return (lua, try ReluaHost.install(in: lua))
+  } catch {
+    fatalError("relua-fuzz \(target): cannot make a Lua state: \(error)")
+  }
+}

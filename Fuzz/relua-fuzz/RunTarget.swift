@@ -12,13 +12,8 @@ import Relua
 @MainActor
 final class RunTarget: FuzzTarget {
   func run(_ input: UnsafeRawBufferPointer) {
-    let lua: LuaState
-    let host: ReluaHost
+    let (lua, host) = makeFuzzHost(for: "run")
     do {
-      lua = try LuaState(options: LuaOptions(
-        memoryLimit: 64 << 20, instructionLimit: 1_000_000, interruptible: true, scriptRoots: [scriptsDirectory],
-        warningHandler: luaOutput, print: luaOutput))
-      host = try ReluaHost.install(in: lua)
       let argTable = try lua.table(array: [])
       try argTable.rawSet(.integer(0), .text("fuzz.lua"))
       try lua.setGlobal("arg", .table(argTable))

@@ -5,22 +5,8 @@ local relua = require "relua"
 local Effect = relua.Effect
 local Counter = require "Features.Counter"
 
--- The `file:line` an error names, and the message after it.
-local function raised(f)
-  local ok, err = pcall(f)
-  assert(not ok, "expected an error")
-  local place, message = tostring(err):match("^([^:]+:%d+): (.*)$")
-  return place, message or tostring(err)
-end
-
--- `bad` raises `expected` from the line where `marker` raises.
-local function raisesHere(bad, marker, expected)
-  local place, message = raised(bad)
-  local here = raised(marker)
-  expect(here ~= nil).to_be(true)
-  expect(place).to_be(here)
-  expect(message).to_be(expected)
-end
+local places = require "Tests.Support.ErrorPlaces"
+local raised, raisesHere = places.raised, places.raisesHere
 
 describe("error places", function()
   local store = relua.Store(Counter, { deps = { uuid = "incrementing", random = { seed = 1 } } })

@@ -5,20 +5,11 @@
 local relua = require "relua"
 local Effect, on = relua.Effect, relua.on
 
-local function raised(f)
-  local ok, err = pcall(f)
-  assert(not ok, "expected an error")
-  local place, message = tostring(err):match("^([^:]+:%d+): (.*)$")
-  return place, message or tostring(err)
-end
+local places = require "Tests.Support.ErrorPlaces"
+local raised = places.raised
 
 -- `bad` raises a message containing `expected` from the line where `marker` raises.
-local function raisesHere(bad, marker, expected)
-  local place, message = raised(bad)
-  local here = raised(marker)
-  expect(place).to_be(here)
-  expect(message).to_contain(expected)
-end
+local function raisesHere(bad, marker, expected) places.raisesHere(bad, marker, expected, true) end
 
 local Timer = relua.feature "Timer" {
   state = { n = 0 },
