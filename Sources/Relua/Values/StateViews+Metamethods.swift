@@ -55,6 +55,28 @@ extension StateViews {
     }
   }
 
+  /// An empty table is whatever its first write makes it (`{}` has no kind of its own in Lua):
+  /// an empty record written at key 1 becomes a sequence, an empty sequence written at a string
+  /// key a record. The change is logged, so a rollback gives the empty table back as it was. The
+  /// session's own state stays a record; identified collections (composed) stay what they are.
+  private func retypeIfEmpty(_ view: Int, _ path: ValuePath, _ L: OpaquePointer) throws {
+    let keyType = lua_type(L, 2)
+    let retyped: Value
+    switch viewedValue(view) {
+    case .record(let record) where record.isEmpty && keyType == LUA_TNUMBER: retyped = .array([])
+    case .array(let elements) where elements.isEmpty && keyType == LUA_TSTRING: retyped = .record(ValueRecord())
+    default: return
+    }
+    if slots.detached(view) != nil {
+      slots.modifyDetached(view) { $0 = retyped }
+      return
+    }
+    guard let last = path.last else { return }
+    let parent = Array(path.dropLast())
+    undoLog.record(.init(containerPath: parent, component: last, change: .replaced, old: viewedValue(view)))
+    value[path: path] = retyped
+  }
+
   /// `__index` (the general path: the shim's short path declined; see `StateViews+OwnFields`).
   func index(_ L: OpaquePointer) throws -> Int32 {
     guard let view = try liveSlot(at: 1, in: L) else { throw staleError(L) }
@@ -71,6 +93,7 @@ extension StateViews {
   func newIndex(_ L: OpaquePointer) throws -> Int32 {
     guard let view = try liveSlot(at: 1, in: L) else { throw staleError(L) }
     let path = slots.path(of: view)
+    try retypeIfEmpty(view, path, L)
     let component: PathComponent
     let change: SlotChange
     let old: Value
