@@ -700,6 +700,32 @@ def test_record_writes_a_test_that_passes():
     run_recorded_test(recorded, directory)
 
 
+def test_record_after_stack_pushes_and_pops_replays_the_same_ids():
+    # Stack ids never repeat in a store: after push, push, pop all, the next id is 2, and the
+    # recorded test must start its stack ids there (deps.stackElementID).
+    directory = copy_scripts()
+    os.makedirs(os.path.join(directory, "Scripts", "Tests"))
+    recorded = os.path.join(directory, "Scripts", "Tests", "stack_ids_test.lua")
+    t = repl("Scripts/Features/CaseStudies/Stack.lua", cwd=directory)
+    try:
+        t.expect(r"Stack> ")
+        t.line(":pushDetail")
+        t.expect(r"Stack/Detail> ")
+        t.line(":path[0].detail.goDeeper")
+        t.expect(r"Level 2")
+        t.line(":popToRoot")
+        t.expect(r"\nStack> ")
+        t.line(":record %s" % recorded)
+        t.expect(r"recording to")
+        t.line(":pushDetail")
+        t.expect(r"Stack/Detail> ")
+        t.line(":stop")
+        t.expect(r"wrote .*stack_ids_test\.lua")
+    finally:
+        t.close()
+    written = run_recorded_test(recorded, directory)
+    assert "stackElementID = 2" in written, written
+
 
 def free_port():
     with socket.socket() as probe:

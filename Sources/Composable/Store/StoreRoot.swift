@@ -84,6 +84,9 @@ final class StoreRoot<State, Action> {
     self.transactional = transactional || transaction != nil
     self.transaction = transaction
     var warn: ((RuntimeWarning) -> Void)!
+    var dependencies = dependencies
+    // Each root store counts its own stack element ids (ids never repeat within it).
+    if !dependencies.hasStackElementIDGenerator { dependencies.stackElementID = .incrementing() }
     self.context = ReduceContext(dependencies: dependencies, warn: { warn($0) })
     warn = { [unowned self] in self.warn($0) }
     buffer.reserveCapacity(16)

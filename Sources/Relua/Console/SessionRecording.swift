@@ -56,6 +56,8 @@ final class SessionRecording {
   private(set) var events: [Event] = []
   private(set) var searches: [Search] = []
   let uuids = LockedValue<[String]>([])
+  /// The store's next stack element id when recording began (the test store starts there).
+  private var firstStackID = 0
   let randoms = LockedValue<[Int]>([])
   /// The store's dependencies before the recorders were installed (put back by `uninstall`).
   private var savedDependencies: DependencyValues?
@@ -110,6 +112,7 @@ final class SessionRecording {
     var dependencies = store.dependencies
     let live = savedDependencies ?? dependencies
     savedDependencies = live
+    firstStackID = live.stackElementID.peek
     let uuids = self.uuids
     let randoms = self.randoms
     dependencies.uuid = UUIDGenerator {
@@ -191,6 +194,7 @@ final class SessionRecording {
     if !uuidList.isEmpty { deps.append("uuid = { " + uuidList.map { quoteLuaString($0) }.joined(separator: ", ") + " }") }
     if !randomList.isEmpty { deps.append("random = { " + randomList.map(String.init).joined(separator: ", ") + " }") }
     if !searches.isEmpty { deps.append("github = github") }
+    if firstStackID > 0 { deps.append("stackElementID = \(firstStackID)") }
     let steps = self.steps
     var lines = [
       "-- Recorded with `relua repl \(featureFile)` (:record … :stop) on \(Self.today()):",

@@ -122,6 +122,12 @@ struct DependencyOptions {
         } else {
           throw ReluaError.usage("deps.random: expected { seed = n }, a list of integers, or \"live\"")
         }
+      case "stackElementID":
+        // The first id the store's stack pushes give (a recorded session starts where it was).
+        guard let first = value.integerValue, first >= 0, let start = Int(exactly: first) else {
+          throw ReluaError.usage("deps.stackElementID: expected the first id, an integer >= 0")
+        }
+        apply.append { $0.stackElementID = .starting(at: start) }
       case "clock":
         switch value.stringValue {
         case "test"?:
@@ -143,7 +149,7 @@ struct DependencyOptions {
       case "github":
         apply.append(try Self.githubStub(value, host: host))
       default:
-        throw ReluaError.usage("deps: unknown dependency '\(name)' (known: clock, date, github, random, uuid)")
+        throw ReluaError.usage("deps: unknown dependency '\(name)' (known: clock, date, github, random, stackElementID, uuid)")
       }
     }
   }

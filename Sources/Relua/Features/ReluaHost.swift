@@ -86,6 +86,12 @@ public final class ReluaHost {
       try self.deps.push(onto: stack.unsafeState)
       return .values(1)
     }))
+    // The next stack element id of the store reducing now, at least the given one (see
+    // `StackElementIDGenerator`).
+    try primitives.rawSet("nextStackID", .function(lua.function { stack in
+      let minimum = try stack.int(at: 1)
+      return [.integer(Int64(DependencyValues.current.stackElementID.next(atLeast: minimum)))]
+    }))
     try primitives.rawSet("markIdentified", .function(lua.rawFunction { stack in
       let L = stack.unsafeState
       guard lua_type(L, 1) == LUA_TTABLE else { throw LuaError.argument(position: 1, message: "table expected") }

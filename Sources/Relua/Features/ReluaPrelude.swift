@@ -225,15 +225,17 @@ enum ReluaPrelude {
       return host.markIdentified(t)
     end
 
-    -- Pushes an element ({ kind = state }) onto a stack; its id is one more than the largest id
-    -- in the stack (0 for the first), so ids follow from the state alone. Returns the id.
+    -- Pushes an element ({ kind = state }) onto a stack; returns its id: the store's next stack
+    -- element id (0, 1, 2… for a fresh store, never given twice, as TCA's), and more than any id
+    -- already in the stack (a stack loaded from JSON keeps its ids unique).
     function M.push(stack, element)
       if type(element) ~= "table" then fail(2, "relua.push(stack, { kind = state }): expected a table, got %s", type(element)) end
       local nextID = 0
       for _, existing in ipairs(stack) do
         local id = existing.id
-        if type(id) == "number" and id >= nextID then nextID = id + 1 end
+        if math.type(id) == "integer" and id >= nextID and id < math.maxinteger then nextID = id + 1 end
       end
+      nextID = host.nextStackID(nextID)
       local copy = {}
       for k, v in pairs(element) do copy[k] = v end
       copy.id = nextID
