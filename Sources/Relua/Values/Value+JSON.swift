@@ -99,21 +99,24 @@ extension Value {
 }
 
 private func writeJSONString(_ string: String, into output: inout String) {
-  output += "\""
-  for scalar in string.unicodeScalars {
-    switch scalar {
-    case "\"": output += "\\\""
-    case "\\": output += "\\\\"
-    case "\n": output += "\\n"
-    case "\r": output += "\\r"
-    case "\t": output += "\\t"
-    case _ where scalar.value < 0x20:
-      let hex = String(scalar.value, radix: 16)
-      output += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
-    default: output.unicodeScalars.append(scalar)
+  // Byte by byte into one buffer, appended once (escapes are ASCII; other bytes of valid UTF-8
+  // pass as they are).
+  let hex = Array("0123456789abcdef".utf8)
+  var quoted: [UInt8] = [UInt8(ascii: "\"")]
+  quoted.reserveCapacity(string.utf8.count + 2)
+  for byte in string.utf8 {
+    switch byte {
+    case UInt8(ascii: "\""): quoted.append(UInt8(ascii: "\\")); quoted.append(byte)
+    case UInt8(ascii: "\\"): quoted.append(UInt8(ascii: "\\")); quoted.append(byte)
+    case 0x0A: quoted.append(UInt8(ascii: "\\")); quoted.append(UInt8(ascii: "n"))
+    case 0x0D: quoted.append(UInt8(ascii: "\\")); quoted.append(UInt8(ascii: "r"))
+    case 0x09: quoted.append(UInt8(ascii: "\\")); quoted.append(UInt8(ascii: "t"))
+    case 0..<0x20: quoted.append(UInt8(ascii: "\\")); quoted.append(UInt8(ascii: "u")); quoted.append(48); quoted.append(48); quoted.append(hex[Int(byte >> 4)]); quoted.append(hex[Int(byte & 15)])
+    default: quoted.append(byte)
     }
   }
-  output += "\""
+  quoted.append(UInt8(ascii: "\""))
+  output += String(decoding: quoted, as: UTF8.self)
 }
 
 /// A small strict JSON parser (RFC 8259) producing `Value`s.
@@ -244,8 +247,18 @@ private struct JSONParser {
   }
 
   private mutating func parseHex4() throws(ValueError) -> UInt32 {
-    guard bytes.count - position >= 4, let code = UInt32(String(decoding: bytes[position..<position + 4], as: UTF8.self), radix: 16) else {
-      throw error("invalid \\u escape")
+    guard bytes.count - position >= 4 else { throw error("invalid \\u escape") }
+    var code: UInt32 = 0
+    for offset in 0..<4 {
+      let byte = bytes[position + offset]
+      let digit: UInt8
+      switch byte {
+      case 48...57: digit = byte - 48
+      case 65...70: digit = byte - 55
+      case 97...102: digit = byte - 87
+      default: throw error("invalid \\u escape")
+      }
+      code = code << 4 | UInt32(digit)
     }
     position += 4
     return code
