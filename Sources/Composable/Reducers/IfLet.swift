@@ -1,12 +1,22 @@
 /// Runs a child reducer on an optional part of the state while it is non-nil; the child runs before
 /// the parent. A child action while the child is nil is a runtime warning and the child ignores it.
-/// When the parent sets the child to nil, the child's effects are cancelled.
+/// When the parent sets the child to nil — or, for a child with an identity (TCA's `ifLet` over
+/// an `Identifiable` state), replaces it with one of another identity — the old child's effects
+/// are cancelled, and their actions never arrive.
 public struct IfLetReducer<Parent: Reducer, Child: Reducer>: Reducer {
   let parent: Parent
   let child: Child
   let toChildState: StateLens<Parent.State, Child.State?>
   let toChildAction: CaseLens<Parent.Action, Child.Action>
   let navigationID: NavigationID
+  /// The child's identity (nil: the child is one, whatever its state).
+  var identity: ((Child.State) -> AnyHashableSendable)?
+
+  /// The navigation id of the child in `state` (its identity's own, when it has one).
+  func navigationID(of childState: Child.State) -> NavigationID {
+    guard let identity else { return navigationID }
+    return NavigationID(scope: navigationID.scope, id: identity(childState))
+  }
   /// Where the operator was declared, for warnings (a Swift `fileID` or a script's `file:line`).
   let fileID: String
   let line: UInt
@@ -14,14 +24,17 @@ public struct IfLetReducer<Parent: Reducer, Child: Reducer>: Reducer {
 
   public func reduce(into state: inout Parent.State, action: Parent.Action) -> Effect<Parent.Action> {
     var childEffects = Effect<Parent.Action>.none
-    let wasPresent = toChildState.get(state) != nil
+    let initial = toChildState.get(state)
+    let wasPresent = initial != nil
+    // (Without an identity the child's id is fixed: no closure call on the common path.)
+    let initialID: NavigationID? = initial.map { identity == nil ? navigationID : navigationID(of: $0) }
     if let childAction = toChildAction.extract(action) {
-      if wasPresent {
+      if let initialID {
         childEffects = toChildState.modify(&state) { childState in
           child.reduce(into: &childState!, action: childAction)
         }
         .map(toChildAction.embed)
-        .scoped(to: navigationID)
+        .scoped(to: initialID)
       } else {
         RuntimeWarnings.report(
           """
@@ -32,8 +45,11 @@ public struct IfLetReducer<Parent: Reducer, Child: Reducer>: Reducer {
       }
     }
     let parentEffects = parent.reduce(into: &state, action: action)
-    if wasPresent && toChildState.get(state) == nil {
-      return .merge(childEffects, parentEffects, .cancel(child: navigationID))
+    if wasPresent, let initialID {
+      let final = toChildState.get(state)
+      if final == nil || (identity != nil && navigationID(of: final!) != initialID) {
+        return .merge(childEffects, parentEffects, .cancel(child: initialID))
+      }
     }
     return childEffects.isNone ? parentEffects : .merge(childEffects, parentEffects)
   }
@@ -55,14 +71,28 @@ extension Reducer {
   }
 
   /// Embeds an optional child reached through a lens (e.g. a dynamic field of a host value).
+  /// `identity`: the child's identity, when it has one (a new identity is a new child).
   public func ifLet<ChildState, ChildAction, Child: Reducer>(
     _ state: StateLens<State, ChildState?>,
     action: CaseLens<Action, ChildAction>,
+    identity: ((ChildState) -> AnyHashableSendable)? = nil,
     fileID: String = #fileID, line: UInt = #line,
     @ReducerBuilder<ChildState, ChildAction> then child: () -> Child
   ) -> IfLetReducer<Self, Child> where ChildState == Child.State, ChildAction == Child.Action {
     IfLetReducer(
       parent: self, child: child(), toChildState: state, toChildAction: action,
-      navigationID: NavigationID(scope: state.identity, id: "ifLet"), fileID: "\(fileID)", line: line)
+      navigationID: NavigationID(scope: state.identity, id: "ifLet"), identity: identity, fileID: "\(fileID)", line: line)
+  }
+
+  /// Embeds an optional child whose state is `Identifiable` (TCA's `ifLet` over one): replacing it
+  /// with a child of another `id` cancels the old one's effects.
+  public func ifLet<ChildState: Identifiable, ChildAction, Child: Reducer>(
+    _ state: WritableKeyPath<State, ChildState?> & Sendable,
+    action: CaseLens<Action, ChildAction>,
+    fileID: StaticString = #fileID, line: UInt = #line,
+    @ReducerBuilder<ChildState, ChildAction> then child: () -> Child
+  ) -> IfLetReducer<Self, Child>
+  where ChildState == Child.State, ChildAction == Child.Action, ChildState.ID: Sendable {
+    ifLet(StateLens(state), action: action, identity: { AnyHashableSendable($0.id) }, fileID: "\(fileID)", line: line, then: child)
   }
 }

@@ -88,7 +88,9 @@ enum FeatureReducerBuilder {
     case .optional(let feature):
       return AnyFeatureReducer(
         parent.ifLet(
-          StateLens(get: { $0[key: key].asOptional }, modify: { $1(&$0[key: key].asOptional) }, identity: key), action: childLens(key), fileID: child.definedAt, line: 0
+          StateLens(get: { $0[key: key].asOptional }, modify: { $1(&$0[key: key].asOptional) }, identity: key), action: childLens(key),
+          // A child with an `id` field is that id: replacing it with another id is a new child.
+          identity: { AnyHashableSendable($0[key: "id"]) }, fileID: child.definedAt, line: 0
         ) { reducer(for: feature, host: host) })
     case .forEach(let feature):
       return AnyFeatureReducer(
