@@ -180,6 +180,32 @@ final class EffectTests: XCTestCase {
     await store.finish()
   }
 
+  /// TCA's ifLet over an Identifiable child: a child replaced in place by one of another id is a
+  /// new child — the old one's effects are cancelled and their actions never arrive.
+  func testIfLetCancelsEffectsOfAChildReplacedByAnotherIdentity() async {
+    struct Parent: Reducer {
+      struct State: Equatable { var timer: Timer.State? = Timer.State() }
+      enum Action: Equatable { case replace, timer(Timer.Action) }
+      var body: some Reducer<State, Action> {
+        Reduce { state, action in
+          if case .replace = action { state.timer = Timer.State(id: (state.timer?.id ?? 0) + 1) }
+          return .none
+        }
+        .ifLet(\.timer, action: CaseLens(Action.timer) { if case let .timer(a) = $0 { a } else { nil } }) {
+          Timer()
+        }
+      }
+    }
+    let clock = TestStoreClock()
+    let store = TestStore(initialState: Parent.State(), reducer: Parent()) { $0.clock = clock }
+    await store.send(.timer(.start))
+    await store.advance(clock, by: .seconds(1))
+    await store.receive(.timer(.tick)) { $0.timer?.ticks = 1 }
+    await store.send(.replace) { $0.timer = Timer.State(id: 1) }
+    await store.advance(clock, by: .seconds(10))
+    await store.finish()
+  }
+
   /// An action for an absent child is a warning collected by the store, never a crash.
   func testActionForAbsentChildIsCollectedWarning() async {
     struct Parent: Reducer {
