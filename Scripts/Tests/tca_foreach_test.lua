@@ -108,11 +108,7 @@ local function testAutomaticEffectCancellation()
   store:receive(timers("tick", id0), function(s) s.timers[1].elapsed = 5 end)
   store:send("removeLastTimerButtonTapped", function(s) s.timers = {} end)
 end
-port("testAutomaticEffectCancellation", testAutomaticEffectCancellation,
-  "flaky, about 1 run in 2: at t=4 both timers are due (TCA's test clock resumes them in the order "
-  .. "they went to sleep: timer 0's, then timer 1's); relua delivers timer 1's tick first now and then: "
-  .. "'Received unexpected action: … − .string(\"00000000-0000-0000-0000-000000000000\") "
-  .. "+ .string(\"00000000-0000-0000-0000-000000000001\")' at the receive of timers[uuid 0].tick")
+port("testAutomaticEffectCancellation", testAutomaticEffectCancellation)
 
 -- Not a test of TCA's own, but its forEach semantics (effects are cancelled for every id that
 -- leaves the collection): a row replaced in place by one with another id takes its effects with

@@ -379,11 +379,23 @@ final class StoreRoot<State, Action> {
     }
   }
 
+  /// Registers an effect's task under its cancel ids — each at every prefix of the place of the
+  /// feature that made it, as TCA does: `Effect.cancel(id)` in a feature then reaches the effects
+  /// with that id in all of its descendants (through optional, forEach, presents and stack), while
+  /// a child's cancel reaches neither its parent's effects nor a sibling's.
   private func register(
     _ task: Task<Void, Never>, id taskID: Int, ids: [CancelID], activity: EffectActivity? = nil
   ) {
-    inFlight[taskID] = InFlight(task: task, ids: ids, activity: activity)
-    for id in ids { cancellables[id, default: []].insert(taskID) }
+    var keys: [CancelID] = []
+    for id in ids {
+      for length in 0...id.path.count {
+        var key = id
+        if length < id.path.count { key.path = Array(id.path.prefix(length)) }
+        keys.append(key)
+      }
+    }
+    inFlight[taskID] = InFlight(task: task, ids: keys, activity: activity)
+    for key in keys { cancellables[key, default: []].insert(taskID) }
   }
 
   private func makeTaskID() -> Int {

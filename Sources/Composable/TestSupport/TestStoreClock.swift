@@ -69,9 +69,26 @@ public final class TestStoreClock: Clock, @unchecked Sendable {
     }
   }
 
-  /// The earliest deadline of a sleep, if one is due by `limit`.
-  func nextDeadline(notAfter limit: Instant) -> Instant? {
-    lock.withLock { sleepers.lazy.map(\.deadline).filter { $0 <= limit }.min() }
+  /// Wakes the one sleep due first by `limit` — the earliest deadline, and of sleeps due at the
+  /// same instant the one that began first, as TCA's test clock orders them — moving `now` to its
+  /// deadline. False when none is due. The test store wakes sleeps one at a time and lets the
+  /// woken effect run to its next sleep (or its end) before the next: two timers due at the same
+  /// instant then deliver in the order they went to sleep, every time (woken together, their
+  /// order was the scheduler's).
+  func wakeNext(notAfter limit: Instant) -> Bool {
+    let sleeper: Sleeper? = lock.withLock {
+      var first: Int?
+      for (index, sleeper) in sleepers.enumerated() where sleeper.deadline <= limit {
+        if first == nil || sleeper.deadline < sleepers[first!].deadline { first = index }
+      }
+      guard let first else { return nil }
+      let sleeper = sleepers.remove(at: first)
+      if current < sleeper.deadline { current = sleeper.deadline }
+      sleeper.activity?.wokeUp()
+      return sleeper
+    }
+    sleeper?.continuation.resume()
+    return sleeper != nil
   }
 
   /// Moves `now` to `instant` (never back) and wakes the sleeps due by then, in the order they
