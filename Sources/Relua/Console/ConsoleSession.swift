@@ -148,13 +148,18 @@ public final class ConsoleSession {
     InterruptSignal.arm(lua)
     defer { InterruptSignal.disarm() }
     let before = feature?.currentState
+    var interrupted = false
     do {
       let results = try await runInterruptibly(chunk!)
       if !results.isEmpty { output.write(try results.map(printed).joined(separator: "\t")) }
     } catch {
+      if case LuaError.interrupted = error { interrupted = true }
       report(error)
     }
     if let feature, let before { feature.showChange(from: before, cause: nil) }
+    // Without a prompt, a Ctrl-C that came as the chunk was finishing (its result printing) stopped
+    // nothing: it ends relua, as one between chunks does.
+    if !interrupted { InterruptSignal.endIfPressedWithoutPrompt() }
   }
 
   /// A result as the REPL prints it. Its `__tostring` is the script's code, run under the state's
@@ -223,6 +228,9 @@ public final class ConsoleSession {
   // MARK: Completion
 
   func refreshCompletions() {
+    // Nothing completes without a terminal (and no Lua runs between piped chunks, where Ctrl-C
+    // must end relua, not stop a completion pass).
+    guard reader.isInteractive else { return }
     var names: [String] = []
     // (Armed: the script may have replaced `type` or `next`.)
     if let values = try? InterruptSignal.armed(lua, { try lua.execute("""

@@ -82,6 +82,15 @@ public enum InterruptSignal {
   @MainActor
   static func takePress() -> Bool { pressedSinceArm.exchange(false, ordering: .acquiringAndReleasing) }
 
+  /// Without a prompt (piped input, `relua run`), a press since the outermost `arm` that stopped
+  /// no Lua (it came as armed work was finishing) ends relua, as a press between chunks does.
+  @MainActor
+  static func endIfPressedWithoutPrompt() {
+    guard !toPrompt.load(ordering: .acquiring), pressedSinceArm.exchange(false, ordering: .acquiringAndReleasing) else { return }
+    signal(SIGINT, SIG_DFL)
+    raise(SIGINT)
+  }
+
   /// Runs `body` armed (see `arm`).
   @MainActor
   static func armed<R>(_ lua: LuaState, _ body: () throws -> R) rethrows -> R {
