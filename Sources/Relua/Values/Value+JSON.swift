@@ -98,25 +98,19 @@ extension Value {
   }
 }
 
+private let hexDigits = Array("0123456789abcdef".utf8)
+
 private func writeJSONString(_ string: String, into output: inout String) {
-  // Byte by byte into one buffer, appended once (escapes are ASCII; other bytes of valid UTF-8
-  // pass as they are).
-  let hex = Array("0123456789abcdef".utf8)
-  var quoted: [UInt8] = [UInt8(ascii: "\"")]
-  quoted.reserveCapacity(string.utf8.count + 2)
-  for byte in string.utf8 {
-    switch byte {
-    case UInt8(ascii: "\""): quoted.append(UInt8(ascii: "\\")); quoted.append(byte)
-    case UInt8(ascii: "\\"): quoted.append(UInt8(ascii: "\\")); quoted.append(byte)
-    case 0x0A: quoted.append(UInt8(ascii: "\\")); quoted.append(UInt8(ascii: "n"))
-    case 0x0D: quoted.append(UInt8(ascii: "\\")); quoted.append(UInt8(ascii: "r"))
-    case 0x09: quoted.append(UInt8(ascii: "\\")); quoted.append(UInt8(ascii: "t"))
-    case 0..<0x20: quoted.append(UInt8(ascii: "\\")); quoted.append(UInt8(ascii: "u")); quoted.append(48); quoted.append(48); quoted.append(hex[Int(byte >> 4)]); quoted.append(hex[Int(byte & 15)])
-    default: quoted.append(byte)
-    }
+  output += QuotedString.quote(string) { byte, quoted in
+    guard byte < 0x20 else { return false }
+    quoted.append(UInt8(ascii: "\\"))
+    quoted.append(UInt8(ascii: "u"))
+    quoted.append(48)
+    quoted.append(48)
+    quoted.append(hexDigits[Int(byte >> 4)])
+    quoted.append(hexDigits[Int(byte & 15)])
+    return true
   }
-  quoted.append(UInt8(ascii: "\""))
-  output += String(decoding: quoted, as: UTF8.self)
 }
 
 /// A small strict JSON parser (RFC 8259) producing `Value`s.

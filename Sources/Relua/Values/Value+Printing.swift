@@ -86,22 +86,12 @@ func luaFloatLiteral(_ value: Double) -> String {
 /// A Lua string literal in the manner of `string.format("%q")`: double quotes, `\"`, `\\`,
 /// control characters as `\n`, `\r`, `\t` or `\ddd`; other text (UTF-8) as is.
 public func quoteLuaString(_ string: String) -> String {
-  // Byte by byte into one buffer (escapes are ASCII; other bytes of valid UTF-8 pass as they are):
-  // appending to a `String` scalar by scalar took seconds for a string of megabytes.
-  var quoted: [UInt8] = [UInt8(ascii: "\"")]
-  quoted.reserveCapacity(string.utf8.count + 2)
-  for byte in string.utf8 {
-    switch byte {
-    case UInt8(ascii: "\""): quoted.append(UInt8(ascii: "\\")); quoted.append(byte)
-    case UInt8(ascii: "\\"): quoted.append(UInt8(ascii: "\\")); quoted.append(byte)
-    case 0x0A: quoted.append(UInt8(ascii: "\\")); quoted.append(UInt8(ascii: "n"))
-    case 0x0D: quoted.append(UInt8(ascii: "\\")); quoted.append(UInt8(ascii: "r"))
-    case 0x09: quoted.append(UInt8(ascii: "\\")); quoted.append(UInt8(ascii: "t"))
-    case 0..<32, 127:
-      quoted.append(UInt8(ascii: "\\")); quoted.append(48 + byte / 100); quoted.append(48 + byte / 10 % 10); quoted.append(48 + byte % 10)
-    default: quoted.append(byte)
-    }
+  QuotedString.quote(string) { byte, quoted in
+    guard byte < 32 || byte == 127 else { return false }
+    quoted.append(UInt8(ascii: "\\"))
+    quoted.append(48 + byte / 100)
+    quoted.append(48 + byte / 10 % 10)
+    quoted.append(48 + byte % 10)
+    return true
   }
-  quoted.append(UInt8(ascii: "\""))
-  return String(decoding: quoted, as: UTF8.self)
 }
