@@ -16,6 +16,11 @@ public struct PresentationReducer<Parent: Reducer, Destination: Reducer>: Reduce
   let toPresentationAction: CaseLens<Parent.Action, PresentationAction<Destination.Action>>
   let identity: (Destination.State) -> AnyHashableSendable
   let isEphemeral: (Destination.State) -> Bool
+  /// For a presented action that is not for the destination presented now (an enum destination:
+  /// another case than the one presented), the name of the one presented; nil when it is. Such an
+  /// action is a runtime warning and changes nothing below this node: an alert showing stays
+  /// (only its own buttons dismiss it); the parent still sees the action.
+  var otherThanPresented: (Destination.State, Destination.Action) -> String? = { _, _ in nil }
   /// Where the operator was declared, for warnings (a Swift `fileID` or a script's `file:line`).
   let fileID: String
   let line: UInt
@@ -34,7 +39,15 @@ public struct PresentationReducer<Parent: Reducer, Destination: Reducer>: Reduce
     var ephemeralHandled = false
     switch presentationAction {
     case let .presented(childAction)?:
-      if let initialID {
+      if let initial, let presented = otherThanPresented(initial, childAction) {
+        RuntimeWarnings.report(
+          """
+          A presentation at "\(place)" received an action for another destination while \
+          '\(presented)' is presented. Action: \(describe(action)). The action was ignored; \
+          '\(presented)' stays.
+          """
+        )
+      } else if let initialID {
         let embed = toPresentationAction.embed
         destinationEffects = toPresentationState.modify(&state) { presentation in
           destination.reduce(into: &presentation.wrappedValue!, action: childAction)
@@ -140,15 +153,18 @@ extension Reducer {
     action: CaseLens<Action, PresentationAction<DestinationAction>>,
     identity: ((DestinationState) -> AnyHashableSendable)? = nil,
     isEphemeral: ((DestinationState) -> Bool)? = nil,
+    otherThanPresented: ((DestinationState, DestinationAction) -> String?)? = nil,
     fileID: String = #fileID, line: UInt = #line,
     @ReducerBuilder<DestinationState, DestinationAction> destination: () -> Destination
   ) -> PresentationReducer<Self, Destination>
   where Destination.State == DestinationState, Destination.Action == DestinationAction {
-    PresentationReducer(
+    var reducer = PresentationReducer(
       parent: self, destination: destination(), toPresentationState: state, toPresentationAction: action,
       identity: identity ?? { defaultPresentationIdentity($0) },
       isEphemeral: isEphemeral ?? { ephemeralState(in: $0) != nil },
       fileID: "\(fileID)", line: line)
+    if let otherThanPresented { reducer.otherThanPresented = otherThanPresented }
+    return reducer
   }
 }
 

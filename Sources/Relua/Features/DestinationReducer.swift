@@ -44,11 +44,15 @@ struct DestinationReducer: Reducer {
   }
 
   /// A destination's identity: its kind (editing its contents keeps it; swapping the kind does
-  /// not), plus the child's own `id` when it has one. An alert is identified by its whole value,
-  /// so a new alert shown while handling the old one's button survives.
+  /// not), plus the child's own `id` when it has one. An alert has an identity of its own, fresh
+  /// each time one is presented (TCA's `AlertState.id`): the storage of the value the script
+  /// assigned, which copies share and a new assignment never does — so an alert presented again
+  /// while handling the old one's button, even with the same text, is a new alert and stays.
   static func identity(of state: Value, kinds: [String: FeatureChild.Destination]) -> AnyHashableSendable {
     let kind = kind(of: state) ?? ""
-    if isAlert(state, kinds: kinds) { return AnyHashableSendable(state) }
+    if isAlert(state, kinds: kinds), case .record(let record) = state {
+      return AnyHashableSendable(PresentedAlert(storage: record.fields.withUnsafeBufferPointer { UInt(bitPattern: $0.baseAddress) }))
+    }
     let id = state[key: kind][key: "id"]
     return id.isNull ? AnyHashableSendable(kind) : AnyHashableSendable([Value.string(kind), id])
   }
@@ -57,4 +61,9 @@ struct DestinationReducer: Reducer {
     guard let kind = kind(of: state), case .alert? = kinds[kind] else { return false }
     return true
   }
+}
+
+/// The identity of one presentation of an alert (see `DestinationReducer.identity(of:kinds:)`).
+private struct PresentedAlert: Hashable, Sendable {
+  let storage: UInt
 }

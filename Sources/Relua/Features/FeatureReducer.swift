@@ -105,7 +105,11 @@ enum FeatureReducerBuilder {
         parent.presentation(
           StateLens(get: { $0[key: key].asPresentation }, modify: { $1(&$0[key: key].asPresentation) }, identity: key), action: presentationLens(key),
           identity: { DestinationReducer.identity(of: $0, kinds: kinds) },
-          isEphemeral: { DestinationReducer.isAlert($0, kinds: kinds) }, fileID: child.definedAt, line: 0
+          isEphemeral: { DestinationReducer.isAlert($0, kinds: kinds) },
+          otherThanPresented: { state, action in
+            let presented = DestinationReducer.kind(of: state)
+            return action.head == presented ? nil : presented ?? "nothing"
+          }, fileID: child.definedAt, line: 0
         ) { destination })
       return AnyFeatureReducer(NavigationWriteLog(base: node, key: key, host: host) { rest, field in
         (rest.steps.count == 1 && rest.head == "dismiss") || DestinationReducer.isAlert(field, kinds: kinds)
