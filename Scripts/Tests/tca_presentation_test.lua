@@ -407,11 +407,8 @@ local function testNavigation_cancelID_parentCancellation()
 end
 port("testNavigation_cancelID_parentCancellation", testNavigation_cancelID_parentCancellation)
 
--- Two timers due at the same instant deliver in an order that varies from run to run (TCA's test
--- clock resumes them in the order they went to sleep: child1's, then child2's).
-local SAME_DEADLINE_RACE = "flaky, about 1 run in 50: at t=2 both children's timers are due, and "
-  .. "relua delivers child2's response before child1's now and then: 'Received unexpected action: … "
-  .. "− [0]: .name(\"child1\") + [0]: .name(\"child2\")' at the receive of child1.child.response"
+-- Two timers due at the same instant deliver in the order they went to sleep (child1's, then
+-- child2's), as TCA's test clock resumes them.
 
 local function respondingChild(withStop)
   local actions = { response = "integer", startButtonTapped = {} }

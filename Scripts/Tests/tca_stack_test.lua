@@ -88,7 +88,7 @@ local function testDismissReceiveWrongAction()
   local store = relua.TestStore(Parent, { state = { path = { { id = 0, child = {} } } } })
   store:send("path[0].child.tap")
   expect(function() store:receive("path.popFrom", 1, function(s) s.path = {} end) end)
-    .to_error("Received unexpected action")
+    .to_error("Received unexpected action: …\n\n  − path.popFrom(1)\n  + path.popFrom(0)\n\n(Expected: −, Received: +)")
   store:skipReceivedActions()
 end
 port("testDismissReceiveWrongAction", testDismissReceiveWrongAction)

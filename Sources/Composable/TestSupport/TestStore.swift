@@ -14,6 +14,9 @@ public final class TestStore<State, Action> {
   public var diff: (_ expected: State, _ actual: State) -> String?
   /// Describes an action in messages.
   public var describeAction: (Action) -> String
+  /// How an expected and a received action that differ are shown (default: CustomDump's diff);
+  /// a host whose actions describe themselves as text sets it.
+  public var actionDiff: ((_ expected: Action, _ received: Action) -> String)?
   /// Compares states (Equatable by default; hosts with dynamic state can plug their own).
   public let isEqual: (State, State) -> Bool
   /// How long `finish` waits by default.
@@ -247,7 +250,9 @@ public final class TestStore<State, Action> {
     let next = received.removeFirst()
     if !predicate(next.action) {
       var message = "Received unexpected action: …"
-      if let expected, let difference = CustomDump.diff(expected, next.action, format: .proportional) {
+      if let expected, let actionDiff {
+        message += "\n\n" + actionDiff(expected, next.action).indented(by: 2) + "\n\n(Expected: −, Received: +)"
+      } else if let expected, let difference = CustomDump.diff(expected, next.action, format: .proportional) {
         message += "\n\n" + difference.indented(by: 2) + "\n\n(Expected: −, Received: +)"
       } else {
         message += "\n\n  " + describeAction(next.action)

@@ -46,6 +46,7 @@ public final class LuaTestStoreObject {
     testStore.reporter = ClosureTestFailureReporter { [weak self] message, _ in self?.failures.append(message) }
     testStore.diff = { expected, actual in ValueDiff.lines(from: expected, to: actual).map { indent($0) } }
     testStore.describeAction = { $0.description }
+    testStore.actionDiff = { expected, received in "− " + expected.description + "\n+ " + received.description }
   }
 
   private static func split(_ location: String) -> (String, UInt) {
