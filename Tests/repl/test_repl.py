@@ -403,7 +403,7 @@ def test_ctrl_c_at_the_prompt_stops_effects_that_start_effects_without_end():
         while t.read_some(0.3):
             pass
         assert "n = " not in t.buffer[t.seen:], "effects went on after Ctrl-C:\n" + t.buffer[t.seen:][-500:]
-        t.line("=store:state().n > 30")
+        t.line("=store:state().n >= 30")
         t.expect(r"\ntrue\r?\n")
     finally:
         t.close()

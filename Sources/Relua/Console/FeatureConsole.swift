@@ -101,6 +101,7 @@ final class FeatureConsole {
     if background, pressed {
       let stopped = session.host.cancelRunningEffects()
       if stopped > 0 { output.writeError("stopped \(stopped) running effect(s)") }
+      InterruptSignal.deliverToPrompt()  // and a fresh prompt, as a press at the prompt gives
     }
     shownState = store.store.state
   }

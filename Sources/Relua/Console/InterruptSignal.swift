@@ -91,6 +91,15 @@ public enum InterruptSignal {
     raise(SIGINT)
   }
 
+  /// Hands a Ctrl-C to the prompt, as if pressed while it waits: it drops what was typed and shows
+  /// a fresh prompt (for a press that armed work took, when the prompt should still answer it).
+  @MainActor
+  static func deliverToPrompt() {
+    guard toPrompt.load(ordering: .acquiring) else { return }
+    var byte: UInt8 = 0
+    _ = write(pipe.write, &byte, 1)
+  }
+
   /// Runs `body` armed (see `arm`).
   @MainActor
   static func armed<R>(_ lua: LuaState, _ body: () throws -> R) rethrows -> R {
