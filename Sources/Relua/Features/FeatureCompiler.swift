@@ -5,6 +5,10 @@ import Lua
 @MainActor
 final class FeatureCompiler {
   private var byTable: [UnsafeRawPointer: FeatureDefinition] = [:]
+  /// Features whose compilation has begun and not ended: a recursive reference (a function
+  /// returning the feature, in optional, forEach, presents or stack) gets the definition being
+  /// made, whose children are filled in when it ends.
+  private var inProgress: [UnsafeRawPointer: FeatureDefinition] = [:]
   private let tags: ReluaTags
 
   init(tags: ReluaTags) {
@@ -20,11 +24,16 @@ final class FeatureCompiler {
     return try compile(table, identity: identity, compiling: [])
   }
 
-  private func compile(_ table: LuaTable, identity: UnsafeRawPointer, compiling: [String]) throws -> FeatureDefinition {
+  private func compile(
+    _ table: LuaTable, identity: UnsafeRawPointer, compiling: [String], byReference: Bool = false
+  ) throws -> FeatureDefinition {
     if let done = byTable[identity] { return done }
     let name = try table.rawGet("name").stringValue ?? "?"
-    if compiling.contains(name) {
-      throw ReluaError.usage("feature '\(name)' contains itself (\((compiling + [name]).joined(separator: " → ")))")
+    if let partial = inProgress[identity] {
+      guard byReference else {
+        throw ReluaError.usage("feature '\(name)' contains itself (\((compiling + [name]).joined(separator: " → "))): a feature can contain itself only where the child can be absent, through a function returning it (relua.optional(\"child\", function() return \(name) end))")
+      }
+      return partial
     }
     var actions: [String: PayloadType] = [:]
     if let declared = try table.rawGet("actions").tableValue {
@@ -33,6 +42,15 @@ final class FeatureCompiler {
         actions[actionName] = try payloadType(payload, feature: name, action: actionName)
       }
     }
+    let bindable = try (table.rawGet("bindable").tableValue?.array() ?? []).compactMap(\.stringValue)
+    var reduceFunction: LuaFunction?
+    if case .function(let function) = try table.rawGet("reduce") { reduceFunction = function }
+    let definition = FeatureDefinition(
+      name: name, table: table, actions: actions, children: [], bindable: bindable, handlers: [:],
+      reduceFunction: reduceFunction, viewFunction: try table.rawGet("view").functionValue,
+      definedAt: try table.rawGet("definedAt").stringValue ?? name, ownReducerPosition: 0)
+    inProgress[identity] = definition
+    defer { inProgress[identity] = nil }
     var children: [FeatureChild] = []
     var ownReducerPosition: Int?
     if let compose = try table.rawGet("compose").tableValue {
@@ -45,22 +63,15 @@ final class FeatureCompiler {
         children.append(try child(entry, compiling: compiling + [name]))
       }
     }
-    let bindable = try (table.rawGet("bindable").tableValue?.array() ?? []).compactMap(\.stringValue)
     var handlers: [String: FeatureHandler] = [:]
-    var reduceFunction: LuaFunction?
-    switch try table.rawGet("reduce") {
-    case .function(let function): reduceFunction = function
-    case .table(let on):
+    if case .table(let on) = try table.rawGet("reduce") {
       for (key, handler) in try on.pairs() {
         if let key = key.stringValue, let handler = handler.functionValue { handlers[key] = try FeatureHandler(handler) }
       }
-    default: break
     }
-    let definition = FeatureDefinition(
-      name: name, table: table, actions: actions, children: children, bindable: bindable, handlers: handlers,
-      reduceFunction: reduceFunction, viewFunction: try table.rawGet("view").functionValue,
-      definedAt: try table.rawGet("definedAt").stringValue ?? name,
-      ownReducerPosition: ownReducerPosition ?? children.count)
+    definition.children = children
+    definition.handlers = handlers
+    definition.ownReducerPosition = ownReducerPosition ?? children.count
     for pattern in handlers.keys.sorted() where !ActionResolver.patternExists(pattern, in: definition) {
       throw ReluaError.usage(
         "\(definition.definedAt): feature '\(name)': the handler '\(pattern)' matches no action; '\(name)' accepts: \(definition.acceptedActions)")
@@ -82,14 +93,20 @@ final class FeatureCompiler {
     let definedAt = try entry.rawGet("definedAt").stringValue ?? key
     let target = try entry.rawGet("target")
     func feature(_ value: LuaValue) throws -> FeatureDefinition {
-      guard let table = value.tableValue else { throw ReluaError.usage("\(definedAt): '\(key)' needs a feature") }
-      return try compile(table, identity: try table.identity(), compiling: compiling)
+      // A function is a reference to a feature (one that may contain the feature being compiled).
+      var value = value
+      let byReference = value.functionValue != nil
+      if let reference = value.functionValue { value = try reference.call().first ?? .nil }
+      guard let table = value.tableValue, try tags.isFeature(table) else {
+        throw ReluaError.usage("\(definedAt): '\(key)' needs a feature, got \(value.type)")
+      }
+      return try compile(table, identity: try table.identity(), compiling: compiling, byReference: byReference)
     }
     func destinations() throws -> [String: FeatureChild.Destination] {
       var kinds: [String: FeatureChild.Destination] = [:]
       for (name, value) in try target.tableValue?.pairs() ?? [] {
-        guard let name = name.stringValue, let table = value.tableValue else { continue }
-        if try tags.isAlert(table) {
+        guard let name = name.stringValue else { continue }
+        if let table = value.tableValue, try tags.isAlert(table) {
           var actions: [String: PayloadType] = [:]
           for (action, payload) in try table.rawGet("actions").tableValue?.pairs() ?? [] {
             guard let action = action.stringValue else { continue }

@@ -9,11 +9,11 @@ public final class FeatureDefinition {
   /// Its own actions and their payloads.
   public let actions: [String: PayloadType]
   /// Its children, in declaration order (they run before its own reducer, in this order).
-  public let children: [FeatureChild]
+  public internal(set) var children: [FeatureChild]
   /// Fields that `binding.<field>` actions may set.
   public let bindable: [String]
   /// `relua.on` handlers by action pattern (`increment`, `counter.playNext`, `rows.onAppear`).
-  let handlers: [String: FeatureHandler]
+  internal(set) var handlers: [String: FeatureHandler]
   /// A plain `reduce = function(state, action, deps)`, called for every action.
   let reduceFunction: LuaFunction?
   let viewFunction: LuaFunction?
@@ -21,7 +21,7 @@ public final class FeatureDefinition {
   public let definedAt: String
   /// How many of the children run before the feature's own reducer (`relua.own` in `compose`;
   /// only scopes can run after it: optional, forEach, presents and stack always run their child first).
-  let ownReducerPosition: Int
+  internal(set) var ownReducerPosition: Int
 
   init(
     name: String, table: LuaTable, actions: [String: PayloadType], children: [FeatureChild], bindable: [String],

@@ -40,7 +40,23 @@ struct SequenceReducer: Reducer {
 /// order they are declared (the first declared runs first).
 @MainActor
 enum FeatureReducerBuilder {
+  /// Features whose reducer is being built: a recursive feature's reference to itself gets a
+  /// reducer that finds the built one when it runs (the tree of a recursive feature is finite only
+  /// in its state, so it cannot be built out eagerly).
+  private static var building: [ObjectIdentifier: RecursiveReducer.Box] = [:]
+
   static func reducer(for feature: FeatureDefinition, host: ReluaHost) -> AnyFeatureReducer {
+    let key = ObjectIdentifier(feature)
+    if let box = building[key] { return AnyFeatureReducer(RecursiveReducer(box: box)) }
+    let box = RecursiveReducer.Box()
+    building[key] = box
+    defer { building[key] = nil }
+    let reducer = buildReducer(for: feature, host: host)
+    box.reducer = reducer
+    return reducer
+  }
+
+  private static func buildReducer(for feature: FeatureDefinition, host: ReluaHost) -> AnyFeatureReducer {
     // Scopes and the own reducer run in sequence, in declaration order (`relua.own` marks where
     // the own reducer stands; by default after the scopes).
     var sequence: [AnyFeatureReducer] = []
@@ -190,4 +206,22 @@ enum FeatureReducerBuilder {
         return .element(id: StackElementID(Int(id)), action: rest.tail)
       })
   }
+}
+
+/// A recursive feature's reference to itself: the reducer built for it, found when it runs.
+struct RecursiveReducer: Reducer {
+  typealias State = Value
+  typealias Action = FeatureAction
+
+  final class Box: @unchecked Sendable {
+    var reducer: AnyFeatureReducer?
+  }
+
+  let box: Box
+
+  func reduce(into state: inout Value, action: FeatureAction) -> Effect<FeatureAction> {
+    box.reducer!.reduce(into: &state, action: action)
+  }
+
+  func navigationNodes(in state: Value) -> [NavigationNode] { box.reducer!.navigationNodes(in: state) }
 }

@@ -142,9 +142,13 @@ enum ReluaPrelude {
       return setmetatable(entry, ChildMT)
     end
 
-    local function checkFeature(kind, key, feature, level)
-      if getmetatable(feature) ~= FeatureMT then
-        fail(level + 1, "relua.%s('%s', …): expected a feature (made by relua.feature), got %s", kind, key, type(feature))
+    -- A feature, or (where the child can be absent: optional, forEach, presents, stack) a function
+    -- returning one, so a feature can contain itself: `relua.optional("child", function() return
+    -- Node end)` — the function is called when the feature is first run.
+    local function checkFeature(kind, key, feature, level, allowReference)
+      if getmetatable(feature) ~= FeatureMT and not (allowReference and type(feature) == "function") then
+        fail(level + 1, "relua.%s('%s', …): expected a feature (made by relua.feature)%s, got %s", kind, key,
+          allowReference and " or a function returning one" or "", type(feature))
       end
     end
 
@@ -157,8 +161,8 @@ enum ReluaPrelude {
         if type(name) ~= "string" or not name:match("^[%a_][%w_]*$") then
           fail(level + 1, "relua.%s('%s', kinds): kind names must be identifiers, got %s", kind, key, tostring(name))
         end
-        if getmetatable(target) ~= FeatureMT and getmetatable(target) ~= AlertMT then
-          fail(level + 1, "relua.%s('%s', kinds): '%s' must be a feature or relua.alert{…}, got %s", kind, key, name, type(target))
+        if getmetatable(target) ~= FeatureMT and getmetatable(target) ~= AlertMT and type(target) ~= "function" then
+          fail(level + 1, "relua.%s('%s', kinds): '%s' must be a feature, a function returning one, or relua.alert{…}, got %s", kind, key, name, type(target))
         end
         if name == "dismiss" or name == "popFrom" or name == "push" then
           fail(level + 1, "relua.%s('%s', kinds): '%s' is reserved", kind, key, name)
@@ -184,13 +188,13 @@ enum ReluaPrelude {
     M.own = setmetatable({ kind = "own", key = "(own reducer)" }, ChildMT)
 
     function M.optional(key, feature)
-      checkFeature("optional", key, feature, 2)
+      checkFeature("optional", key, feature, 2, true)
       local entry = child("optional", key, feature, nil, 2)
       return entry
     end
 
     function M.forEach(key, feature)
-      checkFeature("forEach", key, feature, 2)
+      checkFeature("forEach", key, feature, 2, true)
       local entry = child("forEach", key, feature, nil, 2)
       return entry
     end
