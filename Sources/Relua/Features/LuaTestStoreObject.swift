@@ -40,7 +40,7 @@ public final class LuaTestStoreObject {
     }
     let (file, line) = Self.split(location)
     testStore = TestStore(
-      initialState: initial, reducer: Reduce(host.rootReducer(for: feature)), isEqual: ==,
+      initialState: initial, reducer: Reduce(host.rootReducer(for: feature)), isEqual: { $0.sameInLua(as: $1) },
       reporter: ClosureTestFailureReporter { _, _ in }, withDependencies: { options.prepare(&$0) },
       transaction: host.storeTransaction, location: SourceLocation(file: file, line: line))
     testStore.reporter = ClosureTestFailureReporter { [weak self] message, _ in self?.failures.append(message) }

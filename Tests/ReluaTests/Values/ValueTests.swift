@@ -110,4 +110,17 @@ extension ValueTests {
       XCTAssertNotEqual(record["abcdefghi"], .null)
     }
   }
+
+  /// A Lua test store compares states as Lua sees them: list kinds and empty tables' kinds are
+  /// invisible to scripts.
+  func testSameInLuaIgnoresKindsNoScriptCanSee() throws {
+    let rows: [Value] = [["id": 1, "name": "a"]]
+    XCTAssertTrue(Value.array(rows).sameInLua(as: .identified(try IdentifiedValues(rows))))
+    XCTAssertTrue(Value.record(ValueRecord()).sameInLua(as: .array([])))
+    XCTAssertTrue((["rows": .record(ValueRecord())] as Value).sameInLua(as: ["rows": .identified(IdentifiedValues())]))
+    XCTAssertFalse(Value.array([1]).sameInLua(as: .array([2])))
+    XCTAssertFalse(Value.record(ValueRecord([("a", 1)])).sameInLua(as: .array([1])))
+    XCTAssertFalse(Value.integer(1).sameInLua(as: .float(1)))
+  }
 }
+
