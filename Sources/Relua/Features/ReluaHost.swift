@@ -140,9 +140,14 @@ public final class ReluaHost {
 
   func untrack(_ store: Store<Value, FeatureAction>) { stores[ObjectIdentifier(store)] = nil }
 
+  /// Every store of this state, test stores' included.
+  private var liveStores: [Store<Value, FeatureAction>] {
+    stores.values.map { $0.takeUnretainedValue() } + testStores.map(\.testStore.store)
+  }
+
   /// Every state this host holds for its scripts (see `StateMemory`).
   private func heldStates() -> [(owner: ObjectIdentifier?, state: Value?)] {
-    let held = stores.values.map { $0.takeUnretainedValue() } + testStores.map(\.testStore.store)
+    let held = liveStores
     var states = held.map { store in (owner: Optional(ObjectIdentifier(store)), state: store.isSending ? nil : Optional(store.state)) }
     if views.isActive { states.append((owner: nil, state: views.value)) }
     return states
@@ -151,7 +156,7 @@ public final class ReluaHost {
   /// Cancels the effects of every store of this state and waits (up to 2 s each) until they have
   /// ended: a coroutine must never be resumed after its Lua state closed.
   public func stopEffects() async {
-    let live = stores.values.map { $0.takeUnretainedValue() } + testStores.map(\.testStore.store)
+    let live = liveStores
     for store in live { store.cancelAllEffects() }
     for store in live { await store.waitForEffects(timeout: .seconds(2)) }
   }
@@ -160,7 +165,7 @@ public final class ReluaHost {
   /// effects that start effects without end cannot be stopped otherwise); how many there were.
   @discardableResult
   public func cancelRunningEffects() -> Int {
-    let live = stores.values.map { $0.takeUnretainedValue() } + testStores.map(\.testStore.store)
+    let live = liveStores
     let running = live.reduce(0) { $0 + $1.effectsInFlight }
     for store in live where store.effectsInFlight > 0 { store.cancelAllEffects() }
     return running
