@@ -43,41 +43,84 @@ final class FeatureCompiler {
       }
     }
     let bindable = try (table.rawGet("bindable").tableValue?.array() ?? []).compactMap(\.stringValue)
-    var reduceFunction: LuaFunction?
-    if case .function(let function) = try table.rawGet("reduce") { reduceFunction = function }
+    let own = try ownReducer(try table.rawGet("reduce"))
     let definition = FeatureDefinition(
-      name: name, table: table, actions: actions, children: [], bindable: bindable, handlers: [:],
-      reduceFunction: reduceFunction, viewFunction: try table.rawGet("view").functionValue,
-      definedAt: try table.rawGet("definedAt").stringValue ?? name, ownReducerPosition: 0)
+      name: name, table: table, actions: actions, children: [], bindable: bindable, own: own,
+      viewFunction: try table.rawGet("view").functionValue, definedAt: try table.rawGet("definedAt").stringValue ?? name)
     inProgress[identity] = definition
     defer { inProgress[identity] = nil }
     var children: [FeatureChild] = []
-    var ownReducerPosition: Int?
+    var steps: [FeatureStep] = []
+    var reducers: [(FeatureOwnReducer, String)] = [(own, definition.definedAt)]
+    var onChangeCount = 0
     if let compose = try table.rawGet("compose").tableValue {
       for entry in try compose.array() {
         guard let entry = entry.tableValue else { continue }
-        if try entry.rawGet("kind").stringValue == "own" {
-          ownReducerPosition = children.count
-          continue
+        let definedAt = try entry.rawGet("definedAt").stringValue ?? definition.definedAt
+        switch try entry.rawGet("kind").stringValue {
+        case "own":
+          steps.append(.own)
+        case "reduce":
+          let reducer = try ownReducer(try entry.rawGet("reduce"))
+          reducers.append((reducer, definedAt))
+          steps.append(.reduce(reducer))
+        case "onChange":
+          steps.append(.onChange(try onChange(entry, index: onChangeCount, definedAt: definedAt)))
+          onChangeCount += 1
+        default:
+          steps.append(.child(children.count))
+          children.append(try child(entry, compiling: compiling + [name]))
         }
-        children.append(try child(entry, compiling: compiling + [name]))
       }
     }
+    if !steps.contains(where: { if case .own = $0 { true } else { false } }) {
+      // By default the own reducer runs right after the last child.
+      let lastChild = steps.lastIndex { if case .child = $0 { true } else { false } }
+      steps.insert(.own, at: lastChild.map { $0 + 1 } ?? 0)
+    }
+    definition.children = children
+    definition.steps = steps
+    for (reducer, definedAt) in reducers {
+      for pattern in reducer.handlers.keys.sorted() where !ActionResolver.patternExists(pattern, in: definition) {
+        throw ReluaError.usage(
+          "\(definedAt): feature '\(name)': the handler '\(pattern)' matches no action; '\(name)' accepts: \(definition.acceptedActions)")
+      }
+    }
+    byTable[identity] = definition
+    return definition
+  }
+
+  /// A `reduce` field or a `relua.reduce` entry: `relua.on` handlers or a plain function.
+  private func ownReducer(_ value: LuaValue) throws -> FeatureOwnReducer {
     var handlers: [String: FeatureHandler] = [:]
-    if case .table(let on) = try table.rawGet("reduce") {
+    if case .table(let on) = value {
       for (key, handler) in try on.pairs() {
         if let key = key.stringValue, let handler = handler.functionValue { handlers[key] = try FeatureHandler(handler) }
       }
     }
-    definition.children = children
-    definition.handlers = handlers
-    definition.ownReducerPosition = ownReducerPosition ?? children.count
-    for pattern in handlers.keys.sorted() where !ActionResolver.patternExists(pattern, in: definition) {
-      throw ReluaError.usage(
-        "\(definition.definedAt): feature '\(name)': the handler '\(pattern)' matches no action; '\(name)' accepts: \(definition.acceptedActions)")
+    return FeatureOwnReducer(handlers: handlers, reduceFunction: value.functionValue)
+  }
+
+  private func onChange(_ entry: LuaTable, index: Int, definedAt: String) throws -> FeatureOnChange {
+    let watched: FeatureOnChange.Watched
+    switch try entry.rawGet("of") {
+    case .string(let path):
+      let text = path.description
+      do {
+        _ = try ActionResolver.parse(text, kind: "state path")
+      } catch {
+        throw ReluaError.usage("\(definedAt): relua.onChange: \(error.description)")
+      }
+      watched = .path(text)
+    case .function(let projection):
+      watched = .projection(projection)
+    default:
+      throw ReluaError.usage("\(definedAt): relua.onChange: expected a state path or a function(state)")
     }
-    byTable[identity] = definition
-    return definition
+    guard let handler = try entry.rawGet("handler").functionValue else {
+      throw ReluaError.usage("\(definedAt): relua.onChange: expected a handler function")
+    }
+    return FeatureOnChange(watched: watched, handler: handler, definedAt: definedAt, index: index)
   }
 
   private func payloadType(_ value: LuaValue, feature: String, action: String) throws -> PayloadType {

@@ -12,32 +12,38 @@ public final class FeatureDefinition {
   public internal(set) var children: [FeatureChild]
   /// Fields that `binding.<field>` actions may set.
   public let bindable: [String]
-  /// `relua.on` handlers by action pattern (`increment`, `counter.playNext`, `rows.onAppear`).
-  internal(set) var handlers: [String: FeatureHandler]
-  /// A plain `reduce = function(state, action, deps)`, called for every action.
-  let reduceFunction: LuaFunction?
+  /// Its own reducer: the `reduce` field.
+  let own: FeatureOwnReducer
   let viewFunction: LuaFunction?
   /// Where `relua.feature` was called (`Scripts/Features/Counter.lua:4`).
   public let definedAt: String
-  /// How many of the children run before the feature's own reducer (`relua.own` in `compose`;
-  /// only scopes can run after it: optional, forEach, presents and stack always run their child first).
-  internal(set) var ownReducerPosition: Int
+  /// What runs, in order: the children, the own reducer (where `relua.own` stands; by default
+  /// right after the last child), more reducers (`relua.reduce`) and `relua.onChange` entries.
+  /// Only scopes run in this order among the reducers: optional, forEach, presents and stack
+  /// always run their child before all of them, as their operators do in TCA.
+  internal(set) var steps: [FeatureStep] = []
 
   init(
     name: String, table: LuaTable, actions: [String: PayloadType], children: [FeatureChild], bindable: [String],
-    handlers: [String: FeatureHandler], reduceFunction: LuaFunction?, viewFunction: LuaFunction?, definedAt: String,
-    ownReducerPosition: Int
+    own: FeatureOwnReducer, viewFunction: LuaFunction?, definedAt: String
   ) {
-    self.ownReducerPosition = ownReducerPosition
     self.name = name
     self.table = table
     self.actions = actions
     self.children = children
     self.bindable = bindable
-    self.handlers = handlers
-    self.reduceFunction = reduceFunction
+    self.own = own
     self.viewFunction = viewFunction
     self.definedAt = definedAt
+  }
+
+  /// Whether the feature is only its own reducer (no children, no further reducers): a store
+  /// runs it as a leaf, without the composition's nodes.
+  var isLeaf: Bool { children.isEmpty && steps.count == 1 }
+
+  /// The `onChange` entries, in order (their index is their place in `OnChangeSnapshot`).
+  var onChanges: [FeatureOnChange] {
+    steps.compactMap { if case .onChange(let entry) = $0 { return entry } else { return nil } }
   }
 
   public func child(_ key: String) -> FeatureChild? { children.first { $0.key == key } }

@@ -57,20 +57,29 @@ enum FeatureReducerBuilder {
   }
 
   private static func buildReducer(for feature: FeatureDefinition, host: ReluaHost) -> AnyFeatureReducer {
-    // Scopes and the own reducer run in sequence, in declaration order (`relua.own` marks where
-    // the own reducer stands; by default after the scopes).
+    // Scopes and the feature's own reducers run in sequence, in the order of `steps`.
+    let baseline = OnChangeBaseline()
     var sequence: [AnyFeatureReducer] = []
-    for (index, child) in feature.children.enumerated() {
-      if index == feature.ownReducerPosition { sequence.append(AnyFeatureReducer(LuaLeafReducer(feature: feature, host: host))) }
-      if let scope = scope(child, host: host) { sequence.append(scope) }
-    }
-    if feature.ownReducerPosition >= feature.children.count {
-      sequence.append(AnyFeatureReducer(LuaLeafReducer(feature: feature, host: host)))
+    for step in feature.steps {
+      switch step {
+      case .child(let index):
+        if let scope = scope(feature.children[index], host: host) { sequence.append(scope) }
+      case .own:
+        sequence.append(AnyFeatureReducer(LuaLeafReducer(feature: feature, host: host)))
+      case .reduce(let own):
+        sequence.append(AnyFeatureReducer(LuaLeafReducer(feature: feature, host: host, reducer: own)))
+      case .onChange(let entry):
+        sequence.append(AnyFeatureReducer(OnChangeReducer(entry: entry, feature: feature, host: host, baseline: baseline)))
+      }
     }
     var reducer = sequence.count == 1 ? sequence[0] : AnyFeatureReducer(SequenceReducer(reducers: sequence))
     // The other operators wrap it: their child runs first; the first declared is outermost.
     for child in feature.children.reversed() {
       reducer = wrap(reducer, in: child, host: host) ?? reducer
+    }
+    let onChanges = feature.onChanges
+    if !onChanges.isEmpty {
+      reducer = AnyFeatureReducer(OnChangeSnapshot(base: reducer, entries: onChanges, feature: feature, host: host, baseline: baseline))
     }
     return reducer
   }

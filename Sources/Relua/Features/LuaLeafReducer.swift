@@ -2,6 +2,7 @@ import Composable
 import Lua
 
 /// A feature's own logic: its binding actions, then its Lua handler for the action (if any).
+/// Also each further reducer of a feature's own (`relua.reduce`), without the bindings.
 /// Actions no handler names cost no Lua call. A raising handler leaves the state exactly as it
 /// was and returns `Effect.failure`, which the store turns into the error the sender sees.
 struct LuaLeafReducer: Reducer {
@@ -10,14 +11,26 @@ struct LuaLeafReducer: Reducer {
 
   let feature: FeatureDefinition
   let host: ReluaHost
+  /// The handlers this reducer runs: the feature's `reduce`, or a `relua.reduce` entry's.
+  let own: FeatureOwnReducer
   private let lastHandler = LastHandler()
   /// Whether the feature declares bindable fields (a flag here: the check runs on every action).
   private let isBindable: Bool
 
+  /// The feature's own reducer, with its bindings.
   init(feature: FeatureDefinition, host: ReluaHost) {
     self.feature = feature
     self.host = host
+    own = feature.own
     isBindable = !feature.bindable.isEmpty
+  }
+
+  /// A further reducer of the feature's own (`relua.reduce` in `compose`).
+  init(feature: FeatureDefinition, host: ReluaHost, reducer: FeatureOwnReducer) {
+    self.feature = feature
+    self.host = host
+    own = reducer
+    isBindable = false
   }
 
   /// The handler found for the last action name (a send loop, typing, a timer's ticks repeat one
@@ -60,7 +73,7 @@ struct LuaLeafReducer: Reducer {
     }
     if action.steps.count == 1, let name = action.head {
       if name != lastHandler.name {
-        let found = feature.handlers[name]
+        let found = own.handlers[name]
         lastHandler.handler = found?.function.registryReference
         lastHandler.argumentCount = found?.argumentCount ?? 4
         lastHandler.name = name
@@ -69,12 +82,12 @@ struct LuaLeafReducer: Reducer {
         return host.runHandler(
           handler, argumentCount: lastHandler.argumentCount, feature: feature, state: &state, action: action)
       }
-    } else if !feature.handlers.isEmpty, let handler = feature.handlers[action.pattern] {
+    } else if !own.handlers.isEmpty, let handler = own.handlers[action.pattern] {
       return host.runHandler(
         handler.function.registryReference, argumentCount: handler.argumentCount, feature: feature,
         state: &state, action: action)
     }
-    if let reduceFunction = feature.reduceFunction {
+    if let reduceFunction = own.reduceFunction {
       return host.runReduceFunction(reduceFunction, feature: feature, state: &state, action: action)
     }
     return .none

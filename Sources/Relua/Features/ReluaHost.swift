@@ -302,20 +302,60 @@ public final class ReluaHost {
         function, argumentCount: 3,
         pushArguments: { L in
           try views.pushSessionState(onto: L)
-          lua_createtable(L, 0, 4)
-          pushLuaString(action.name, onto: L)
-          lua_setfield(L, -2, "name")
-          pushLuaString(action.pattern, onto: L)
-          lua_setfield(L, -2, "pattern")
-          try action.payload.push(onto: L)
-          lua_setfield(L, -2, "payload")
-          if let id = action.firstID {
-            try id.push(onto: L)
-            lua_setfield(L, -2, "id")
-          }
+          try Self.pushRecord(of: action, onto: L)
           lua_rawgeti(L, relua_registryindex(), depsReference)
         },
         readResults: { L, first, count in Self.firstResult(lua, L, first, count) })
+    }
+  }
+
+  /// Runs a `relua.onChange` handler: `handler(state, old, new, deps, action)`.
+  func runOnChange(
+    _ handler: LuaFunction, feature: FeatureDefinition, state: inout Value, old: Value, new: Value,
+    action: FeatureAction
+  ) -> Effect<FeatureAction> {
+    runLua(feature: feature, state: &state, action: action) {
+      try lua.callRaw(
+        handler, argumentCount: 5,
+        pushArguments: { L in
+          try views.pushSessionState(onto: L)
+          try old.push(onto: L)
+          try new.push(onto: L)
+          lua_rawgeti(L, relua_registryindex(), depsReference)
+          try Self.pushRecord(of: action, onto: L)
+        },
+        readResults: { L, first, count in Self.firstResult(lua, L, first, count) })
+    }
+  }
+
+  /// The value a `relua.onChange` entry watches in `state`: the value at its path, or what its
+  /// function returns on a read-only look at the state.
+  func watched(_ watched: FeatureOnChange.Watched, in state: Value) throws -> Value {
+    switch watched {
+    case .path(let path):
+      return try state.at(path: path)
+    case .projection(let projection):
+      var copy = state
+      return try views.withViews(of: &copy) { session in
+        guard let result = try lua.call(projection, session.view()).first else { return .null }
+        return try value(from: result)
+      }
+    }
+  }
+
+  /// `{ name = "rows[42].toggle", pattern = "rows.toggle", payload = …, id = 42 }`: an action as
+  /// a plain `reduce` function (and an onChange handler) gets it.
+  static func pushRecord(of action: FeatureAction, onto L: OpaquePointer) throws {
+    lua_createtable(L, 0, 4)
+    pushLuaString(action.name, onto: L)
+    lua_setfield(L, -2, "name")
+    pushLuaString(action.pattern, onto: L)
+    lua_setfield(L, -2, "pattern")
+    try action.payload.push(onto: L)
+    lua_setfield(L, -2, "payload")
+    if let id = action.firstID {
+      try id.push(onto: L)
+      lua_setfield(L, -2, "id")
     }
   }
 
@@ -346,12 +386,12 @@ public final class ReluaHost {
       guard let returned else { return .none }
       return try LuaEffects.effect(from: returned, feature: feature, host: self)
     } catch {
-      return failure(error, feature: feature, action: action)
+      return reducerFailure(error, feature: feature, action: action)
     }
   }
 
   /// A reducer's error as the effect that fails the send (kept for `lastReducerError`).
-  private func failure(_ error: any Error, feature: FeatureDefinition, action: FeatureAction) -> Effect<FeatureAction> {
+  func reducerFailure(_ error: any Error, feature: FeatureDefinition, action: FeatureAction) -> Effect<FeatureAction> {
     let failure = reducerError(error, feature: feature, action: action)
     lastReducerError = failure
     return .failure(failure)

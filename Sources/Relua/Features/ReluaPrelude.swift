@@ -77,11 +77,17 @@ enum ReluaPrelude {
         local compose = spec.compose or {}
         if type(compose) ~= "table" then fail(2, "feature '%s': 'compose' must be a list of relua.scope/optional/forEach/presents/stack", name) end
         local keys = {}
+        local ownPlaced = false
         for index, child in ipairs(compose) do
-          if child == M.own then goto continue end
           if getmetatable(child) ~= ChildMT then
-            fail(2, "feature '%s': compose[%d] is not a relua.scope/optional/forEach/presents/stack", name, index)
+            fail(2, "feature '%s': compose[%d] is not a relua.scope/optional/forEach/presents/stack/own/reduce/onChange", name, index)
           end
+          if child == M.own then
+            if ownPlaced then fail(2, "feature '%s': relua.own is in compose twice", name) end
+            ownPlaced = true
+            goto continue
+          end
+          if child.kind == "reduce" or child.kind == "onChange" then goto continue end
           if keys[child.key] then fail(2, "feature '%s': '%s' is composed twice", name, child.key) end
           if actions[child.key] then fail(2, "feature '%s': '%s' is both an action and a child", name, child.key) end
           keys[child.key] = true
@@ -186,6 +192,30 @@ enum ReluaPrelude {
     -- like placing `Reduce` before `Scope` in a TCA body: { relua.own, relua.scope("counter", Counter) }
     -- lets the parent see a child's state before the child changes it.
     M.own = setmetatable({ kind = "own", key = "(own reducer)" }, ChildMT)
+
+    -- In `compose`, one more reducer of the feature's own, at its place (TCA's `Reduce` among
+    -- `Scope`s): relua.reduce(relua.on { … }) or relua.reduce(function(state, action, deps) … end).
+    function M.reduce(reduce)
+      if type(reduce) == "table" and getmetatable(reduce) == nil then reduce = M.on(reduce) end
+      if type(reduce) ~= "function" and getmetatable(reduce) ~= HandlersMT then
+        fail(2, "relua.reduce: expected relua.on { action = function(state, payload, deps) ... end } or a function(state, action, deps), got %s", type(reduce))
+      end
+      return setmetatable({ kind = "reduce", reduce = reduce, definedAt = host.where(2) }, ChildMT)
+    end
+
+    -- In `compose`, TCA's `.onChange(of:)`: when the value at a state path (or what a
+    -- function(state) returns) differs from the one the action found, after the reducers before
+    -- it ran, handler(state, old, new, deps, action) runs and may return an effect.
+    function M.onChange(of, handler)
+      if type(of) ~= "string" and type(of) ~= "function" then
+        fail(2, "relua.onChange: expected a state path (\"count\", \"settings.theme\") or a function(state) returning the value to watch, got %s", type(of))
+      end
+      if type(handler) ~= "function" then
+        fail(2, "relua.onChange(%s, handler): expected a function(state, old, new, deps, action), got %s",
+          type(of) == "string" and format("%q", of) or "function", type(handler))
+      end
+      return setmetatable({ kind = "onChange", of = of, handler = handler, definedAt = host.where(2) }, ChildMT)
+    end
 
     function M.optional(key, feature)
       checkFeature("optional", key, feature, 2, true)

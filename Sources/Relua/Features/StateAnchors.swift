@@ -114,7 +114,7 @@ extension ReluaHost {
   func rootStore(
     of feature: FeatureDefinition, initialState: Value, dependencies: DependencyValues
   ) -> Store<Value, FeatureAction> {
-    guard feature.children.isEmpty else {
+    guard feature.isLeaf else {
       return Store(
         initialState: initialState, reduce: rootReducer(for: feature), dependencies: dependencies,
         transaction: storeTransaction)
@@ -129,7 +129,7 @@ extension ReluaHost {
   func rootReducer(for feature: FeatureDefinition) -> (inout Value, FeatureAction) -> Effect<FeatureAction> {
     // A feature without children is its own leaf: called as it is (what the builder makes of it,
     // wrapped in a type-erased node, costs a partial application per send).
-    if feature.children.isEmpty {
+    if feature.isLeaf {
       let root = LeafRootReducer(host: self, feature: feature)
       return { state, action in root.reduce(&state, action) }
     }
