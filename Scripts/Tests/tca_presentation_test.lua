@@ -1,8 +1,11 @@
 -- TCA's PresentationReducerTests, ported step for step to the relua DSL.
 --
--- Mapping: `@PresentationState var child` is `relua.presents("child", { child = Child })`, so
--- TCA's `.child(.presented(.tap))` is "child.child.tap" and `.child(.dismiss)` is "child.dismiss";
--- a `Destination` enum is one `relua.presents` with a kind per case. `Task.never()` is a sleep on
+-- Mapping: `@Presents var child: Child.State?` is `relua.presents("child", Child)`, so TCA's
+-- `.child(.presented(.tap))` is "child.tap" and `.child(.dismiss)` is "child.dismiss"; a
+-- `Destination` enum is one `relua.presents` with a kind per case (`.destination(.presented(
+-- .child(.tap)))` is "destination.child.tap"). A child with an action named `dismiss` of its own
+-- cannot be presented without a kind ("child.dismiss" would name both): the one test that has
+-- one presents it as the kind `child` of `relua.presents("child", { child = Child })`. `Task.never()` is a sleep on
 -- the test clock that no test advances to (`never` below). TCA's `TestClock`/`DispatchQueue.test`
 -- are `deps = { clock = "test" }` and `store:advance`.
 --
@@ -34,7 +37,7 @@ end
 -- A parent presenting `Child` at "child", with `presentChild`.
 local function presenter(Child, extra)
   local actions = { presentChild = {} }
-  local handlers = { presentChild = function(s) s.child = { child = Child:initial() } end }
+  local handlers = { presentChild = function(s) s.child = Child:initial() end }
   for name, handler in pairs(extra or {}) do
     if not name:find("%.") then actions[name] = {} end
     handlers[name] = handler
@@ -42,7 +45,7 @@ local function presenter(Child, extra)
   return feature "Parent" {
     state = {},
     actions = actions,
-    compose = { relua.presents("child", { child = Child }) },
+    compose = { relua.presents("child", Child) },
     reduce = on(handlers),
   }
 end
@@ -67,8 +70,8 @@ local function tick(s) s.count = s.count + 1 end
 local function testPresentation_parentDismissal()
   local Parent = presenter(counterChild())
   local store = relua.TestStore(Parent)
-  store:send("presentChild", function(s) s.child = { child = { count = 0 } } end)
-  store:send("child.child.incrementButtonTapped", function(s) s.child.child.count = 1 end)
+  store:send("presentChild", function(s) s.child = { count = 0 } end)
+  store:send("child.incrementButtonTapped", function(s) s.child.count = 1 end)
   store:send("child.dismiss", function(s) s.child = nil end)
 end
 port("testPresentation_parentDismissal", testPresentation_parentDismissal)
@@ -76,8 +79,8 @@ port("testPresentation_parentDismissal", testPresentation_parentDismissal)
 local function testPresentation_parentDismissal_NilOut()
   local Parent = presenter(counterChild(), { dismissChild = function(s) s.child = nil end })
   local store = relua.TestStore(Parent)
-  store:send("presentChild", function(s) s.child = { child = { count = 0 } } end)
-  store:send("child.child.incrementButtonTapped", function(s) s.child.child.count = 1 end)
+  store:send("presentChild", function(s) s.child = { count = 0 } end)
+  store:send("child.incrementButtonTapped", function(s) s.child.count = 1 end)
   store:send("dismissChild", function(s) s.child = nil end)
 end
 port("testPresentation_parentDismissal_NilOut", testPresentation_parentDismissal_NilOut)
@@ -87,16 +90,16 @@ local function testPresentation_childDismissal()
   local Parent = feature "Parent" {
     state = {},  -- lastCount: the child's count when it was dismissed
     actions = { presentChild = {} },
-    compose = { relua.presents("child", { child = Child }) },
+    compose = { relua.presents("child", Child) },
     reduce = on {
-      presentChild = function(s) s.child = { child = Child:initial() } end,
-      ["child.dismiss"] = function(s) s.lastCount = s.child and s.child.child.count end,
+      presentChild = function(s) s.child = Child:initial() end,
+      ["child.dismiss"] = function(s) s.lastCount = s.child and s.child.count end,
     },
   }
   local store = relua.TestStore(Parent)
-  store:send("presentChild", function(s) s.child = { child = { count = 0 } } end)
-  store:send("child.child.decrementButtonTapped", function(s) s.child.child.count = -1 end)
-  store:send("child.child.closeButtonTapped")
+  store:send("presentChild", function(s) s.child = { count = 0 } end)
+  store:send("child.decrementButtonTapped", function(s) s.child.count = -1 end)
+  store:send("child.closeButtonTapped")
   store:receive("child.dismiss", function(s)
     s.child = nil
     s.lastCount = -1
@@ -111,11 +114,11 @@ local function testPresentation_parentDismissal_effects()
     reduce = on { startButtonTapped = startTimer, tick = tick },
   }
   local store = relua.TestStore(presenter(Child), { deps = { clock = "test" } })
-  store:send("presentChild", function(s) s.child = { child = { count = 0 } } end)
-  store:send("child.child.startButtonTapped")
+  store:send("presentChild", function(s) s.child = { count = 0 } end)
+  store:send("child.startButtonTapped")
   store:advance(2)
-  store:receive("child.child.tick", function(s) s.child.child.count = 1 end)
-  store:receive("child.child.tick", function(s) s.child.child.count = 2 end)
+  store:receive("child.tick", function(s) s.child.count = 1 end)
+  store:receive("child.tick", function(s) s.child.count = 2 end)
   store:send("child.dismiss", function(s) s.child = nil end)
 end
 port("testPresentation_parentDismissal_effects", testPresentation_parentDismissal_effects)
@@ -127,12 +130,12 @@ local function testPresentation_childDismissal_effects()
     reduce = on { closeButtonTapped = closeButtonTapped, startButtonTapped = startTimer, tick = tick },
   }
   local store = relua.TestStore(presenter(Child), { deps = { clock = "test" } })
-  store:send("presentChild", function(s) s.child = { child = { count = 0 } } end)
-  store:send("child.child.startButtonTapped")
+  store:send("presentChild", function(s) s.child = { count = 0 } end)
+  store:send("child.startButtonTapped")
   store:advance(2)
-  store:receive("child.child.tick", function(s) s.child.child.count = 1 end)
-  store:receive("child.child.tick", function(s) s.child.child.count = 2 end)
-  store:send("child.child.closeButtonTapped")
+  store:receive("child.tick", function(s) s.child.count = 1 end)
+  store:receive("child.tick", function(s) s.child.count = 2 end)
+  store:send("child.closeButtonTapped")
   store:receive("child.dismiss", function(s) s.child = nil end)
 end
 port("testPresentation_childDismissal_effects", testPresentation_childDismissal_effects)
@@ -148,18 +151,18 @@ local function testPresentation_identifiableDismissal_effects()
   local Parent = feature "Parent" {
     state = {},
     actions = { presentChild = {} },
-    compose = { relua.presents("child", { child = Child }) },
+    compose = { relua.presents("child", Child) },
     reduce = on {
-      presentChild = function(s, _, deps) s.child = { child = { id = deps.uuid(), count = 0 } } end,
+      presentChild = function(s, _, deps) s.child = { id = deps.uuid(), count = 0 } end,
     },
   }
   local store = relua.TestStore(Parent, { deps = { clock = "test", uuid = "incrementing" } })
-  store:send("presentChild", function(s) s.child = { child = { id = relua.uuid(0), count = 0 } } end)
-  store:send("child.child.startButtonTapped")
+  store:send("presentChild", function(s) s.child = { id = relua.uuid(0), count = 0 } end)
+  store:send("child.startButtonTapped")
   store:advance(2)
-  store:receive("child.child.tick", function(s) s.child.child.count = 1 end)
-  store:receive("child.child.tick", function(s) s.child.child.count = 2 end)
-  store:send("presentChild", function(s) s.child = { child = { id = relua.uuid(1), count = 0 } } end)
+  store:receive("child.tick", function(s) s.child.count = 1 end)
+  store:receive("child.tick", function(s) s.child.count = 2 end)
+  store:send("presentChild", function(s) s.child = { id = relua.uuid(1), count = 0 } end)
   store:advance(2)
   store:send("child.dismiss", function(s) s.child = nil end)
 end
@@ -169,13 +172,13 @@ local EmptyChild = feature "EmptyChild" { state = {} }
 
 local function testPresentation_LeavePresented()
   local store = relua.TestStore(presenter(EmptyChild))
-  store:send("presentChild", function(s) s.child = { child = {} } end)
+  store:send("presentChild", function(s) s.child = {} end)
 end
 port("testPresentation_LeavePresented", testPresentation_LeavePresented)
 
 local function testPresentation_LeavePresented_FinishStore()
   local store = relua.TestStore(presenter(EmptyChild))
-  store:send("presentChild", function(s) s.child = { child = {} } end)
+  store:send("presentChild", function(s) s.child = {} end)
   store:finish()
 end
 port("testPresentation_LeavePresented_FinishStore", testPresentation_LeavePresented_FinishStore)
@@ -228,8 +231,8 @@ port("testInertPresentation_automaticDismissal", testInertPresentation_automatic
 
 local function testPresentation_hydratedDestination_childDismissal()
   local Child = counterChild({ closeButtonTapped = closeButtonTapped })
-  local store = relua.TestStore(presenter(Child), { state = { child = { child = { count = 0 } } } })
-  store:send("child.child.closeButtonTapped")
+  local store = relua.TestStore(presenter(Child), { state = { child = { count = 0 } } })
+  store:send("child.closeButtonTapped")
   store:receive("child.dismiss", function(s) s.child = nil end)
 end
 port("testPresentation_hydratedDestination_childDismissal", testPresentation_hydratedDestination_childDismissal)
@@ -243,22 +246,22 @@ local function testPresentation_rehydratedDestination_childDismissal()
   local ChildContainerFeature = feature "ChildContainerFeature" {
     state = {},
     actions = { openChild = {} },
-    compose = { relua.presents("child", { child = ChildFeature }) },
+    compose = { relua.presents("child", ChildFeature) },
   }
   local ParentFeature = feature "ParentFeature" {
     state = { childContainer = {} },
     compose = { relua.scope("childContainer", ChildContainerFeature) },
     reduce = on {
-      ["childContainer.openChild"] = function(s) s.childContainer.child = { child = {} } end,
+      ["childContainer.openChild"] = function(s) s.childContainer.child = {} end,
     },
   }
   local store = relua.TestStore(ParentFeature)
-  store:send("childContainer.openChild", function(s) s.childContainer.child = { child = {} } end)
-  store:send("childContainer.child.child.cancel")
+  store:send("childContainer.openChild", function(s) s.childContainer.child = {} end)
+  store:send("childContainer.child.cancel")
   store:receive("childContainer.child.dismiss", function(s) s.childContainer.child = nil end)
 
-  store:send("childContainer.openChild", function(s) s.childContainer.child = { child = {} } end)
-  store:send("childContainer.child.child.cancel")
+  store:send("childContainer.openChild", function(s) s.childContainer.child = {} end)
+  store:send("childContainer.child.cancel")
   store:receive("childContainer.child.dismiss", function(s) s.childContainer.child = nil end)
 end
 port("testPresentation_rehydratedDestination_childDismissal", testPresentation_rehydratedDestination_childDismissal)
@@ -363,9 +366,9 @@ local function testNavigation_cancelID_childCancellation()
     },
   }
   local store = relua.TestStore(presenter(Child), { deps = { clock = "test" } })
-  store:send("presentChild", function(s) s.child = { child = {} } end)
-  store:send("child.child.startButtonTapped")
-  store:send("child.child.stopButtonTapped")
+  store:send("presentChild", function(s) s.child = {} end)
+  store:send("child.startButtonTapped")
+  store:send("child.stopButtonTapped")
   -- (TCA then cancels the presentChild send's task, which holds the presentation's own effect;
   -- relua's presentation has no such effect.)
 end
@@ -385,9 +388,9 @@ local function testNavigation_cancelID_parentCancellation()
   local Child = feature "Child" {
     state = {},
     actions = { presentGrandchild = {}, startButtonTapped = {} },
-    compose = { relua.presents("grandchild", { grandchild = Grandchild }) },
+    compose = { relua.presents("grandchild", Grandchild) },
     reduce = on {
-      presentGrandchild = function(s) s.grandchild = { grandchild = {} } end,
+      presentGrandchild = function(s) s.grandchild = {} end,
       startButtonTapped = function(_, _, deps)
         return Effect.run(function() never(deps) end):cancellable("Child.effect")
       end,
@@ -399,10 +402,10 @@ local function testNavigation_cancelID_parentCancellation()
     end,
   })
   local store = relua.TestStore(Parent, { deps = { clock = "test" } })
-  store:send("presentChild", function(s) s.child = { child = {} } end)
-  store:send("child.child.presentGrandchild", function(s) s.child.child.grandchild = { grandchild = {} } end)
-  store:send("child.child.startButtonTapped")
-  store:send("child.child.grandchild.grandchild.startButtonTapped")
+  store:send("presentChild", function(s) s.child = {} end)
+  store:send("child.presentGrandchild", function(s) s.child.grandchild = {} end)
+  store:send("child.startButtonTapped")
+  store:send("child.grandchild.startButtonTapped")
   store:send("stopButtonTapped")
 end
 port("testNavigation_cancelID_parentCancellation", testNavigation_cancelID_parentCancellation)
@@ -434,8 +437,8 @@ local function twoChildren(Child, extraActions, extraHandlers)
   local actions = { presentChildren = {} }
   local handlers = {
     presentChildren = function(s, _, deps)
-      s.child1 = { child = Child:initial(deps) }
-      s.child2 = { child = Child:initial(deps) }
+      s.child1 = Child:initial(deps)
+      s.child2 = Child:initial(deps)
     end,
   }
   for name, kind in pairs(extraActions or {}) do actions[name] = kind end
@@ -444,8 +447,8 @@ local function twoChildren(Child, extraActions, extraHandlers)
     state = {},
     actions = actions,
     compose = {
-      relua.presents("child1", { child = Child }),
-      relua.presents("child2", { child = Child }),
+      relua.presents("child1", Child),
+      relua.presents("child2", Child),
     },
     reduce = on(handlers),
   }
@@ -457,16 +460,16 @@ local function testNavigation_cancelID_parentCancelTwoChildren()
   })
   local store = relua.TestStore(Parent, { deps = { clock = "test" } })
   store:send("presentChildren", function(s)
-    s.child1 = { child = { count = 0 } }
-    s.child2 = { child = { count = 0 } }
+    s.child1 = { count = 0 }
+    s.child2 = { count = 0 }
   end)
-  store:send("child1.child.startButtonTapped")
+  store:send("child1.startButtonTapped")
   store:advance(1)
-  store:receive("child1.child.response", 42, function(s) s.child1.child.count = 42 end)
-  store:send("child2.child.startButtonTapped")
+  store:receive("child1.response", 42, function(s) s.child1.count = 42 end)
+  store:send("child2.startButtonTapped")
   store:advance(1)
-  store:receive("child1.child.response", 42)
-  store:receive("child2.child.response", 42, function(s) s.child2.child.count = 42 end)
+  store:receive("child1.response", 42)
+  store:receive("child2.response", 42, function(s) s.child2.count = 42 end)
   store:send("stopButtonTapped")
   store:advance(10)  -- clock.run()
   store:send("child1.dismiss", function(s) s.child1 = nil end)
@@ -477,22 +480,22 @@ port("testNavigation_cancelID_parentCancelTwoChildren", testNavigation_cancelID_
 local function testNavigation_cancelID_childCannotCancelSibling()
   local store = relua.TestStore(twoChildren(respondingChild(true)), { deps = { clock = "test" } })
   store:send("presentChildren", function(s)
-    s.child1 = { child = { count = 0 } }
-    s.child2 = { child = { count = 0 } }
+    s.child1 = { count = 0 }
+    s.child2 = { count = 0 }
   end)
-  store:send("child1.child.startButtonTapped")
+  store:send("child1.startButtonTapped")
   store:advance(1)
-  store:receive("child1.child.response", 42, function(s) s.child1.child.count = 42 end)
-  store:send("child2.child.startButtonTapped")
+  store:receive("child1.response", 42, function(s) s.child1.count = 42 end)
+  store:send("child2.startButtonTapped")
   store:advance(1)
-  store:receive("child1.child.response", 42)
-  store:receive("child2.child.response", 42, function(s) s.child2.child.count = 42 end)
+  store:receive("child1.response", 42)
+  store:receive("child2.response", 42, function(s) s.child2.count = 42 end)
 
-  store:send("child1.child.stopButtonTapped")
+  store:send("child1.stopButtonTapped")
   store:advance(1)
-  store:receive("child2.child.response", 42)
+  store:receive("child2.response", 42)
 
-  store:send("child2.child.stopButtonTapped")
+  store:send("child2.stopButtonTapped")
   store:advance(1)
 
   store:advance(10)  -- clock.run()
@@ -505,28 +508,28 @@ local function testNavigation_cancelID_childCannotCancelIdentifiableSibling()
   local Child = respondingChild(true)
   local Parent = twoChildren(Child, {}, {
     presentChildren = function(s, _, deps)
-      s.child1 = { child = { id = deps.uuid(), count = 0 } }
-      s.child2 = { child = { id = deps.uuid(), count = 0 } }
+      s.child1 = { id = deps.uuid(), count = 0 }
+      s.child2 = { id = deps.uuid(), count = 0 }
     end,
   })
   local store = relua.TestStore(Parent, { deps = { clock = "test", uuid = "incrementing" } })
   store:send("presentChildren", function(s)
-    s.child1 = { child = { id = relua.uuid(0), count = 0 } }
-    s.child2 = { child = { id = relua.uuid(1), count = 0 } }
+    s.child1 = { id = relua.uuid(0), count = 0 }
+    s.child2 = { id = relua.uuid(1), count = 0 }
   end)
-  store:send("child1.child.startButtonTapped")
+  store:send("child1.startButtonTapped")
   store:advance(1)
-  store:receive("child1.child.response", 42, function(s) s.child1.child.count = 42 end)
-  store:send("child2.child.startButtonTapped")
+  store:receive("child1.response", 42, function(s) s.child1.count = 42 end)
+  store:send("child2.startButtonTapped")
   store:advance(1)
-  store:receive("child1.child.response", 42)
-  store:receive("child2.child.response", 42, function(s) s.child2.child.count = 42 end)
+  store:receive("child1.response", 42)
+  store:receive("child2.response", 42, function(s) s.child2.count = 42 end)
 
-  store:send("child1.child.stopButtonTapped")
+  store:send("child1.stopButtonTapped")
   store:advance(1)
-  store:receive("child2.child.response", 42)
+  store:receive("child2.response", 42)
 
-  store:send("child2.child.stopButtonTapped")
+  store:send("child2.stopButtonTapped")
   store:advance(1)
 
   store:advance(10)  -- clock.run()
@@ -544,9 +547,9 @@ local function testNavigation_cancelID_childCannotCancelParent()
   local Parent = feature "Parent" {
     state = { count = 0 },
     actions = { presentChild = {}, response = "integer", startButtonTapped = {}, stopButtonTapped = {} },
-    compose = { relua.presents("child", { child = Child }) },
+    compose = { relua.presents("child", Child) },
     reduce = on {
-      presentChild = function(s) s.child = { child = {} } end,
+      presentChild = function(s) s.child = {} end,
       response = function(s, value) s.count = value end,
       startButtonTapped = function(_, _, deps)
         return Effect.run(function(send)
@@ -558,9 +561,9 @@ local function testNavigation_cancelID_childCannotCancelParent()
     },
   }
   local store = relua.TestStore(Parent, { deps = { clock = "test" } })
-  store:send("presentChild", function(s) s.child = { child = {} } end)
+  store:send("presentChild", function(s) s.child = {} end)
   store:send("startButtonTapped")
-  store:send("child.child.stopButtonTapped")
+  store:send("child.stopButtonTapped")
   store:advance(1)
   store:receive("response", 42, function(s) s.count = 42 end)
   store:send("stopButtonTapped")
@@ -587,23 +590,23 @@ local function testNavigation_cancelID_parentDismissGrandchild()
   local Child = feature "Child" {
     state = {},
     actions = { presentGrandchild = {} },
-    compose = { relua.presents("grandchild", { grandchild = Grandchild }) },
-    reduce = on { presentGrandchild = function(s) s.grandchild = { grandchild = {} } end },
+    compose = { relua.presents("grandchild", Grandchild) },
+    reduce = on { presentGrandchild = function(s) s.grandchild = {} end },
   }
   local Parent = presenter(Child, {
-    dismissGrandchild = function() return Effect.send("child.child.grandchild.dismiss") end,
+    dismissGrandchild = function() return Effect.send("child.grandchild.dismiss") end,
   })
   local store = relua.TestStore(Parent, { deps = { clock = "test" } })
-  store:send("presentChild", function(s) s.child = { child = {} } end)
-  store:send("child.child.presentGrandchild", function(s) s.child.child.grandchild = { grandchild = {} } end)
+  store:send("presentChild", function(s) s.child = {} end)
+  store:send("child.presentGrandchild", function(s) s.child.grandchild = {} end)
 
-  store:send("child.child.grandchild.grandchild.startButtonTapped")
+  store:send("child.grandchild.startButtonTapped")
   store:advance(0)
-  store:receive("child.child.grandchild.grandchild.response", 42)
+  store:receive("child.grandchild.response", 42)
 
-  store:send("child.child.grandchild.grandchild.startButtonTapped")
+  store:send("child.grandchild.startButtonTapped")
   store:send("dismissGrandchild")
-  store:receive("child.child.grandchild.dismiss", function(s) s.child.child.grandchild = nil end)
+  store:receive("child.grandchild.dismiss", function(s) s.child.grandchild = nil end)
   store:send("child.dismiss", function(s) s.child = nil end)
 end
 port("testNavigation_cancelID_parentDismissGrandchild", testNavigation_cancelID_parentDismissGrandchild)
@@ -611,7 +614,7 @@ port("testNavigation_cancelID_parentDismissGrandchild", testNavigation_cancelID_
 -- Runtime warnings --------------------------------------------------------------------------
 
 local function testRuntimeWarn_NilChild_SendDismissAction()
-  local Parent = feature "Parent" { state = {}, compose = { relua.presents("child", { child = EmptyChild }) } }
+  local Parent = feature "Parent" { state = {}, compose = { relua.presents("child", EmptyChild) } }
   local store = relua.TestStore(Parent)
   store:send("child.dismiss")
   local warnings = store:warnings()
@@ -624,14 +627,14 @@ port("testRuntimeWarn_NilChild_SendDismissAction", testRuntimeWarn_NilChild_Send
 
 local function testRuntimeWarn_NilChild_SendChildAction()
   local Child = feature "Child" { state = {}, actions = { tap = {} } }
-  local Parent = feature "Parent" { state = {}, compose = { relua.presents("child", { child = Child }) } }
+  local Parent = feature "Parent" { state = {}, compose = { relua.presents("child", Child) } }
   local store = relua.TestStore(Parent)
-  store:send("child.child.tap")
+  store:send("child.tap")
   local warnings = store:warnings()
   expect(#warnings).to_be(1)
   expect(warnings[1]).to_contain("received a presentation action when destination state was absent")
   expect(warnings[1]).to_contain("tca_presentation_test.lua:")
-  expect(warnings[1]).to_contain("Action: child.child.tap")
+  expect(warnings[1]).to_contain("Action: child.tap")
 end
 port("testRuntimeWarn_NilChild_SendChildAction", testRuntimeWarn_NilChild_SendChildAction)
 
@@ -641,10 +644,10 @@ port("testRuntimeWarn_NilChild_SendChildAction", testRuntimeWarn_NilChild_SendCh
 local function testRehydrateSameChild_SendDismissAction()
   local Parent = feature "Parent" {
     state = {},
-    compose = { relua.presents("child", { child = EmptyChild }) },
-    reduce = on { ["child.dismiss"] = function(s) s.child = { child = {} } end },
+    compose = { relua.presents("child", EmptyChild) },
+    reduce = on { ["child.dismiss"] = function(s) s.child = {} end },
   }
-  local store = relua.TestStore(Parent, { state = { child = { child = {} } } })
+  local store = relua.TestStore(Parent, { state = { child = {} } })
   store:send("child.dismiss", function(s) s.child = nil end)
 end
 port("testRehydrateSameChild_SendDismissAction", testRehydrateSameChild_SendDismissAction)
@@ -655,18 +658,18 @@ local function testRehydrateDifferentChild_SendDismissAction()
   local Child = feature "Child" { state = {} }  -- id, given by the parent
   local Parent = feature "Parent" {
     state = {},
-    compose = { relua.presents("child", { child = Child }) },
+    compose = { relua.presents("child", Child) },
     reduce = on {
       ["child.dismiss"] = function(s, _, deps)
-        if s.child and s.child.child.id == DEADBEEF then s.child = { child = { id = deps.uuid() } } end
+        if s.child and s.child.id == DEADBEEF then s.child = { id = deps.uuid() } end
       end,
     },
   }
   local store = relua.TestStore(Parent, {
-    state = { child = { child = { id = DEADBEEF } } },
+    state = { child = { id = DEADBEEF } },
     deps = { uuid = "incrementing" },
   })
-  store:send("child.dismiss", function(s) s.child = { child = { id = relua.uuid(0) } } end)
+  store:send("child.dismiss", function(s) s.child = { id = relua.uuid(0) } end)
   store:send("child.dismiss", function(s) s.child = nil end)
 end
 port("testRehydrateDifferentChild_SendDismissAction", testRehydrateDifferentChild_SendDismissAction)
@@ -681,7 +684,15 @@ local function testPresentation_parentNilsOutChildWithLongLivingEffect()
       task = function(_, _, deps) return Effect.run(function() never(deps) end) end,
     },
   }
-  local Parent = presenter(Child, { ["child.child.dismissMe"] = function(s) s.child = nil end })
+  local Parent = feature "Parent" {
+    state = {},
+    actions = { presentChild = {} },
+    compose = { relua.presents("child", { child = Child }) },
+    reduce = on {
+      presentChild = function(s) s.child = { child = Child:initial() } end,
+      ["child.child.dismissMe"] = function(s) s.child = nil end,
+    },
+  }
   local store = relua.TestStore(Parent, { deps = { clock = "test" } })
   store:send("presentChild", function(s) s.child = { child = { count = 0 } } end)
   store:send("child.child.task")
@@ -692,7 +703,7 @@ port("testPresentation_parentNilsOutChildWithLongLivingEffect", testPresentation
 
 local function testPresentation_leaveChildPresented()
   local store = relua.TestStore(presenter(EmptyChild))
-  store:send("presentChild", function(s) s.child = { child = {} } end)
+  store:send("presentChild", function(s) s.child = {} end)
 end
 port("testPresentation_leaveChildPresented", testPresentation_leaveChildPresented)
 
@@ -705,8 +716,8 @@ local function testPresentation_leaveChildPresented_WithLongLivingEffect()
     reduce = function(_, _, deps) return Effect.run(function() never(deps) end) end,
   }
   local store = relua.TestStore(presenter(Child), { deps = { clock = "test" } })
-  store:send("presentChild", function(s) s.child = { child = {} } end)
-  store:send("child.child.tap")
+  store:send("presentChild", function(s) s.child = {} end)
+  store:send("child.tap")
   expect(function() store:finish(0.1) end)
     .to_error("An effect returned for this action is still running. It must complete before the end of the test.")
   store:skipInFlightEffects()
@@ -732,10 +743,10 @@ local function testCancelInFlightEffects()
   local Parent = feature "Parent" {
     state = { count = 0 },
     actions = { presentChild = {}, response = "integer" },
-    compose = { relua.presents("child", { child = Child }) },
+    compose = { relua.presents("child", Child) },
     reduce = on {
       presentChild = function(s, _, deps)
-        s.child = { child = { count = 0 } }
+        s.child = { count = 0 }
         return Effect.run(function(send)
           deps.clock.sleep(2)
           send("response", 42)
@@ -745,12 +756,12 @@ local function testCancelInFlightEffects()
     },
   }
   local store = relua.TestStore(Parent, { deps = { clock = "test" } })
-  store:send("presentChild", function(s) s.child = { child = { count = 0 } } end)
-  store:send("child.child.tap")
+  store:send("presentChild", function(s) s.child = { count = 0 } end)
+  store:send("child.tap")
   store:advance(0.5)
-  store:send("child.child.tap")
+  store:send("child.tap")
   store:advance(1)
-  store:receive("child.child.response", 42, function(s) s.child.child.count = 42 end)
+  store:receive("child.response", 42, function(s) s.child.count = 42 end)
   store:advance(0.5)
   store:receive("response", 42, function(s) s.count = 42 end)
   store:send("child.dismiss", function(s) s.child = nil end)
@@ -769,29 +780,29 @@ local function testOuterCancellation()
   local OwnFirst = feature "OwnFirst" {
     state = {},
     actions = { tapBefore = {}, tapChild = {} },
-    compose = { relua.own, relua.presents("child", { child = Child }) },
+    compose = { relua.own, relua.presents("child", Child) },
     reduce = on {
       tapBefore = function(s) s.child = nil end,
-      tapChild = function(s) s.child = { child = {} } end,
+      tapChild = function(s) s.child = {} end,
     },
   }
   local OwnLast = feature "OwnLast" {
     state = {},
     actions = { tapAfter = {}, tapChild = {} },
-    compose = { relua.presents("child", { child = Child }), relua.own },
+    compose = { relua.presents("child", Child), relua.own },
     reduce = on {
       tapAfter = function(s) s.child = nil end,
-      tapChild = function(s) s.child = { child = {} } end,
+      tapChild = function(s) s.child = {} end,
     },
   }
   local before = relua.TestStore(OwnFirst, { deps = { clock = "test" } })
-  before:send("tapChild", function(s) s.child = { child = {} } end)
-  before:send("child.child.onAppear")
+  before:send("tapChild", function(s) s.child = {} end)
+  before:send("child.onAppear")
   before:send("tapBefore", function(s) s.child = nil end)
 
   local after = relua.TestStore(OwnLast, { deps = { clock = "test" } })
-  after:send("tapChild", function(s) s.child = { child = {} } end)
-  after:send("child.child.onAppear")
+  after:send("tapChild", function(s) s.child = {} end)
+  after:send("child.onAppear")
   after:send("tapAfter", function(s) s.child = nil end)
   after:send("tapAfter")
 end
@@ -829,17 +840,17 @@ local function testNestedDismiss()
   NestedDismissFeature = feature "NestedDismissFeature" {
     state = {},
     actions = { dismissButtonTapped = {}, presentButtonTapped = {} },
-    compose = { relua.presents("child", { child = function() return NestedDismissFeature end }) },
+    compose = { relua.presents("child", function() return NestedDismissFeature end) },
     reduce = on {
       dismissButtonTapped = function(_, _, deps) return Effect.run(function() deps.dismiss() end) end,
-      presentButtonTapped = function(s) s.child = { child = {} } end,
+      presentButtonTapped = function(s) s.child = {} end,
     },
   }
   local store = relua.TestStore(NestedDismissFeature)
-  store:send("presentButtonTapped", function(s) s.child = { child = {} } end)
-  store:send("child.child.presentButtonTapped", function(s) s.child.child.child = { child = {} } end)
-  store:send("child.child.child.child.dismissButtonTapped")
-  store:receive("child.child.child.dismiss", function(s) s.child.child.child = nil end)
+  store:send("presentButtonTapped", function(s) s.child = {} end)
+  store:send("child.presentButtonTapped", function(s) s.child.child = {} end)
+  store:send("child.child.dismissButtonTapped")
+  store:receive("child.child.dismiss", function(s) s.child.child = nil end)
 end
 port("testNestedDismiss", testNestedDismiss)
 

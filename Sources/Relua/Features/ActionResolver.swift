@@ -247,6 +247,10 @@ final class ActionResolver {
       guard case .id? = rest.first else { throw .badAction("'\(text)': '\(name)' is a forEach of \(feature.name): write \(name)[id].action") }
       guard rest.count > 1 else { throw needsMore() }
       return try walk(rest.dropFirst(), in: definition, text: text)
+    case .presented(let definition):
+      guard !rest.isEmpty else { throw needsMore() }
+      if case .name("dismiss")? = rest.first, rest.count == 1 { return .none }
+      return try walk(rest, in: definition, text: text)
     case .presents(let kinds):
       guard case .name(let kind)? = rest.first else { throw needsMore() }
       if kind == "dismiss", rest.count == 1 { return .none }
@@ -297,6 +301,8 @@ final class ActionResolver {
     switch child.kind {
     case .scope(let definition), .lens(let definition, _, _), .optional(let definition), .forEach(let definition):
       return patternExists(rest, in: definition)
+    case .presented(let definition):
+      return rest.count == 1 && rest.first == "dismiss" ? true : patternExists(rest, in: definition)
     case .presents(let kinds), .stack(let kinds):
       guard let kind = rest.first else { return false }
       if rest.count == 1 && (kind == "dismiss" || kind == "popFrom") { return true }

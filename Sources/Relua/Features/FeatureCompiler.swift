@@ -172,7 +172,16 @@ final class FeatureCompiler {
       }
     case "optional": kind = .optional(try feature(target))
     case "forEach": kind = .forEach(try feature(target))
-    case "presents": kind = .presents(try destinations())
+    case "presents":
+      if try entry.rawGet("single").boolValue == true {
+        let presented = try feature(target)
+        if presented.actions["dismiss"] != nil {
+          throw ReluaError.usage("\(definedAt): '\(key)' presents \(presented.name), which has an action 'dismiss': '\(key).dismiss' dismisses it; rename that action")
+        }
+        kind = .presented(presented)
+      } else {
+        kind = .presents(try destinations())
+      }
     case "stack": kind = .stack(try destinations())
     default: throw ReluaError.usage("\(definedAt): unknown composition")
     }

@@ -70,6 +70,9 @@ public struct FeatureChild {
     case optional(FeatureDefinition)
     case forEach(FeatureDefinition)
     case presents([String: Destination])
+    /// One feature presented at the key, its state there as it is (`relua.presents("child",
+    /// Child)`, TCA's `@Presents var child: Child.State?`): actions `child.…`, `child.dismiss`.
+    case presented(FeatureDefinition)
     case stack([String: Destination])
   }
 
@@ -98,6 +101,7 @@ public struct FeatureChild {
     case .scope, .lens, .optional: return "\(key).…"
     case .forEach: return "\(key)[id].…"
     case .presents: return "\(key).<kind>.…, \(key).dismiss"
+    case .presented: return "\(key).…, \(key).dismiss"
     case .stack: return "\(key)[id].<kind>.…, \(key).popFrom(id)"
     }
   }
@@ -108,7 +112,7 @@ public struct FeatureChild {
     case .lens: return "scope (lens)"
     case .optional: return "optional"
     case .forEach: return "forEach"
-    case .presents: return "presents"
+    case .presents, .presented: return "presents"
     case .stack: return "stack"
     }
   }

@@ -139,6 +139,18 @@ enum FeatureReducerBuilder {
       return AnyFeatureReducer(NavigationWriteLog(base: node, key: key, host: host) { rest, field in
         (rest.steps.count == 1 && rest.head == "dismiss") || DestinationReducer.isAlert(field, kinds: kinds)
       })
+    case .presented(let feature):
+      let node = AnyFeatureReducer(
+        parent.presentation(
+          StateLens(get: { $0[key: key].asPresentation }, modify: { $1(&$0[key: key].asPresentation) }, identity: key),
+          action: presentationLens(key),
+          // As an optional child: one with an `id` field is that id.
+          identity: { AnyHashableSendable($0[key: "id"]) }, isEphemeral: { _ in false },
+          fileID: child.definedAt, line: 0
+        ) { reducer(for: feature, host: host) })
+      return AnyFeatureReducer(NavigationWriteLog(base: node, key: key, host: host) { rest, _ in
+        rest.steps.count == 1 && rest.head == "dismiss"
+      })
     case .stack(let kinds):
       let element = DestinationReducer(kinds: kinds, host: host)
       let node = AnyFeatureReducer(parent.stack(

@@ -32,6 +32,13 @@ public enum FeatureScreens {
         if !childState.isNull { collect(nested, childState, prefix: prefix + key + ".", into: &screens) }
       case .lens, .forEach:
         break
+      case .presented(let nested):
+        guard !childState.isNull else { continue }
+        let place = prefix + key
+        screens.append(FeatureScreen(
+          feature: nested, actionPrefix: place + ".", place: place, state: childState,
+          closeAction: place + ".dismiss", popID: nil))
+        collect(nested, childState, prefix: place + ".", into: &screens)
       case .presents(let kinds):
         guard let kind = DestinationReducer.kind(of: childState), case .feature(let nested)? = kinds[kind] else {
           if let kind = DestinationReducer.kind(of: childState), case .alert? = kinds[kind] {

@@ -38,7 +38,7 @@ enum FeatureStateCheck {
         try check(value, nested, path: place)
       case .lens:
         break
-      case .optional(let nested):
+      case .optional(let nested), .presented(let nested):
         if !value.isNull { try check(value, nested, path: place) }
       case .forEach(let element):
         for (position, row) in try elements(value, at: place, of: "forEach of \(element.name)").enumerated() {

@@ -159,7 +159,6 @@ enum ReluaPrelude {
     end
 
     local function checkKinds(kind, key, kinds, level)
-      if getmetatable(kinds) == FeatureMT then return { [kinds.name] = kinds } end
       if type(kinds) ~= "table" or next(kinds) == nil then
         fail(level + 1, "relua.%s('%s', kinds): expected a table { kind = Feature or relua.alert{…}, … }", kind, key)
       end
@@ -229,7 +228,14 @@ enum ReluaPrelude {
       return entry
     end
 
+    -- relua.presents("destination", { counter = Counter, alert = relua.alert { … } }): one of
+    -- several kinds, `{ counter = state }` at the key; relua.presents("child", Child): one
+    -- feature, its state at the key as it is (actions `child.…`, `child.dismiss`).
     function M.presents(key, kinds)
+      if getmetatable(kinds) == FeatureMT or type(kinds) == "function" then
+        local entry = child("presents", key, kinds, { single = true }, 2)
+        return entry
+      end
       local entry = child("presents", key, checkKinds("presents", key, kinds, 2), nil, 2)
       return entry
     end

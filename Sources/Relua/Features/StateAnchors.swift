@@ -75,7 +75,7 @@ extension ReluaHost {
     while index < steps.endIndex {
       guard let key = name(at: index), let child = feature.child(key) else { return nil }
       switch child.kind {
-      case .scope(let next), .optional(let next):
+      case .scope(let next), .optional(let next), .presented(let next):
         path.append(.key(key))
         feature = next
         index += 1

@@ -136,6 +136,9 @@ final class PropertyDriverTests: XCTestCase {
           let row = value.asIdentified[id: Value(literalID: id)] ?? .null
           collect(element, state: row, prefix: "\(prefix)\(key)[\(id)].", depth: depth + 1, into: &candidates, random: &random)
         }
+      case .presented(let nested):
+        candidates.append((prefix + key + ".dismiss", .none))
+        collect(nested, state: value, prefix: prefix + key + ".", depth: depth + 1, into: &candidates, random: &random)
       case .presents(let kinds):
         candidates.append((prefix + key + ".dismiss", .none))
         for (kind, destination) in kinds {
