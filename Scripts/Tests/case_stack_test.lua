@@ -126,7 +126,7 @@ describe("Stack: failure paths", function()
   it("an element action without its id is an error showing the syntax", function()
     local store = newStore(threeDeep())
     expect(function() store:send("path.detail.increment") end)
-      .to_error("write path[id].<kind>.action or path.popFrom")
+      .to_error("write path[id].<kind>.action, path.popFrom or path.push")
   end)
 
   it("popFrom needs an integer id", function()

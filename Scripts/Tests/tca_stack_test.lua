@@ -2,7 +2,8 @@
 --
 -- Mapping: `StackState<Child.State>` is `relua.stack("path", { child = Child })`, each element
 -- `{ id = n, child = … }`; a `Path` enum is one `relua.stack` with a kind per case. TCA's
--- `.element(id: 0, action: .tap)` is "path[0].child.tap", `.popFrom(id: 0)` is "path.popFrom", 0;
+-- `.element(id: 0, action: .tap)` is "path[0].child.tap", `.popFrom(id: 0)` is "path.popFrom", 0,
+-- `.push(id: 0, state: …)` is "path.push", { id = 0, child = … };
 -- `state.path.append(…)` is `relua.push(s.path, { child = … })`. `Task.never()` is a sleep on the
 -- test clock that no test advances to (`never` below).
 --
@@ -93,8 +94,7 @@ local function testDismissReceiveWrongAction()
 end
 port("testDismissReceiveWrongAction", testDismissReceiveWrongAction)
 
--- TCA pushes with `.push(id:state:)` (not in the DSL); here the parent's `push(count)` does it,
--- giving the same ids 0, 1, 2. Element 1 dismisses itself after 1 s, taking element 2 with it.
+-- Element 1 dismisses itself after 1 s, taking element 2 with it.
 local function testDismissFromIntermediateChild()
   local Child = feature "Child" {
     state = { count = 0 },
@@ -109,18 +109,16 @@ local function testDismissFromIntermediateChild()
       end,
     },
   }
-  local Parent = stackParent({ child = Child }, {
-    push = function(s, count) relua.push(s.path, { child = { count = count } }) end,
-  }, { push = "integer" })
+  local Parent = stackParent({ child = Child })
   local store = relua.TestStore(Parent, { deps = { clock = "test" } })
 
-  store:send("push", 2, function(s) s.path = { { id = 0, child = { count = 2 } } } end)
+  store:send("path.push", { id = 0, child = { count = 2 } }, function(s) s.path = { { id = 0, child = { count = 2 } } } end)
   store:send("path[0].child.onAppear")
 
-  store:send("push", 1, function(s) s.path[2] = { id = 1, child = { count = 1 } } end)
+  store:send("path.push", { id = 1, child = { count = 1 } }, function(s) s.path[2] = { id = 1, child = { count = 1 } } end)
   store:send("path[1].child.onAppear")
 
-  store:send("push", 2, function(s) s.path[3] = { id = 2, child = { count = 2 } } end)
+  store:send("path.push", { id = 2, child = { count = 2 } }, function(s) s.path[3] = { id = 2, child = { count = 2 } } end)
   store:send("path[2].child.onAppear")
 
   store:advance(1)
@@ -347,22 +345,103 @@ local function testChildEffectCancellation()
 end
 port("testChildEffectCancellation", testChildEffectCancellation)
 
--- TCA mixes `.push(id:state:)` actions (not in the DSL) with appends; the appends take ids from
--- the store's generator, which never goes back. Kept here: the appends. After popping all four
--- elements, the next append gets id 4, not 0.
+-- `path.push` with an id moves the store's counter past it: the parent's append after a push of
+-- id 0 gets 1, after a push of id 2 gets 3. An id that left the stack can be pushed again, as TCA.
 local function testPush()
   local Parent = stackParent({ child = Element }, {
     push = function(s) relua.push(s.path, { child = {} }) end,
   })
   local store = relua.TestStore(Parent)
-  store:send("push", function(s) s.path = { { id = 0, child = {} } } end)
+  store:send("path.push", { id = 0, child = {} }, function(s) s.path = { { id = 0, child = {} } } end)
   store:send("push", function(s) s.path[2] = { id = 1, child = {} } end)
-  store:send("push", function(s) s.path[3] = { id = 2, child = {} } end)
+  store:send("path.push", { id = 2, child = {} }, function(s) s.path[3] = { id = 2, child = {} } end)
   store:send("push", function(s) s.path[4] = { id = 3, child = {} } end)
   store:send("path.popFrom", 0, function(s) s.path = {} end)
-  store:send("push", function(s) s.path = { { id = 4, child = {} } } end)
+  store:send("path.push", { id = 0, child = {} }, function(s) s.path = { { id = 0, child = {} } } end)
 end
 port("testPush", testPush)
+
+-- TCA reports an issue and pushes nothing; relua refuses the send with an error naming the
+-- stack and its feature (bad input is an error at the sender's line), and nothing changes.
+local function testPushReusedID()
+  local store = relua.TestStore(stackParent({ child = Element }))
+  store:send("path.push", { id = 0, child = {} }, function(s) s.path = { { id = 0, child = {} } } end)
+  local ok, err = pcall(store.send, store, "path.push", { id = 0, child = {} })
+  expect(ok).to_be(false)
+  expect(tostring(err)).to_match("The reducer failed for this action: path%.push of Parent %(the stack at Scripts/Tests/tca_stack_test%.lua:%d+%): the stack already holds an element with id 0; nothing was pushed")
+  expect(#store:state().path).to_be(1)
+end
+port("testPushReusedID", testPushReusedID)
+
+-- TCA reports an issue in tests (the id is not the one its generator expects) but pushes it;
+-- relua pushes it without a warning and moves the store's counter past it, so ids still never
+-- repeat: the next element pushed without an id gets 2.
+local function testPushIDGreaterThanNextGeneration()
+  local Parent = stackParent({ child = Element }, { push = function(s) relua.push(s.path, { child = {} }) end })
+  local store = relua.TestStore(Parent)
+  store:send("path.push", { id = 1, child = {} }, function(s) s.path = { { id = 1, child = {} } } end)
+  store:send("path.push", { child = {} }, function(s) s.path[2] = { id = 2, child = {} } end)
+  store:send("push", function(s) s.path[3] = { id = 3, child = {} } end)
+  expect(#store:warnings()).to_be(0)
+end
+port("testPushIDGreaterThanNextGeneration", testPushIDGreaterThanNextGeneration)
+
+local function testMismatchedIDFailure()
+  local store = relua.TestStore(stackParent({ child = Element }))
+  local ok, err = pcall(store.send, store, "path.push", { id = 0, child = {} }, function(s) s.path = { { id = 1, child = {} } } end)
+  expect(ok).to_be(false)
+  expect(tostring(err)).to_contain("A state change does not match expectation: …")
+  expect(tostring(err)).to_contain("−       id = 1,")
+  expect(tostring(err)).to_contain("+       id = 0,")
+end
+port("testMismatchedIDFailure", testMismatchedIDFailure)
+
+describe("path.push", function()
+  local Detail = feature "Detail" { state = { count = 0, rows = {} }, actions = { increment = {} }, compose = {} }
+
+  it("is refused, naming the stack, its feature and what it holds, when the element is not one declared kind", function()
+    local store = relua.Store(stackParent({ detail = Detail, child = Element }))
+    for _, case in ipairs {
+      { { nope = {} }, "'nope' is not a kind of this stack; it holds child, detail" },
+      { { id = 3 }, "the element names no kind (the stack holds child, detail)" },
+      { { child = {}, detail = {} }, "the element names 2 kinds (child, detail); give one of child, detail" },
+      { { id = "x", child = {} }, "the id must be an integer from 0, got string \"x\"" },
+      { { detail = 5 }, "the detail state does not fit Detail: state: Detail's state must be a table with named fields, got a number" },
+    } do
+      local ok, err = pcall(store.send, store, "path.push", case[1])
+      expect(ok).to_be(false)
+      expect(tostring(err)).to_contain(case[2])
+      expect(tostring(err)).to_contain("nothing was pushed")
+    end
+    expect(#store:state().path).to_be(0)
+  end)
+
+  it("from a parent's effect: the parent sees the pushed element while handling the push (TCA at HEAD)", function()
+    local seen
+    local Parent = stackParent({ detail = Detail }, {
+      open = function() return Effect.send("path.push", { detail = { count = 7, rows = {} } }) end,
+      ["path.push"] = function(s, element) seen = { #s.path, element.id, s.path[1].detail.count } end,
+    })
+    local store = relua.TestStore(Parent)
+    store:send("open")
+    store:receive("path.push", function(s) s.path = { { id = 0, detail = { count = 7, rows = {} } } } end)
+    expect(seen).to_equal({ 1, 0, 7 })
+  end)
+
+  it("a bad push from an effect fails the send that led to it and undoes it", function()
+    local Parent = feature "Parent" {
+      state = { path = {}, opened = false },
+      actions = { open = {} },
+      compose = { relua.stack("path", { detail = Detail }) },
+      reduce = on { open = function(s) s.opened = true; return Effect.send("path.push", { detial = {} }) end },
+    }
+    local store = relua.Store(Parent)
+    local ok, err = pcall(store.send, store, "open")
+    expect(ok).to_be(false)
+    expect(tostring(err)).to_contain("'detial' is not a kind of this stack; it holds detail")
+    expect(store:state().opened).to_be(false)
+  end)
+end)
 
 -- The parent appends, then appends again from an Effect.send: the ids go on 0, 1, 2, 3.
 -- (TCA also draws ids inside the expectation closures to show the test's generator is a copy;

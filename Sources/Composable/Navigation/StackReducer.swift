@@ -2,7 +2,9 @@
 /// - `.element(id:action:)`: the element runs, then the parent; a missing id is a runtime warning.
 /// - `.popFrom(id:)`: the parent runs first (it still sees the elements), then the element and all
 ///   after it are removed.
-/// - `.push(id:state:)`: the parent runs, then the element is pushed with that id.
+/// - `.push(id:state:)`: the element is pushed with that id, then the parent runs (it sees the
+///   pushed element, as in TCA at its HEAD); an id already in the stack is a runtime warning and
+///   pushes nothing.
 /// Removed elements get their effects cancelled; an element's `dismiss` dependency sends `.popFrom`.
 public struct StackReducer<Parent: Reducer, Element: Reducer>: Reducer {
   let parent: Parent
@@ -36,6 +38,13 @@ public struct StackReducer<Parent: Reducer, Element: Reducer>: Reducer {
       }
     }
     let idsBefore = toStack.get(state).ids
+    if case let .push(id, elementState)? = stackAction {
+      if idsBefore.contains(id) {
+        warn("received \"push\" for an element it already contains (id: \(id))", action)
+      } else {
+        toStack.modify(&state) { $0.insert(elementState, id: id) }
+      }
+    }
     let parentEffects = parent.reduce(into: &state, action: action)
 
     switch stackAction {
@@ -44,12 +53,6 @@ public struct StackReducer<Parent: Reducer, Element: Reducer>: Reducer {
         toStack.modify(&state) { $0.pop(from: id) }
       } else if !idsBefore.contains(id) {
         warn("received \"popFrom\" for a missing element (id: \(id))", action)
-      }
-    case let .push(id, elementState)?:
-      if toStack.get(state).ids.contains(id) || id.rawValue < toStack.get(state).nextID {
-        warn("received \"push\" with an id that is already used (id: \(id)); use the next id", action)
-      } else {
-        toStack.modify(&state) { $0.insert(elementState, id: id) }
       }
     default:
       break

@@ -260,8 +260,10 @@ final class ActionResolver {
       return try walkDestination(destination, rest.dropFirst(), text: text, place: "\(name).\(kind)")
     case .stack(let kinds):
       if case .name("popFrom")? = rest.first, rest.count == 1 { return .integer }
+      // `{ id = n, <kind> = state }`, checked against the kinds by `StackPush`.
+      if case .name("push")? = rest.first, rest.count == 1 { return .table }
       guard case .id? = rest.first, case .name(let kind)? = rest.dropFirst().first else {
-        throw .badAction("'\(text)': '\(name)' is a stack of \(feature.name): write \(name)[id].<kind>.action or \(name).popFrom")
+        throw .badAction("'\(text)': '\(name)' is a stack of \(feature.name): write \(name)[id].<kind>.action, \(name).popFrom or \(name).push")
       }
       guard let destination = kinds[kind] else {
         throw .badAction("'\(text)': the stack '\(name)' holds \(kinds.keys.sorted().joined(separator: ", ")), not '\(kind)'")
@@ -305,7 +307,7 @@ final class ActionResolver {
       return rest.count == 1 && rest.first == "dismiss" ? true : patternExists(rest, in: definition)
     case .presents(let kinds), .stack(let kinds):
       guard let kind = rest.first else { return false }
-      if rest.count == 1 && (kind == "dismiss" || kind == "popFrom") { return true }
+      if rest.count == 1 && (kind == "dismiss" || kind == "popFrom" || kind == "push") { return true }
       switch kinds[kind] {
       case .feature(let definition)?: return patternExists(rest.dropFirst(), in: definition)
       case .alert(let actions)?: return rest.count == 2 && actions[rest.last!] != nil

@@ -102,7 +102,7 @@ public struct FeatureChild {
     case .forEach: return "\(key)[id].…"
     case .presents: return "\(key).<kind>.…, \(key).dismiss"
     case .presented: return "\(key).…, \(key).dismiss"
-    case .stack: return "\(key)[id].<kind>.…, \(key).popFrom(id)"
+    case .stack: return "\(key)[id].<kind>.…, \(key).popFrom(id), \(key).push({ id = n, <kind> = state })"
     }
   }
 

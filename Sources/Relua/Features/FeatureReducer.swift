@@ -75,7 +75,7 @@ enum FeatureReducerBuilder {
     var reducer = sequence.count == 1 ? sequence[0] : AnyFeatureReducer(SequenceReducer(reducers: sequence))
     // The other operators wrap it: their child runs first; the first declared is outermost.
     for child in feature.children.reversed() {
-      reducer = wrap(reducer, in: child, host: host) ?? reducer
+      reducer = wrap(reducer, in: child, of: feature, host: host) ?? reducer
     }
     let onChanges = feature.onChanges
     if !onChanges.isEmpty {
@@ -105,8 +105,13 @@ enum FeatureReducerBuilder {
     }
   }
 
-  private static func wrap(_ parent: AnyFeatureReducer, in child: FeatureChild, host: ReluaHost) -> AnyFeatureReducer? {
+  private static func wrap(
+    _ parent: AnyFeatureReducer, in child: FeatureChild, of owner: FeatureDefinition, host: ReluaHost
+  ) -> AnyFeatureReducer? {
     let key = child.key
+    // Where warnings say the operator is: the compose entry's line and what it is
+    // (`Scripts/Features/X.lua:12 (Parent.rows)`).
+    let place = "\(child.definedAt) (\(owner.name).\(key))"
     switch child.kind {
     case .scope, .lens:
       return nil
@@ -115,12 +120,12 @@ enum FeatureReducerBuilder {
         parent.ifLet(
           StateLens(get: { $0[key: key].asOptional }, modify: { $1(&$0[key: key].asOptional) }, identity: key), action: childLens(key),
           // A child with an `id` field is that id: replacing it with another id is a new child.
-          identity: { AnyHashableSendable($0[key: "id"]) }, fileID: child.definedAt, line: 0
+          identity: { AnyHashableSendable($0[key: "id"]) }, fileID: place, line: 0
         ) { reducer(for: feature, host: host) })
     case .forEach(let feature):
       return AnyFeatureReducer(
         parent.forEach(
-          StateLens(get: { $0[key: key].asIdentified }, modify: { $1(&$0[key: key].asIdentified) }, identity: key), action: elementLens(key), fileID: child.definedAt, line: 0
+          StateLens(get: { $0[key: key].asIdentified }, modify: { $1(&$0[key: key].asIdentified) }, identity: key), action: elementLens(key), fileID: place, line: 0
         ) {
           reducer(for: feature, host: host)
         })
@@ -134,7 +139,7 @@ enum FeatureReducerBuilder {
           otherThanPresented: { state, action in
             let presented = DestinationReducer.kind(of: state)
             return action.head == presented ? nil : presented ?? "nothing"
-          }, fileID: child.definedAt, line: 0
+          }, fileID: place, line: 0
         ) { destination })
       return AnyFeatureReducer(NavigationWriteLog(base: node, key: key, host: host) { rest, field in
         (rest.steps.count == 1 && rest.head == "dismiss") || DestinationReducer.isAlert(field, kinds: kinds)
@@ -146,7 +151,7 @@ enum FeatureReducerBuilder {
           action: presentationLens(key),
           // As an optional child: one with an `id` field is that id.
           identity: { AnyHashableSendable($0[key: "id"]) }, isEphemeral: { _ in false },
-          fileID: child.definedAt, line: 0
+          fileID: place, line: 0
         ) { reducer(for: feature, host: host) })
       return AnyFeatureReducer(NavigationWriteLog(base: node, key: key, host: host) { rest, _ in
         rest.steps.count == 1 && rest.head == "dismiss"
@@ -154,11 +159,12 @@ enum FeatureReducerBuilder {
     case .stack(let kinds):
       let element = DestinationReducer(kinds: kinds, host: host)
       let node = AnyFeatureReducer(parent.stack(
-          StateLens(get: { $0[key: key].asStack }, modify: { $1(&$0[key: key].asStack) }, identity: key), action: stackLens(key), fileID: child.definedAt, line: 0
+          StateLens(get: { $0[key: key].asStack }, modify: { $1(&$0[key: key].asStack) }, identity: key), action: stackLens(key), fileID: place, line: 0
         ) { element })
-      return AnyFeatureReducer(NavigationWriteLog(base: node, key: key, host: host) { rest, _ in
+      let logged = AnyFeatureReducer(NavigationWriteLog(base: node, key: key, host: host) { rest, _ in
         rest.steps.count == 1 && (rest.head == "popFrom" || rest.head == "push")
       })
+      return AnyFeatureReducer(StackPush(base: logged, key: key, kinds: kinds, owner: owner.name, place: child.definedAt))
     }
   }
 
@@ -212,9 +218,9 @@ enum FeatureReducerBuilder {
         case .popFrom(let id):
           return FeatureAction(steps: [.name(key), .name("popFrom")], payload: .integer(Int64(id.rawValue)))
         case .push(let id, let state):
-          return FeatureAction(
-            steps: [.name(key), .name("push")],
-            payload: .record(ValueRecord([("id", .integer(Int64(id.rawValue))), ("state", state)])))
+          var element = state
+          element[key: "id"] = .integer(Int64(id.rawValue))
+          return FeatureAction(steps: [.name(key), .name("push")], payload: element)
         }
       },
       extract: { action in
@@ -222,6 +228,10 @@ enum FeatureReducerBuilder {
         let rest = action.tail
         if rest.head == "popFrom", rest.steps.count == 1, case .integer(let id) = action.payload {
           return .popFrom(id: StackElementID(Int(id)))
+        }
+        // (`StackPush` made the payload `{ id = n, <kind> = state }` before this reads it.)
+        if rest.head == "push", rest.steps.count == 1, case .integer(let id) = action.payload[key: "id"] {
+          return .push(id: StackElementID(Int(id)), state: action.payload)
         }
         guard case .id(.integer(let id))? = rest.steps.first else { return nil }
         return .element(id: StackElementID(Int(id)), action: rest.tail)
