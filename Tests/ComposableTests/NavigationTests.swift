@@ -176,6 +176,7 @@ final class NavigationTests: XCTestCase {
         switch action {
         case .push: state.path.append(Child.State())
         case let .path(.popFrom(id)): state.log.append("pop \(id.rawValue) of \(state.path.count)")
+        case let .path(.push(id, _)): state.log.append("push \(id.rawValue) of \(state.path.count)")
         case .path: break
         }
         return .none
@@ -231,5 +232,20 @@ final class NavigationTests: XCTestCase {
     store.send(.path(.element(id: 7, action: .increment)))
     XCTAssertEqual(store.warnings.count, 1)
     XCTAssert(store.warnings[0].message.contains("missing element"))
+  }
+
+  /// TCA at HEAD: the element is in the stack when the parent handles the push; an id already in
+  /// the stack is a warning and pushes nothing (the parent still sees the action).
+  func testPushInsertsBeforeTheParentRunsAndRefusesAnIDInUse() async {
+    let store = TestStore(initialState: Stacked.State(), reducer: Stacked())
+    await store.send(.path(.push(id: 3, state: Child.State(count: 5)))) {
+      $0.path.insert(Child.State(count: 5), id: 3)
+      $0.log = ["push 3 of 1"]
+    }
+    XCTAssertTrue(store.warnings.isEmpty)
+    await store.send(.path(.push(id: 3, state: Child.State()))) { $0.log.append("push 3 of 1") }
+    XCTAssertEqual(store.warnings.count, 1)
+    XCTAssert(store.warnings[0].message.contains("already contains (id: #3)"), store.warnings[0].message)
+    XCTAssertEqual(store.state.path[id: 3]?.count, 5)
   }
 }
