@@ -1,7 +1,9 @@
 /// Presents one child (of one or several kinds) from optional state; the navigation operator behind
 /// sheets, alerts and destinations.
 ///
-/// - The child runs before the parent. `.presented` while nothing is presented is a runtime warning.
+/// - The child runs before the parent. `.presented` or `.dismiss` while nothing is presented is a
+///   runtime warning and the action is ignored: the parent does not see it either (TCA's does; a
+///   parent acting on a destination that is not there is the logic error the warning reports).
 /// - On `.dismiss` the parent runs first (it still sees the child), then the child is cleared.
 /// - The presented child has an identity (`identity(state)`: the id of an Identifiable state, an
 ///   alert's id, else its enum case). When it goes away or its identity changes, its effects are
@@ -19,7 +21,7 @@ public struct PresentationReducer<Parent: Reducer, Destination: Reducer>: Reduce
   /// For a presented action that is not for the destination presented now (an enum destination:
   /// another case than the one presented), the name of the one presented; nil when it is. Such an
   /// action is a runtime warning and changes nothing below this node: an alert showing stays
-  /// (only its own buttons dismiss it); the parent still sees the action.
+  /// (only its own buttons dismiss it); the parent does not see it either.
   var otherThanPresented: (Destination.State, Destination.Action) -> String? = { _, _ in nil }
   /// Where the operator was declared, for warnings (a Swift `fileID` or a script's `file:line`).
   let fileID: String
@@ -47,6 +49,7 @@ public struct PresentationReducer<Parent: Reducer, Destination: Reducer>: Reduce
           '\(presented)' stays.
           """
         )
+        return .none
       } else if let initialID {
         let embed = toPresentationAction.embed
         destinationEffects = toPresentationState.modify(&state) { presentation in
@@ -63,15 +66,17 @@ public struct PresentationReducer<Parent: Reducer, Destination: Reducer>: Reduce
           state was absent. Action: \(describe(action)). The action was ignored.
           """
         )
+        return .none
       }
     case .dismiss?:
       if initial == nil {
         RuntimeWarnings.report(
           """
           A presentation ("ifLet") at "\(place)" received a dismiss action when destination \
-          state was absent. Action: \(describe(action)).
+          state was absent. Action: \(describe(action)). The action was ignored.
           """
         )
+        return .none
       }
     case nil:
       break

@@ -1,7 +1,8 @@
 /// Runs element reducers on a navigation stack (the stack counterpart of `forEach`).
-/// - `.element(id:action:)`: the element runs, then the parent; a missing id is a runtime warning.
+/// - `.element(id:action:)`: the element runs, then the parent; a missing id is a runtime warning
+///   and the action is ignored (the parent does not see it either; TCA's does).
 /// - `.popFrom(id:)`: the parent runs first (it still sees the elements), then the element and all
-///   after it are removed.
+///   after it are removed; a missing id is a runtime warning and the action is ignored.
 /// - `.push(id:state:)`: the element is pushed with that id, then the parent runs (it sees the
 ///   pushed element, as in TCA at its HEAD); an id already in the stack is a runtime warning and
 ///   pushes nothing.
@@ -35,7 +36,12 @@ public struct StackReducer<Parent: Reducer, Element: Reducer>: Reducer {
           .scoped(to: navigationID(id))
       } else {
         warn("received an action for a missing element (id: \(id))", action)
+        return .none
       }
+    }
+    if case let .popFrom(id)? = stackAction, !toStack.get(state).ids.contains(id) {
+      warn("received \"popFrom\" for a missing element (id: \(id))", action)
+      return .none
     }
     let idsBefore = toStack.get(state).ids
     if case let .push(id, elementState)? = stackAction {
@@ -49,11 +55,7 @@ public struct StackReducer<Parent: Reducer, Element: Reducer>: Reducer {
 
     switch stackAction {
     case let .popFrom(id)?:
-      if toStack.get(state).ids.contains(id) {
-        toStack.modify(&state) { $0.pop(from: id) }
-      } else if !idsBefore.contains(id) {
-        warn("received \"popFrom\" for a missing element (id: \(id))", action)
-      }
+      if toStack.get(state).ids.contains(id) { toStack.modify(&state) { $0.pop(from: id) } }
     default:
       break
     }

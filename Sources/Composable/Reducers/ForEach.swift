@@ -1,5 +1,6 @@
 /// Runs an element reducer on the element of an identified collection named by an element action;
-/// the element runs before the parent. An action for a missing id is a runtime warning and is ignored.
+/// the element runs before the parent. An action for a missing id is a runtime warning and is
+/// ignored: neither the element nor the parent runs (TCA lets the parent see it).
 /// Elements removed by the action get their effects cancelled.
 public struct ForEachReducer<Parent: Reducer, Elements: IdentifiedCollection, Element: Reducer>: Reducer
 where Element.State == Elements.Element {
@@ -27,6 +28,7 @@ where Element.State == Elements.Element {
         }
       } else {
         warnMissing(id, action)
+        return .none
       }
     }
     let before = toElements.get(state).idSnapshot

@@ -1,5 +1,7 @@
 /// Runs a child reducer on an optional part of the state while it is non-nil; the child runs before
-/// the parent. A child action while the child is nil is a runtime warning and the child ignores it.
+/// the parent. A child action while the child is nil is a runtime warning and is ignored: neither
+/// the child nor the parent runs, nothing changes (TCA lets the parent see it; a parent acting on
+/// a child that is not there is the logic error the warning reports).
 /// When the parent sets the child to nil — or, for a child with an identity (TCA's `ifLet` over
 /// an `Identifiable` state), replaces it with one of another identity — the old child's effects
 /// are cancelled, and their actions never arrive.
@@ -42,6 +44,7 @@ public struct IfLetReducer<Parent: Reducer, Child: Reducer>: Reducer {
           Action: \(describe(action)). The action was ignored.
           """
         )
+        return .none
       }
     }
     let parentEffects = parent.reduce(into: &state, action: action)

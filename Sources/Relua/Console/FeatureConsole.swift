@@ -55,12 +55,12 @@ final class FeatureConsole {
   var currentState: Value { store.store.state }
 
   var breadcrumb: String {
-    store.screens.map(\.feature.name).joined(separator: " › ")
+    store.screens.map(\.breadcrumbName).joined(separator: " › ")
   }
 
   /// The breadcrumb for the prompt: `Game/ResultList`.
   var promptPath: String {
-    store.screens.map(\.feature.name).joined(separator: "/")
+    store.screens.map(\.breadcrumbName).joined(separator: "/")
   }
 
   private func observe() {
@@ -90,8 +90,9 @@ final class FeatureConsole {
     var pressed = false
     do {
       // The view is the script's Lua: Ctrl-C stops it, here too (a change an effect made included).
-      let text = try InterruptSignal.armed(session.lua) {
+      let text: String? = try InterruptSignal.armed(session.lua) { () throws -> String? in
         defer { pressed = InterruptSignal.takePress() }
+        if let style = top.alertStyle { return AlertText.render(top.state, style: style) }
         return try session.host.render(top.feature, top.state)
       }
       output.write(text ?? top.state.luaLiteral(.multiLine))

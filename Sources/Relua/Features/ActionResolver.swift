@@ -247,10 +247,10 @@ final class ActionResolver {
       guard case .id? = rest.first else { throw .badAction("'\(text)': '\(name)' is a forEach of \(feature.name): write \(name)[id].action") }
       guard rest.count > 1 else { throw needsMore() }
       return try walk(rest.dropFirst(), in: definition, text: text)
-    case .presented(let definition):
+    case .presented(let destination):
       guard !rest.isEmpty else { throw needsMore() }
       if case .name("dismiss")? = rest.first, rest.count == 1 { return .none }
-      return try walk(rest, in: definition, text: text)
+      return try walkDestination(destination, rest, text: text, place: name)
     case .presents(let kinds):
       guard case .name(let kind)? = rest.first else { throw needsMore() }
       if kind == "dismiss", rest.count == 1 { return .none }
@@ -279,9 +279,9 @@ final class ActionResolver {
     case .feature(let definition):
       guard !steps.isEmpty else { throw .badAction("'\(text)': send one of \(place)'s actions: \(definition.acceptedActions)") }
       return try walk(steps, in: definition, text: text)
-    case .alert(let actions):
+    case .alert(let actions, let style):
       guard steps.count == 1, case .name(let action)? = steps.first, let payload = actions[action] else {
-        throw .badAction("'\(text)': the alert \(place) has the button actions: \(destination.acceptedActions)")
+        throw .badAction("'\(text)': the \(style.rawValue) \(place) has the button actions: \(destination.acceptedActions)")
       }
       return payload
     }
@@ -303,14 +303,18 @@ final class ActionResolver {
     switch child.kind {
     case .scope(let definition), .lens(let definition, _, _), .optional(let definition), .forEach(let definition):
       return patternExists(rest, in: definition)
-    case .presented(let definition):
-      return rest.count == 1 && rest.first == "dismiss" ? true : patternExists(rest, in: definition)
+    case .presented(let destination):
+      if rest.count == 1 && rest.first == "dismiss" { return true }
+      switch destination {
+      case .feature(let definition): return patternExists(rest, in: definition)
+      case .alert(let actions, _): return rest.count == 1 && actions[rest.first!] != nil
+      }
     case .presents(let kinds), .stack(let kinds):
       guard let kind = rest.first else { return false }
       if rest.count == 1 && (kind == "dismiss" || kind == "popFrom" || kind == "push") { return true }
       switch kinds[kind] {
       case .feature(let definition)?: return patternExists(rest.dropFirst(), in: definition)
-      case .alert(let actions)?: return rest.count == 2 && actions[rest.last!] != nil
+      case .alert(let actions, _)?: return rest.count == 2 && actions[rest.last!] != nil
       case nil: return false
       }
     }

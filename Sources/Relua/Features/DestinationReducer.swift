@@ -50,11 +50,15 @@ struct DestinationReducer: Reducer {
   /// while handling the old one's button, even with the same text, is a new alert and stays.
   static func identity(of state: Value, kinds: [String: FeatureChild.Destination]) -> AnyHashableSendable {
     let kind = kind(of: state) ?? ""
-    if isAlert(state, kinds: kinds), case .record(let record) = state {
-      return AnyHashableSendable(PresentedAlert(storage: record.fields.withUnsafeBufferPointer { UInt(bitPattern: $0.baseAddress) }))
-    }
+    if isAlert(state, kinds: kinds) { return alertIdentity(of: state) }
     let id = state[key: kind][key: "id"]
     return id.isNull ? AnyHashableSendable(kind) : AnyHashableSendable([Value.string(kind), id])
+  }
+
+  /// An alert's identity: the storage of the value the script assigned (see above).
+  static func alertIdentity(of state: Value) -> AnyHashableSendable {
+    guard case .record(let record) = state else { return AnyHashableSendable(state) }
+    return AnyHashableSendable(PresentedAlert(storage: record.fields.withUnsafeBufferPointer { UInt(bitPattern: $0.baseAddress) }))
   }
 
   static func isAlert(_ state: Value, kinds: [String: FeatureChild.Destination]) -> Bool {

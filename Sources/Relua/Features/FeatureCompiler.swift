@@ -145,20 +145,21 @@ final class FeatureCompiler {
       }
       return try compile(table, identity: try table.identity(), compiling: compiling, byReference: byReference)
     }
+    func destination(_ value: LuaValue, name: String) throws -> FeatureChild.Destination {
+      guard let table = value.tableValue, try tags.isAlert(table) else { return .feature(try feature(value)) }
+      var actions: [String: PayloadType] = [:]
+      for (action, payload) in try table.rawGet("actions").tableValue?.pairs() ?? [] {
+        guard let action = action.stringValue else { continue }
+        actions[action] = try payloadType(payload, feature: "alert '\(name)'", action: action)
+      }
+      let style: FeatureChild.AlertStyle = try table.rawGet("style").stringValue == "confirmationDialog" ? .confirmationDialog : .alert
+      return .alert(actions: actions, style: style)
+    }
     func destinations() throws -> [String: FeatureChild.Destination] {
       var kinds: [String: FeatureChild.Destination] = [:]
       for (name, value) in try target.tableValue?.pairs() ?? [] {
         guard let name = name.stringValue else { continue }
-        if let table = value.tableValue, try tags.isAlert(table) {
-          var actions: [String: PayloadType] = [:]
-          for (action, payload) in try table.rawGet("actions").tableValue?.pairs() ?? [] {
-            guard let action = action.stringValue else { continue }
-            actions[action] = try payloadType(payload, feature: "alert '\(name)'", action: action)
-          }
-          kinds[name] = .alert(actions: actions)
-        } else {
-          kinds[name] = .feature(try feature(value))
-        }
+        kinds[name] = try destination(value, name: name)
       }
       return kinds
     }
@@ -174,11 +175,15 @@ final class FeatureCompiler {
     case "forEach": kind = .forEach(try feature(target))
     case "presents":
       if try entry.rawGet("single").boolValue == true {
-        let presented = try feature(target)
-        if presented.actions["dismiss"] != nil {
-          throw ReluaError.usage("\(definedAt): '\(key)' presents \(presented.name), which has an action 'dismiss': '\(key).dismiss' dismisses it; rename that action")
+        let presented = try destination(target, name: key)
+        switch presented {
+        case .feature(let feature) where feature.actions["dismiss"] != nil:
+          throw ReluaError.usage("\(definedAt): '\(key)' presents \(feature.name), which has an action 'dismiss': '\(key).dismiss' dismisses it; rename that action")
+        case .alert(let actions, let style) where actions["dismiss"] != nil:
+          throw ReluaError.usage("\(definedAt): the \(style.rawValue) '\(key)' has a button action 'dismiss': '\(key).dismiss' dismisses it; rename that action")
+        default:
+          kind = .presented(presented)
         }
-        kind = .presented(presented)
       } else {
         kind = .presents(try destinations())
       }

@@ -70,26 +70,33 @@ public struct FeatureChild {
     case optional(FeatureDefinition)
     case forEach(FeatureDefinition)
     case presents([String: Destination])
-    /// One feature presented at the key, its state there as it is (`relua.presents("child",
-    /// Child)`, TCA's `@Presents var child: Child.State?`): actions `child.…`, `child.dismiss`.
-    case presented(FeatureDefinition)
+    /// One destination presented at the key, its state there as it is (`relua.presents("child",
+    /// Child)`, TCA's `@Presents var child: Child.State?`; `relua.presents("alert", relua.alert
+    /// { … })`, TCA's `@Presents var alert: AlertState?`): actions `child.…`, `child.dismiss`.
+    case presented(Destination)
     case stack([String: Destination])
   }
 
   /// What a destination or stack element can be.
   public enum Destination {
     case feature(FeatureDefinition)
-    /// An alert: its state is `{ title = …, message = …, buttons = {…} }`; its actions go to the
-    /// parent, and it is dismissed after any of them.
-    case alert(actions: [String: PayloadType])
+    /// An alert or a confirmation dialog: its state is `{ title = …, message = …, buttons =
+    /// {…} }`; its actions go to the parent, and it is dismissed after any of them.
+    case alert(actions: [String: PayloadType], style: AlertStyle)
 
     @MainActor var acceptedActions: String {
       switch self {
       case .feature(let definition): return definition.acceptedActions
-      case .alert(let actions):
+      case .alert(let actions, _):
         return actions.keys.sorted().map { actions[$0]! == .none ? $0 : "\($0)(\(actions[$0]!))" }.joined(separator: ", ")
       }
     }
+  }
+
+  /// How an alert shows: TCA's `AlertState` or `ConfirmationDialogState` (they behave alike).
+  public enum AlertStyle: String, Sendable {
+    case alert
+    case confirmationDialog = "confirmation dialog"
   }
 
   public let key: String

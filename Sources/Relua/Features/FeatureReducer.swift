@@ -144,17 +144,30 @@ enum FeatureReducerBuilder {
       return AnyFeatureReducer(NavigationWriteLog(base: node, key: key, host: host) { rest, field in
         (rest.steps.count == 1 && rest.head == "dismiss") || DestinationReducer.isAlert(field, kinds: kinds)
       })
-    case .presented(let feature):
+    case .presented(let destination):
+      let isAlert: Bool
+      let presented: AnyFeatureReducer
+      switch destination {
+      case .feature(let feature):
+        isAlert = false
+        presented = reducer(for: feature, host: host)
+      case .alert:
+        // Its button actions go to the parent; it has no reducer of its own.
+        isAlert = true
+        presented = AnyFeatureReducer(EmptyReducer<Value, FeatureAction>())
+      }
       let node = AnyFeatureReducer(
         parent.presentation(
           StateLens(get: { $0[key: key].asPresentation }, modify: { $1(&$0[key: key].asPresentation) }, identity: key),
           action: presentationLens(key),
-          // As an optional child: one with an `id` field is that id.
-          identity: { AnyHashableSendable($0[key: "id"]) }, isEphemeral: { _ in false },
+          // As an optional child: one with an `id` field is that id; an alert is a new one each
+          // time one is presented.
+          identity: { isAlert ? DestinationReducer.alertIdentity(of: $0) : AnyHashableSendable($0[key: "id"]) },
+          isEphemeral: { _ in isAlert },
           fileID: place, line: 0
-        ) { reducer(for: feature, host: host) })
+        ) { presented })
       return AnyFeatureReducer(NavigationWriteLog(base: node, key: key, host: host) { rest, _ in
-        rest.steps.count == 1 && rest.head == "dismiss"
+        isAlert || (rest.steps.count == 1 && rest.head == "dismiss")
       })
     case .stack(let kinds):
       let element = DestinationReducer(kinds: kinds, host: host)

@@ -11,8 +11,18 @@ public struct FeatureScreen {
   /// The action that closes it (`destination.dismiss`, `path.popFrom` with `popID`), nil for the root.
   public let closeAction: String?
   public let popID: Value?
+  /// For an alert or a confirmation dialog: which (its state is `{ title, message, buttons }`,
+  /// shown over its presenter, whose feature this screen names).
+  public var alertStyle: FeatureChild.AlertStyle? = nil
 
-  public var breadcrumbName: String { feature.name }
+  /// The feature's name, or for an alert (dialog) shown over it, `Alert` (`Confirmation dialog`).
+  public var breadcrumbName: String {
+    switch alertStyle {
+    case nil: return feature.name
+    case .alert?: return "Alert"
+    case .confirmationDialog?: return "Confirmation dialog"
+    }
+  }
 }
 
 @MainActor
@@ -32,17 +42,23 @@ public enum FeatureScreens {
         if !childState.isNull { collect(nested, childState, prefix: prefix + key + ".", into: &screens) }
       case .lens, .forEach:
         break
-      case .presented(let nested):
+      case .presented(let destination):
         guard !childState.isNull else { continue }
         let place = prefix + key
-        screens.append(FeatureScreen(
-          feature: nested, actionPrefix: place + ".", place: place, state: childState,
-          closeAction: place + ".dismiss", popID: nil))
-        collect(nested, childState, prefix: place + ".", into: &screens)
+        switch destination {
+        case .feature(let nested):
+          screens.append(FeatureScreen(
+            feature: nested, actionPrefix: place + ".", place: place, state: childState,
+            closeAction: place + ".dismiss", popID: nil))
+          collect(nested, childState, prefix: place + ".", into: &screens)
+        case .alert(_, let style):
+          screens.append(alertScreen(feature, childState, place: place, closeAction: place + ".dismiss", style: style))
+        }
       case .presents(let kinds):
         guard let kind = DestinationReducer.kind(of: childState), case .feature(let nested)? = kinds[kind] else {
-          if let kind = DestinationReducer.kind(of: childState), case .alert? = kinds[kind] {
-            screens.append(alertScreen(feature, childState[key: kind], prefix + key))
+          if let kind = DestinationReducer.kind(of: childState), case .alert(_, let style)? = kinds[kind] {
+            screens.append(alertScreen(
+              feature, childState[key: kind], place: prefix + key + "." + kind, closeAction: prefix + key + ".dismiss", style: style))
           }
           continue
         }
@@ -66,9 +82,11 @@ public enum FeatureScreens {
   }
 
   /// An alert shows over its presenter; it is a screen of the presenter's feature with the alert state.
-  private static func alertScreen(_ presenter: FeatureDefinition, _ alert: Value, _ place: String) -> FeatureScreen {
+  private static func alertScreen(
+    _ presenter: FeatureDefinition, _ alert: Value, place: String, closeAction: String, style: FeatureChild.AlertStyle
+  ) -> FeatureScreen {
     FeatureScreen(
-      feature: presenter, actionPrefix: place + ".alert.", place: place + ".alert", state: alert,
-      closeAction: place + ".dismiss", popID: nil)
+      feature: presenter, actionPrefix: place + ".", place: place, state: alert,
+      closeAction: closeAction, popID: nil, alertStyle: style)
   }
 }

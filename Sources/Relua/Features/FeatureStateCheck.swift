@@ -38,8 +38,13 @@ enum FeatureStateCheck {
         try check(value, nested, path: place)
       case .lens:
         break
-      case .optional(let nested), .presented(let nested):
+      case .optional(let nested), .presented(.feature(let nested)):
         if !value.isNull { try check(value, nested, path: place) }
+      case .presented(.alert(_, let style)):
+        switch value {
+        case .null, .record: break
+        default: throw fail(place, "a \(style.rawValue)'s state must be a table, got \(kindName(value))")
+        }
       case .forEach(let element):
         for (position, row) in try elements(value, at: place, of: "forEach of \(element.name)").enumerated() {
           try check(row, element, path: place + [.index(position)])

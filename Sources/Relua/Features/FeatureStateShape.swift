@@ -15,11 +15,11 @@ enum FeatureStateShape {
       case .stack(let kinds):
         let elements = state[key: key].asIdentified.elements.map { conformDestination($0, kinds) }
         state[key: key] = .identified((try? IdentifiedValues(elements)) ?? IdentifiedValues())
-      case .scope(let nested), .optional(let nested), .presented(let nested):
+      case .scope(let nested), .optional(let nested), .presented(.feature(let nested)):
         if !state[key: key].isNull { state[key: key] = conform(state[key: key], to: nested) }
       case .presents(let kinds):
         if !state[key: key].isNull { state[key: key] = conformDestination(state[key: key], kinds) }
-      case .lens:
+      case .lens, .presented(.alert):
         break
       }
     }

@@ -232,7 +232,7 @@ enum ReluaPrelude {
     -- several kinds, `{ counter = state }` at the key; relua.presents("child", Child): one
     -- feature, its state at the key as it is (actions `child.…`, `child.dismiss`).
     function M.presents(key, kinds)
-      if getmetatable(kinds) == FeatureMT or type(kinds) == "function" then
+      if getmetatable(kinds) == FeatureMT or getmetatable(kinds) == AlertMT or type(kinds) == "function" then
         local entry = child("presents", key, kinds, { single = true }, 2)
         return entry
       end
@@ -246,16 +246,25 @@ enum ReluaPrelude {
     end
 
     -- relua.alert { confirmDelete = {}, … }: an alert's button actions (the parent handles them;
-    -- the alert is dismissed after any of them).
-    function M.alert(actions)
+    -- the alert is dismissed after any of them). relua.confirmationDialog { … } alike (TCA's
+    -- ConfirmationDialogState): it behaves as an alert and shows as a dialog.
+    local function alert(what, actions, style)
       actions = actions or {}
-      if type(actions) ~= "table" then fail(2, "relua.alert: expected a table of button actions { name = {} or payload type }") end
+      if type(actions) ~= "table" then fail(3, "relua.%s: expected a table of button actions { name = {} or payload type }", what) end
       for action, payload in pairs(actions) do
-        if type(action) ~= "string" or not validPayloadType(payload) then
-          fail(2, "relua.alert: bad button action %s", tostring(action))
+        if type(action) ~= "string" or not action:match("^[%a_][%w_]*$") or not validPayloadType(payload) then
+          fail(3, "relua.%s: bad button action %s (a name = {} or a payload type)", what, tostring(action))
         end
       end
-      return setmetatable({ actions = actions }, AlertMT)
+      return setmetatable({ actions = actions, style = style }, AlertMT)
+    end
+    function M.alert(actions)
+      local made = alert("alert", actions, "alert")
+      return made
+    end
+    function M.confirmationDialog(actions)
+      local made = alert("confirmationDialog", actions, "confirmationDialog")
+      return made
     end
 
     -- Collections

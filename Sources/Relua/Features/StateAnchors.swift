@@ -75,12 +75,14 @@ extension ReluaHost {
     while index < steps.endIndex {
       guard let key = name(at: index), let child = feature.child(key) else { return nil }
       switch child.kind {
-      case .scope(let next), .optional(let next), .presented(let next):
+      case .scope(let next), .optional(let next), .presented(.feature(let next)):
         path.append(.key(key))
         feature = next
         index += 1
       case .lens:
         return key == lensKey ? path : nil
+      case .presented(.alert):
+        return nil
       case .forEach(let next):
         guard let id = id(at: index + 1) else { return nil }
         path += [.key(key), .id(id)]

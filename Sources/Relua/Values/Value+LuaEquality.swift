@@ -18,7 +18,7 @@ extension Value {
   }
 
   /// The elements of a list as Lua sees one: an array, an identified collection, or an empty record.
-  private var listElements: [Value]? {
+  var listElements: [Value]? {
     switch self {
     case .array(let elements): return elements
     case .identified(let collection): return collection.elements

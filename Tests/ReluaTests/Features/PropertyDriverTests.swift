@@ -136,9 +136,9 @@ final class PropertyDriverTests: XCTestCase {
           let row = value.asIdentified[id: Value(literalID: id)] ?? .null
           collect(element, state: row, prefix: "\(prefix)\(key)[\(id)].", depth: depth + 1, into: &candidates, random: &random)
         }
-      case .presented(let nested):
+      case .presented(let destination):
         candidates.append((prefix + key + ".dismiss", .none))
-        collect(nested, state: value, prefix: prefix + key + ".", depth: depth + 1, into: &candidates, random: &random)
+        destinationActions(destination, state: value, prefix: prefix + key + ".", depth: depth, into: &candidates, random: &random)
       case .presents(let kinds):
         candidates.append((prefix + key + ".dismiss", .none))
         for (kind, destination) in kinds {
@@ -163,7 +163,7 @@ final class PropertyDriverTests: XCTestCase {
   ) {
     switch destination {
     case .feature(let nested): collect(nested, state: state, prefix: prefix, depth: depth + 1, into: &candidates, random: &random)
-    case .alert(let actions): for (name, type) in actions { candidates.append((prefix + name, type)) }
+    case .alert(let actions, _): for (name, type) in actions { candidates.append((prefix + name, type)) }
     }
   }
 
