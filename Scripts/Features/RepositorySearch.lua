@@ -39,12 +39,12 @@ local function search(deps, query, page)
 end
 
 local function errorAlert(err, page)
-  return { alert = {
+  return {
     title = "Search failed",
     message = err.message or "Something went wrong.",
     buttons = { { label = "Retry", action = "retry" }, { label = "OK", action = "ok" } },
     page = page,
-  } }
+  }
 end
 
 -- The rows shown: only liked ones when showFavoritesOnly.
@@ -71,7 +71,7 @@ local RepositorySearch = feature "RepositorySearch" {
     currentPage = 0,          -- the last page loaded (0: none)
     loadingState = "none",    -- "none" | "refreshing" | "loadingNext"
     hasMorePage = false,
-    destination = nil,        -- { alert = … } when a search failed
+    alert = nil,              -- the error, when a search failed
     path = {},                -- detail screens
   },
 
@@ -81,7 +81,7 @@ local RepositorySearch = feature "RepositorySearch" {
   compose = {
     relua.forEach("items", RepositoryRow),
     relua.stack("path", { detail = RepositoryDetail }),
-    relua.presents("destination", { alert = relua.alert { retry = {}, ok = {} } }),
+    relua.presents("alert", relua.alert { retry = {}, ok = {} }),
   },
 
   reduce = on {
@@ -105,7 +105,7 @@ local RepositorySearch = feature "RepositorySearch" {
           s.hasMorePage = false  -- past the 1000-result cap: paging ends quietly
           return
         end
-        s.destination = errorAlert(err, response.page)
+        s.alert = errorAlert(err, response.page)
         return
       end
       local result = response.result
@@ -160,8 +160,8 @@ local RepositorySearch = feature "RepositorySearch" {
       end
     end,
 
-    ["destination.alert.retry"] = function(s, _, deps)
-      local page = s.destination.alert.page or 1
+    ["alert.retry"] = function(s, _, deps)
+      local page = s.alert.page or 1
       local query = trim(s.query)
       if query == "" then return end
       s.loadingState = page == 1 and "refreshing" or "loadingNext"

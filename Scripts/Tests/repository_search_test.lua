@@ -229,11 +229,11 @@ describe("errors", function()
       store:receive("searchResponse")
       local s = store:state()
       if err.kind == "http" and err.status == 422 then
-        expect(s.destination).to_be_nil()   -- a 422 on a later page ends paging quietly
+        expect(s.alert).to_be_nil()   -- a 422 on a later page ends paging quietly
         expect(s.hasMorePage).to_be(false)
       else
-        expect(s.destination.alert.message).to_be(err.message)
-        expect(s.destination.alert.buttons[1].action).to_be("retry")
+        expect(s.alert.message).to_be(err.message)
+        expect(s.alert.buttons[1].action).to_be("retry")
         expect(s.hasMorePage).to_be(true)
       end
       expect(#s.items).to_be(10)
@@ -253,10 +253,10 @@ describe("errors", function()
     store:send("items[10].onAppear")
     store:receive("searchResponse")
     answers.tca[2] = { result = second }
-    store:send("destination.alert.retry")
+    store:send("alert.retry")
     store:receive("searchResponse")
     local s = store:state()
-    expect(s.destination).to_be_nil()
+    expect(s.alert).to_be_nil()
     expect(#s.items).to_be(20)
     expect(s.currentPage).to_be(2)
   end)

@@ -47,7 +47,7 @@ final class SearchEndToEndTests: XCTestCase {
       store:send("binding.query", "tca")
       store:wait()
       local s = store:state()
-      return s.destination.alert.message, #s.items, s.loadingState
+      return s.alert.message, #s.items, s.loadingState
       """, name: "=e2e")
     let results = try await LuaCoroutineDriver.run(script)
     XCTAssertEqual(results.map(\.description), [
