@@ -146,7 +146,6 @@ public final class ConsoleSession {
     }
     // Ctrl-C stops any Lua from here on: the chunk, a result's __tostring, the feature's view.
     InterruptSignal.arm(lua)
-    defer { InterruptSignal.disarm() }
     let before = feature?.currentState
     var interrupted = false
     do {
@@ -157,8 +156,11 @@ public final class ConsoleSession {
       report(error)
     }
     if let feature, let before { feature.showChange(from: before, cause: nil) }
-    // Without a prompt, a Ctrl-C that came as the chunk was finishing (its result printing) stopped
-    // nothing: it ends relua, as one between chunks does.
+    // Disarmed first: a press from here on ends relua in the handler itself (without a prompt);
+    // one that came before, as the chunk was finishing (its result printing), stopped nothing and
+    // ends it here, as one between chunks does. (Checked before disarming, a press landing in
+    // between was taken by neither, and relua read on from a pipe with no more input.)
+    InterruptSignal.disarm()
     if !interrupted { InterruptSignal.endIfPressedWithoutPrompt() }
   }
 
