@@ -2,8 +2,8 @@
 --
 -- Mapping: `.ifLet(\.child, action: /Action.child)` on plain optional state is
 -- `relua.optional("child", Child)`, so `.child(.tap)` is "child.tap". An optional `AlertState`
--- has no DSL of its own: an alert is presented with `relua.presents("alert", { alert =
--- relua.alert { … } })`, so `.alert(.ok)` is "alert.alert.ok".
+-- (`@Presents var alert: AlertState?`) is `relua.presents("alert", relua.alert { … })`, so
+-- `.alert(.presented(.ok))` is "alert.ok".
 --
 -- Each test is a local function named after TCA's test, declared with `port`: as `it` when relua
 -- behaves as TCA does, as `pending("… — fails today: …")` when it does not yet.
@@ -97,12 +97,12 @@ local function testEphemeralState()
   local Parent = feature "Parent" {
     state = {},
     actions = { tap = {} },
-    compose = { relua.presents("alert", { alert = relua.alert { ok = {} } }) },
-    reduce = on { tap = function(s) s.alert = { alert = hi } end },
+    compose = { relua.presents("alert", relua.alert { ok = {} }) },
+    reduce = on { tap = function(s) s.alert = hi end },
   }
   local store = relua.TestStore(Parent)
-  store:send("tap", function(s) s.alert = { alert = hi } end)
-  store:send("alert.alert.ok", function(s) s.alert = nil end)
+  store:send("tap", function(s) s.alert = hi end)
+  store:send("alert.ok", function(s) s.alert = nil end)
 end
 port("testEphemeralState", testEphemeralState)
 
@@ -150,15 +150,15 @@ local function testEphemeralDismissal()
   local Feature = feature "Feature" {
     state = {},
     actions = { tap = {} },
-    compose = { relua.presents("alert", { alert = relua.alert { again = {}, ok = {} } }) },
+    compose = { relua.presents("alert", relua.alert { again = {}, ok = {} }) },
     reduce = on {
-      ["alert.alert.again"] = function(s) s.alert = { alert = hello } end,
-      tap = function(s) s.alert = { alert = hello } end,
+      ["alert.again"] = function(s) s.alert = hello end,
+      tap = function(s) s.alert = hello end,
     },
   }
   local store = relua.TestStore(Feature)
-  store:send("tap", function(s) s.alert = { alert = hello } end)
-  store:send("alert.alert.again")
-  store:send("alert.alert.ok", function(s) s.alert = nil end)
+  store:send("tap", function(s) s.alert = hello end)
+  store:send("alert.again")
+  store:send("alert.ok", function(s) s.alert = nil end)
 end
 port("testEphemeralDismissal", testEphemeralDismissal)

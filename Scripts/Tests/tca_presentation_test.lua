@@ -190,37 +190,37 @@ local uhOhDelete = { title = "Uh oh!", buttons = { { label = "Delete", action = 
 
 local function alertPresenter(buttons, alert, extra)
   local handlers = {
-    presentAlert = function(s) s.alert = { alert = alert } end,
+    presentAlert = function(s) s.alert = alert end,
   }
   for name, handler in pairs(extra or {}) do handlers[name] = handler end
   return feature "Parent" {
     state = { isDeleted = false },
     actions = { presentAlert = {} },
-    compose = { relua.presents("alert", { alert = relua.alert(buttons) }) },
+    compose = { relua.presents("alert", relua.alert(buttons)) },
     reduce = on(handlers),
   }
 end
 
 local function testInertPresentation()
   local store = relua.TestStore(alertPresenter({}, uhOh))
-  store:send("presentAlert", function(s) s.alert = { alert = uhOh } end)
+  store:send("presentAlert", function(s) s.alert = uhOh end)
 end
 port("testInertPresentation", testInertPresentation)
 
 local function testInertPresentation_dismissal()
   local store = relua.TestStore(alertPresenter({}, uhOh))
-  store:send("presentAlert", function(s) s.alert = { alert = uhOh } end)
+  store:send("presentAlert", function(s) s.alert = uhOh end)
   store:send("alert.dismiss", function(s) s.alert = nil end)
 end
 port("testInertPresentation_dismissal", testInertPresentation_dismissal)
 
 local function testInertPresentation_automaticDismissal()
   local Parent = alertPresenter({ deleteButtonTapped = {} }, uhOhDelete, {
-    ["alert.alert.deleteButtonTapped"] = function(s) s.isDeleted = true end,
+    ["alert.deleteButtonTapped"] = function(s) s.isDeleted = true end,
   })
   local store = relua.TestStore(Parent)
-  store:send("presentAlert", function(s) s.alert = { alert = uhOhDelete } end)
-  store:send("alert.alert.deleteButtonTapped", function(s)
+  store:send("presentAlert", function(s) s.alert = uhOhDelete end)
+  store:send("alert.deleteButtonTapped", function(s)
     s.alert = nil
     s.isDeleted = true
   end)
