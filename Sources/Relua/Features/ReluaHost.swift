@@ -22,6 +22,9 @@ public final class ReluaHost {
   private var resolvers: [ObjectIdentifier: ActionResolver] = [:]
   /// Test stores made in this state (checked for pending work when a test ends).
   var testStores: [LuaTestStoreObject] = []
+  /// The task handle of every send that started no effect: one userdata for all of them.
+  private(set) var noEffectsTask: LuaUserdata!
+  private(set) var storeTaskType: LuaUserdataType<LuaStoreTaskObject>!
   /// The state this host holds for scripts, charged against the memory limit.
   private(set) var stateMemory: StateMemory!
   /// The error of the last Lua reducer that raised (the test store reports it as the failure).
@@ -125,6 +128,8 @@ public final class ReluaHost {
     try module.rawSet("toJSON", .function(lua.function { [unowned self] stack in
       [.text(try self.value(from: stack.value(at: 1)).json(pretty: stack.isTruthy(at: 2)))]
     }))
+    storeTaskType = try LuaStoreTaskObject.register(in: self)
+    noEffectsTask = try lua.userdata(LuaStoreTaskObject(StoreTask()))
     try LuaStoreObject.register(in: self, scope: module.rawGet("scopeStore"))
     try LuaTestStoreObject.register(in: self)
     let package = try lua.global("package").tableValue
@@ -302,20 +307,26 @@ public final class ReluaHost {
         function, argumentCount: 3,
         pushArguments: { L in
           try views.pushSessionState(onto: L)
-          lua_createtable(L, 0, 4)
-          pushLuaString(action.name, onto: L)
-          lua_setfield(L, -2, "name")
-          pushLuaString(action.pattern, onto: L)
-          lua_setfield(L, -2, "pattern")
-          try action.payload.push(onto: L)
-          lua_setfield(L, -2, "payload")
-          if let id = action.firstID {
-            try id.push(onto: L)
-            lua_setfield(L, -2, "id")
-          }
+          try Self.pushRecord(of: action, onto: L)
           lua_rawgeti(L, relua_registryindex(), depsReference)
         },
         readResults: { L, first, count in Self.firstResult(lua, L, first, count) })
+    }
+  }
+
+  /// An action as Lua code sees it whole: `{ name = "rows[42].toggle", pattern = "rows.toggle",
+  /// payload = …, id = 42 }` (a plain reducer's `action`, a test store's receive predicate's).
+  static func pushRecord(of action: FeatureAction, onto L: OpaquePointer) throws {
+    lua_createtable(L, 0, 4)
+    pushLuaString(action.name, onto: L)
+    lua_setfield(L, -2, "name")
+    pushLuaString(action.pattern, onto: L)
+    lua_setfield(L, -2, "pattern")
+    try action.payload.push(onto: L)
+    lua_setfield(L, -2, "payload")
+    if let id = action.firstID {
+      try id.push(onto: L)
+      lua_setfield(L, -2, "id")
     }
   }
 
