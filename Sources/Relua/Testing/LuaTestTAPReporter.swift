@@ -33,7 +33,7 @@ public final class LuaTestTAPReporter: LuaTestReporter {
     }
     for note in result.notes {
       for (offset, line) in note.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
-        write((offset == 0 ? "# note: " : "#   ") + line)
+        write(offset == 0 ? "# note: " + line : line.isEmpty ? "#" : "#   " + line)
       }
     }
   }
