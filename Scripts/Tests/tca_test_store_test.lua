@@ -570,6 +570,8 @@ describe("store:send's task", function()
     a:cancel()
     a:finish()
     expect(a:finish(0)).to_be(true)
+    local scoped = relua.Store(KeyPaths)
+    expect(rawequal(scoped:scope("delegate"):send("success", 1), a)).to_be(true)
   end)
 
   it("of a relua.Store: finish waits, cancel stops the action, finish(seconds) tells", function()

@@ -3,7 +3,7 @@
 /// finish in time.
 @MainActor
 public struct TestStoreTask: Hashable {
-  public let storeTask: StoreTask
+  let storeTask: StoreTask
   let timeout: Duration
   let fail: (String, SourceLocation) -> Void
 

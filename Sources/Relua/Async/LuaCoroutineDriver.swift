@@ -83,7 +83,7 @@ public final class LuaCoroutineDriver {
 
   /// `awaitable`, whose `body` also gets the script line that called it (`file:line`), taken
   /// before the coroutine yields (a test store's notes name it).
-  public func awaitable(
+  func awaitable(
     name: String, in state: LuaState, _ body: @escaping @MainActor ([LuaValue], _ caller: String?) async throws -> [LuaValue]
   ) throws -> LuaFunction {
     try awaitable(name: name, in: state, locating: true, body)
