@@ -22,6 +22,13 @@ final class LuaStoreTaskObject {
           return []
         },
         "isCancelled": { object, _ in [.boolean(object.task.isCancelled)] },
+        // What the REPL prints after `store:send(…)`.
+        "__tostring": { object, _ in
+          let task = object.task
+          let what =
+            !task.startedEffects ? "no effects" : task.isCancelled ? "cancelled" : task.isFinished ? "finished" : "running"
+          return [.text("StoreTask (\(what))")]
+        },
       ])
     try type.methods.rawSet(.text("finish"), .function(host.driver.awaitable(name: "task:finish", in: lua) { arguments in
       guard let object = try arguments.first?.userdataValue?.object(as: LuaStoreTaskObject.self) else {
