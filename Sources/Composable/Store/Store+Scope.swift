@@ -3,8 +3,8 @@
 @usableFromInline
 struct ScopedView<State, Action> {
   @usableFromInline let getState: () -> State
-  @usableFromInline let send: (Action) -> Void
-  let sendChecked: (Action) throws -> Void
+  @usableFromInline let send: (Action) -> StoreTask
+  let sendChecked: (Action) throws -> StoreTask
   let addObserver: (@escaping () -> Void) -> ObservationToken
   let warnings: () -> [RuntimeWarning]
   let clearWarnings: () -> Void
@@ -26,7 +26,7 @@ extension Store {
     action fromChildAction: @escaping (ChildAction) -> Action
   ) -> Store<ChildState, ChildAction> {
     let getState = stateGetter
-    let send: (Action) -> Void = { [self] in self.send($0) }
+    let send: (Action) -> StoreTask = { [self] in self.send($0) }
     return Store<ChildState, ChildAction>(
       view: ScopedView(
         getState: { toChildState(getState()) },

@@ -100,29 +100,32 @@ public final class Store<State, Action> {
   public func withState<Value>(_ body: (State) -> Value) -> Value { body(state) }
 
   /// Sends an action. Actions sent by its synchronous effects are handled first-in first-out within this
-  /// call; observers are told once at the end.
-  @inlinable
-  public func send(_ action: Action) {
+  /// call; observers are told once at the end. Returns the effects the send started.
+  @inlinable @discardableResult
+  public func send(_ action: Action) -> StoreTask {
     if let root {
+      let first = root.nextTaskID
       root.send(action)
+      return root.task(since: first)
     } else {
-      view!.send(action)
+      return view!.send(action)
     }
   }
 
   /// Sends an action as a transaction: if a reducer fails (`Effect.failure`), the state is restored to
   /// what it was before this call, no effect of the send starts, and the error is thrown.
-  @inlinable @inline(__always)
-  public func sendChecked(_ action: Action) throws {
+  @inlinable @inline(__always) @discardableResult
+  public func sendChecked(_ action: Action) throws -> StoreTask {
     // Inlinable so hosts get it specialized for their state and action types (no generic
     // metadata lookups per send), and inlined into their send (a call level and a copy of the
     // action less). `root!` borrows the root for the call (`if let root` would retain and
     // release it on every send).
     if root != nil, !root!.isSending {
+      let first = root!.nextTaskID
       if let failure = root!.sendTransactionally(action) { throw failure }
-      return
+      return root!.task(since: first)
     }
-    try rootSendChecked(action)
+    return try rootSendChecked(action)
   }
 
   /// Replaces the state (root stores): time travel and state files in hosts such as a REPL. It is
@@ -233,21 +236,23 @@ public final class Store<State, Action> {
   }
 
   @usableFromInline
-  func rootSendChecked(_ action: Action) throws {
+  func rootSendChecked(_ action: Action) throws -> StoreTask {
     if let root {
       guard !root.isSending else {
         root.warn("sendChecked was called during a send; the action was queued without a transaction.")
         root.send(action)
-        return
+        return StoreTask()
       }
       root.lastFailure = nil
+      let first = root.nextTaskID
       root.send(action, transactional: true)
       if let failure = root.lastFailure {
         root.lastFailure = nil
         throw failure
       }
+      return root.task(since: first)
     } else {
-      try view!.sendChecked(action)
+      return try view!.sendChecked(action)
     }
   }
 }

@@ -49,7 +49,8 @@ final class StoreRoot<State, Action> {
   }
   var inFlight: [Int: InFlight] = [:]
   var cancellables: [CancelID: Set<Int>] = [:]
-  var nextTaskID = 0
+  /// Effect task ids only grow: a send's effects are the ids it took (see `StoreTask`).
+  @exclusivity(unchecked) @usableFromInline var nextTaskID = 0
 
   // Waiting for effects, event-driven: suspended waiters resumed when an effect finishes or one of its
   // actions has been reduced (see `wait(until:timeout:)`).

@@ -26,6 +26,13 @@ public struct SourceLocation: Sendable, CustomStringConvertible {
 /// a host test runner routes them to its own report.
 public protocol TestFailureReporter {
   @MainActor func reportFailure(_ message: String, at location: SourceLocation)
+  /// What a non-exhaustive store skipped (`Exhaustivity.off(showSkippedAssertions: true)`): a note
+  /// for the test's output, not a failure. Ignored unless a reporter shows it.
+  @MainActor func reportSkippedAssertions(_ message: String, at location: SourceLocation)
+}
+
+extension TestFailureReporter {
+  public func reportSkippedAssertions(_ message: String, at location: SourceLocation) {}
 }
 
 /// Reports through IssueReporting (XCTFail in XCTest, an issue in Swift Testing).
@@ -38,13 +45,25 @@ public struct IssueTestFailureReporter: TestFailureReporter {
       reportIssue("\(location): \(message)")
     }
   }
+
+  /// As TCA does: an expected issue (XCTest's "expected failure"), which does not fail the test.
+  public func reportSkippedAssertions(_ message: String, at location: SourceLocation) {
+    withExpectedIssue { reportFailure(message, at: location) }
+  }
 }
 
 /// A reporter from a closure (e.g. collecting failures in an array to assert on them).
 public struct ClosureTestFailureReporter: TestFailureReporter {
   let report: @MainActor (String, SourceLocation) -> Void
-  public init(_ report: @escaping @MainActor (_ message: String, _ location: SourceLocation) -> Void) {
+  let skipped: (@MainActor (String, SourceLocation) -> Void)?
+  /// `skipped` receives skipped assertions (ignored when nil).
+  public init(
+    _ report: @escaping @MainActor (_ message: String, _ location: SourceLocation) -> Void,
+    skipped: (@MainActor (_ message: String, _ location: SourceLocation) -> Void)? = nil
+  ) {
     self.report = report
+    self.skipped = skipped
   }
   public func reportFailure(_ message: String, at location: SourceLocation) { report(message, location) }
+  public func reportSkippedAssertions(_ message: String, at location: SourceLocation) { skipped?(message, location) }
 }

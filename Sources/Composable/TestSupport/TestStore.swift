@@ -35,6 +35,11 @@ public final class TestStore<State, Action> {
   var sentState: State?
   /// Where each effect in flight was started (the send/receive that returned it).
   var effectOrigins: [Int: SourceLocation] = [:]
+  /// The action each effect in flight came from: the last action reduced before it started (a
+  /// send's effects start once its actions are reduced), for skipped-assertion notes.
+  var effectActions: [Int: Action] = [:]
+  var lastReducedAction: Action?
+  var attributedUpTo = 0
   var currentLocation: SourceLocation
 
   /// - Parameters:
@@ -80,6 +85,8 @@ public final class TestStore<State, Action> {
     }
     root.didReduce = { [weak self] action, wasReceived in
       guard let self else { return }
+      self.attributeEffects()
+      self.lastReducedAction = action
       if wasReceived {
         self.received.append(Received(action: action, state: self.root.state))
       } else {
@@ -125,18 +132,43 @@ public final class TestStore<State, Action> {
     reporter.reportFailure(message, at: location)
   }
 
+  /// What an exhaustive store fails on: a failure when exhaustive, a note when skipped assertions
+  /// are shown, nothing otherwise.
+  func failOrSkip(_ message: String, at location: SourceLocation) {
+    switch exhaustivity {
+    case .on: fail(message, at: location)
+    case .off(showSkippedAssertions: true): reporter.reportSkippedAssertions("Skipped assertions.\n\n" + message, at: location)
+    case .off(showSkippedAssertions: false): break
+    }
+  }
+
+  /// Gives the effects started since the last call the action reduced last.
+  func attributeEffects() {
+    let next = root.nextTaskID
+    guard attributedUpTo < next else { return }
+    if let lastReducedAction {
+      for taskID in attributedUpTo..<next { effectActions[taskID] = lastReducedAction }
+    }
+    attributedUpTo = next
+    if effectActions.count > 2 * root.inFlightCount + 64 {
+      effectActions = effectActions.filter { root.inFlight[$0.key] != nil }
+    }
+  }
+
   // MARK: Send
 
   /// Sends an action and asserts the state change it makes (`assert` mutates the previous state into
-  /// the expected one; omit it when nothing should change).
+  /// the expected one; omit it when nothing should change). Returns the effects it started.
+  @discardableResult
   public func send(
     _ action: Action, assert: ((inout State) throws -> Void)? = nil,
     file: StaticString = #filePath, line: UInt = #line
-  ) async {
+  ) async -> TestStoreTask {
     await send(action, assert: assert, at: SourceLocation(file: file, line: line))
   }
 
-  public func send(_ action: Action, assert: ((inout State) throws -> Void)?, at location: SourceLocation) async {
+  @discardableResult
+  public func send(_ action: Action, assert: ((inout State) throws -> Void)?, at location: SourceLocation) async -> TestStoreTask {
     currentLocation = location
     if !received.isEmpty {
       if exhaustivity == .on {
@@ -144,23 +176,39 @@ public final class TestStore<State, Action> {
           "Must handle \(received.count) received action\(received.count == 1 ? "" : "s") before sending an action: …\n\n"
             + "Unhandled actions:\n" + received.map { "  " + describeAction($0.action) }.joined(separator: "\n"),
           at: location)
+      } else {
+        reportSkipped(received.map(\.action), at: location)
       }
       if let last = received.last { state = last.state }
       received.removeAll()
     }
-    let tasksBefore = root.inFlightTaskIDs
+    attributeEffects()
+    let first = root.nextTaskID
     sentState = nil
     store.send(action)
     if let failure = root.lastFailure {
       root.lastFailure = nil
       fail("The reducer failed for this action: \(failure)", at: location)
     }
-    for taskID in root.inFlightTaskIDs.subtracting(tasksBefore) { effectOrigins[taskID] = location }
+    let task = root.makeTask(first..<root.nextTaskID)
+    for taskID in task.effects!.ids where root.inFlight[taskID] != nil { effectOrigins[taskID] = location }
     let actual = sentState ?? store.state
     let expected = state
     expect(expected: expected, actual: actual, assert: assert, at: location)
     state = actual
     await effectsStarted()
+    return TestStoreTask(storeTask: task, timeout: timeout) { [weak self] message, location in
+      self?.fail(message, at: location)
+    }
+  }
+
+  /// Notes received actions a non-exhaustive store skipped.
+  func reportSkipped(_ actions: [Action], at location: SourceLocation) {
+    guard !actions.isEmpty, exhaustivity != .on else { return }
+    failOrSkip(
+      "\(actions.count) received action\(actions.count == 1 ? " was" : "s were") skipped: …\n\n"
+        + actions.map { "  " + describeAction($0) }.joined(separator: "\n"),
+      at: location)
   }
 
   func expect(
@@ -171,6 +219,19 @@ public final class TestStore<State, Action> {
       try assert?(&expectedState)
     } catch {
       fail("Threw error: \(error)", at: location)
+      return
+    }
+    if exhaustivity == .off(showSkippedAssertions: true), isEqual(expectedState, actual) {
+      // What an exhaustive store would have said, from the state before the action.
+      var exhaustiveState = expected
+      do {
+        try assert?(&exhaustiveState)
+      } catch {
+        failOrSkip("Threw error: \(error)", at: location)
+        return
+      }
+      guard !isEqual(exhaustiveState, actual) else { return }
+      failOrSkip(stateMismatch(expected: exhaustiveState, actual: actual, asserted: assert != nil), at: location)
       return
     }
     if exhaustivity == .on, assert != nil, isEqual(expectedState, expected),
@@ -186,12 +247,16 @@ public final class TestStore<State, Action> {
       return
     }
     guard !isEqual(expectedState, actual) else { return }
-    let difference = diff(expectedState, actual).map { "\n\n" + $0.indented(by: 2) } ?? ""
+    fail(stateMismatch(expected: expectedState, actual: actual, asserted: assert != nil), at: location)
+  }
+
+  func stateMismatch(expected: State, actual: State, asserted: Bool) -> String {
+    let difference = diff(expected, actual).map { "\n\n" + $0.indented(by: 2) } ?? ""
     let message =
-      assert == nil
-      ? "State was not expected to change, but a change occurred: …"
-      : "A state change does not match expectation: …"
-    fail(message + difference + "\n\n(Expected: −, Actual: +)", at: location)
+      asserted
+      ? "A state change does not match expectation: …"
+      : "State was not expected to change, but a change occurred: …"
+    return message + difference + "\n\n(Expected: −, Actual: +)"
   }
 
   // MARK: Receive
@@ -226,7 +291,7 @@ public final class TestStore<State, Action> {
     // Waits until the action came, or the time is up, or no effect is left to send it (a
     // finished effect's actions have all arrived: they are sent on the main actor, as this runs).
     let root = self.root
-    if received.isEmpty || (exhaustivity == .off && !received.contains(where: { predicate($0.action) })) {
+    if received.isEmpty || (exhaustivity != .on && !received.contains(where: { predicate($0.action) })) {
       await waitForReceived(timeout: timeout) {
         let came = self.exhaustivity == .on ? !self.received.isEmpty : self.received.contains { predicate($0.action) }
         return came || root.inFlightCount == 0
@@ -239,12 +304,15 @@ public final class TestStore<State, Action> {
       fail("Expected to receive \(expected.map { "an action matching " + describeAction($0) } ?? "an action"), but received none\(why()).", at: location)
       return
     }
-    if exhaustivity == .off {
+    if exhaustivity != .on {
       guard let index = received.firstIndex(where: { predicate($0.action) }) else {
         fail("Expected to receive an action matching the predicate, but received none\(why()).", at: location)
         return
       }
-      if index > 0 { state = received[index - 1].state }
+      if index > 0 {
+        reportSkipped(received[..<index].map(\.action), at: location)
+        state = received[index - 1].state
+      }
       received.removeFirst(index)
     }
     let next = received.removeFirst()
@@ -297,15 +365,30 @@ public final class TestStore<State, Action> {
   /// Accepts the actions received so far without asserting them.
   public func skipReceivedActions(file: StaticString = #filePath, line: UInt = #line) async {
     await Task.megaYield()
+    reportSkipped(received.map(\.action), at: SourceLocation(file: file, line: line))
     if let last = received.last { state = last.state }
     received.removeAll()
   }
 
   /// Cancels the effects still running, accepting that they never finish.
   public func skipInFlightEffects(file: StaticString = #filePath, line: UInt = #line) async {
+    if exhaustivity != .on { reportCancelledEffects(at: SourceLocation(file: file, line: line)) }
     root.cancelAllEffects()
     effectOrigins.removeAll()
     await Task.megaYield()
+  }
+
+  /// Notes the effects in flight a non-exhaustive store is about to cancel, by the actions they
+  /// came from.
+  func reportCancelledEffects(at location: SourceLocation) {
+    attributeEffects()
+    let taskIDs = root.inFlightTaskIDs.sorted()
+    guard !taskIDs.isEmpty, exhaustivity != .on else { return }
+    let origins = taskIDs.map { effectActions[$0].map(describeAction) ?? "(unknown)" }
+    failOrSkip(
+      "\(taskIDs.count) in-flight effect\(taskIDs.count == 1 ? " was" : "s were") cancelled, originating from: …\n\n"
+        + origins.map { "  " + $0 }.joined(separator: "\n"),
+      at: location)
   }
 
   /// Checks that nothing is left: no unasserted received action, no running effect (exhaustive mode).
@@ -313,11 +396,18 @@ public final class TestStore<State, Action> {
   public func assertNothingPending(file: StaticString = #filePath, line: UInt = #line) {
     let location = SourceLocation(file: file, line: line)
     assertNoReceivedActions(at: location)
-    if exhaustivity == .on { assertNoInFlightEffects(at: location, timeout: nil) }
+    if exhaustivity == .on {
+      assertNoInFlightEffects(at: location, timeout: nil)
+    } else if root.inFlightCount > 0 {
+      reportCancelledEffects(at: location)
+      root.cancelAllEffects()
+      effectOrigins.removeAll()
+    }
   }
 
   func assertNoReceivedActions(at location: SourceLocation) {
     guard !received.isEmpty, exhaustivity == .on else {
+      reportSkipped(received.map(\.action), at: location)
       if let last = received.last { state = last.state }
       received.removeAll()
       return
@@ -362,6 +452,8 @@ public final class TestStore<State, Action> {
     assertNoReceivedActions(at: currentLocation)
     if exhaustivity == .on && root.inFlightCount > 0 {
       assertNoInFlightEffects(at: currentLocation, timeout: nil)
+    } else if root.inFlightCount > 0 {
+      reportCancelledEffects(at: currentLocation)
     }
     root.cancelAllEffects()
   }

@@ -78,11 +78,28 @@ public final class LuaCoroutineDriver {
   public func awaitable(
     name: String, in state: LuaState, _ body: @escaping @MainActor ([LuaValue]) async throws -> [LuaValue]
   ) throws -> LuaFunction {
+    try awaitable(name: name, in: state, locating: false) { arguments, _ in try await body(arguments) }
+  }
+
+  /// `awaitable`, whose `body` also gets the script line that called it (`file:line`), taken
+  /// before the coroutine yields (a test store's notes name it).
+  func awaitable(
+    name: String, in state: LuaState, _ body: @escaping @MainActor ([LuaValue], _ caller: String?) async throws -> [LuaValue]
+  ) throws -> LuaFunction {
+    try awaitable(name: name, in: state, locating: true, body)
+  }
+
+  private func awaitable(
+    name: String, in state: LuaState, locating: Bool,
+    _ body: @escaping @MainActor ([LuaValue], _ caller: String?) async throws -> [LuaValue]
+  ) throws -> LuaFunction {
     let start = try state.rawFunction { [unowned self] stack in
-      try MainActor.assumeIsolated {
+      // Level 0 is this function, 1 the Lua wrapper (`LuaAsyncPrelude.awaitable`), 2 its caller.
+      let caller = locating ? luaLocation(stack.unsafeState, level: 2) : nil
+      return try MainActor.assumeIsolated {
         try self.suspend(stack) { arguments in
           do {
-            return try await body(arguments)
+            return try await body(arguments, caller)
           } catch LuaError.argument(let position, let message) {
             // Raised after the yield, where Lua no longer knows the function: named here, and
             // counted as Lua counts a method's arguments (without `self`).

@@ -1,3 +1,5 @@
+import Lua
+
 extension Duration {
   /// The longest wait a script may ask for: 9·10⁹ s (about 285 years), so every duration fits in
   /// 64-bit nanoseconds and a deadline on any clock stays representable.
@@ -15,5 +17,14 @@ extension Duration {
   static func luaSeconds(_ seconds: Double) -> Duration? {
     guard seconds >= 0, seconds <= maxLuaSeconds else { return nil }
     return .nanoseconds(Int64((seconds * 1e9).rounded()))
+  }
+
+  /// An optional seconds argument at `position` (nil or absent: nil), checked as `luaSeconds`.
+  static func luaSecondsArgument(_ value: LuaValue?, position: Int = 2) throws -> Duration? {
+    guard let value, !value.isNil else { return nil }
+    guard let duration = value.doubleValue.flatMap(Duration.luaSeconds) else {
+      throw LuaError.argument(position: position, message: "expected \(Duration.luaSecondsRule)")
+    }
+    return duration
   }
 }

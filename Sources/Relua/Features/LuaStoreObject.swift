@@ -1,4 +1,5 @@
 import CLua
+import CLuaShim
 import Composable
 import Foundation
 import Lua
@@ -6,19 +7,23 @@ import Lua
 /// A store of a Lua feature, as Lua sees it (`relua.Store(Feature, options)`):
 /// `store:send(action[, payload])`, `store:state([path])`, `store:screens()`, `store:view()`,
 /// `store:observe(path or function, onChange)`, `store:json()`, `store:warnings()`, `store:wait()`.
-/// A send is a transaction: a raising reducer restores the state and raises at the sender's line.
+/// A send is a transaction: a raising reducer restores the state and raises at the sender's line;
+/// it returns a task handle to the effects it started (`LuaStoreTaskObject`).
 @MainActor
 public final class LuaStoreObject {
   let host: ReluaHost
   public let feature: FeatureDefinition
   public let store: Store<Value, FeatureAction>
   let resolver: ActionResolver
+  /// The registry reference of the shared handle a send that started no effect returns.
+  private let noEffectsTask: lua_Integer
   private var tokens: [ObservationToken] = []
 
   public init(host: ReluaHost, feature: FeatureDefinition, state: Value? = nil, dependencies: DependencyValues) throws {
     self.host = host
     self.feature = feature
     resolver = host.resolver(for: feature)
+    noEffectsTask = lua_Integer(host.noEffectsTask.registryReference)
     let initial = try state.map { state in
       try FeatureStateCheck.check(state, against: feature)
       return FeatureStateShape.conform(state, to: feature)
@@ -49,15 +54,16 @@ public final class LuaStoreObject {
   }
 
   /// Sends an action by name; throws the reducer's error (state restored) or a bad-action error.
-  public func send(_ name: String, payload: Value = .null) throws {
+  @discardableResult
+  public func send(_ name: String, payload: Value = .null) throws -> StoreTask {
     try send(resolver.resolve(name, payload: payload))
   }
 
   /// Inlined into `store:send`'s path (with the store's `sendChecked`).
-  @inline(__always)
-  public func send(_ action: FeatureAction) throws {
+  @inline(__always) @discardableResult
+  public func send(_ action: FeatureAction) throws -> StoreTask {
     do {
-      try store.sendChecked(action)
+      return try store.sendChecked(action)
     } catch let failure as ReducerFailure {
       throw failure.error
     }
@@ -71,10 +77,25 @@ public final class LuaStoreObject {
       // The resolver lends its action, sent in place (no copy of it, see `sendInPlace`).
       resolver.lendingLastAction &+= 1
       defer { resolver.lendingLastAction &-= 1 }
-      try resolver.lastAction.sendInPlace(to: self)
-      return 0
+      return push(try resolver.lastAction.sendInPlace(to: self), onto: L)
     }
     return try sendResolving(fromLua: L)
+  }
+
+  /// Pushes the send's task handle: the shared one when it started no effect (no allocation).
+  @inline(__always)
+  private func push(_ task: StoreTask, onto L: OpaquePointer) -> Int32 {
+    if !task.startedEffects {
+      lua_rawgeti(L, relua_registryindex(), noEffectsTask)
+      return 1
+    }
+    return pushNew(task, onto: L)
+  }
+
+  @inline(never)
+  private func pushNew(_ task: StoreTask, onto L: OpaquePointer) -> Int32 {
+    host.storeTaskType.push(LuaStoreTaskObject(task), onto: L)
+    return 1
   }
 
   /// Any other send from Lua: the name checked and resolved, the payload read. Out of line, so
@@ -87,8 +108,7 @@ public final class LuaStoreObject {
         position: 2, message: "action name expected (a string such as 'increment' or 'rows[1].toggle'), got \(String(cString: lua_typename(L, lua_type(L, 2))))")
     }
     let payload = lua_gettop(L) >= 3 ? try host.views.read(at: 3, in: L, root: host.views.rootName, path: [], hint: nil) : .null
-    try send(resolver.resolve(luaStringAt: 2, in: L, payload: payload))
-    return 0
+    return push(try send(resolver.resolve(luaStringAt: 2, in: L, payload: payload)), onto: L)
   }
 
   /// Returns a status for the trampoline (errors are raised after Swift returned). The store
@@ -166,7 +186,7 @@ extension FeatureAction {
   /// witness (its steps retained, then destroyed: ≈ 80 instructions). The lender makes sure
   /// nothing replaces the property during the send (`ActionResolver.lendingLastAction`).
   @inline(__always)
-  @MainActor fileprivate mutating func sendInPlace(to store: LuaStoreObject) throws { try store.send(self) }
+  @MainActor fileprivate mutating func sendInPlace(to store: LuaStoreObject) throws -> StoreTask { try store.send(self) }
 }
 
 extension Value {

@@ -11,8 +11,13 @@ import Lua
 ///
 /// An expectation function gets a plain copy of the state before the action and changes it into
 /// the state expected after; omit it when nothing should change. `receive(name)` matches the
-/// action by name (any payload); `receive(name, payload)` matches it exactly. Failures raise at
-/// the test's line, worded as the engine's (diffs in Lua table syntax, `−` expected, `+` actual).
+/// action by name (any payload); `receive(name, payload)` matches it exactly;
+/// `receive(name, check, expect)` by name and `check(payload)`; `receive(function(action) … end)`
+/// by a predicate over the action's record (see `ReluaHost.pushRecord`). Failures raise at the
+/// test's line, worded as the engine's (diffs in Lua table syntax, `−` expected, `+` actual).
+/// `send` returns a task handle (`LuaTestStoreTaskObject`). With `store:exhaustive(false,
+/// { showSkipped = true })` what the store skipped is collected as notes (`store:skipped()`),
+/// which `relua test` prints under the test.
 @MainActor
 public final class LuaTestStoreObject {
   let host: ReluaHost
@@ -21,6 +26,12 @@ public final class LuaTestStoreObject {
   let resolver: ActionResolver
   let clock: TestStoreClock?
   private var failures: [String] = []
+  /// Skipped assertions, each starting with the script line it concerns.
+  private(set) var skipped: [String] = []
+  /// Where the store was made (end-of-test notes name it, as TCA names the store's creation).
+  private let location: String
+  /// The script line of the operation running now.
+  private var callerLocation: String?
 
   init(host: ReluaHost, feature: FeatureDefinition, state: Value?, options: DependencyOptions, location: String) throws {
     self.host = host
@@ -38,12 +49,18 @@ public final class LuaTestStoreObject {
     if let missing = missingDependencies.withLock({ $0.first }) {
       throw ReluaError.usage("Unimplemented dependency: \(missing) (feature '\(feature.name)' reads it in state(deps); give it in deps = { … })")
     }
+    self.location = location
     let (file, line) = Self.split(location)
     testStore = TestStore(
       initialState: initial, reducer: Reduce(host.rootReducer(for: feature)), isEqual: { $0.sameInLua(as: $1) },
       reporter: ClosureTestFailureReporter { _, _ in }, withDependencies: { options.prepare(&$0) },
       transaction: host.storeTransaction, location: SourceLocation(file: file, line: line))
-    testStore.reporter = ClosureTestFailureReporter { [weak self] message, _ in self?.failures.append(message) }
+    testStore.reporter = ClosureTestFailureReporter(
+      { [weak self] message, _ in self?.failures.append(message) },
+      skipped: { [weak self] message, _ in
+        guard let self else { return }
+        self.skipped.append((self.callerLocation ?? self.location) + ": " + message)
+      })
     testStore.diff = { expected, actual in ValueDiff.lines(from: expected, to: actual).map { indent($0) } }
     testStore.describeAction = { $0.description }
     testStore.actionDiff = { expected, received in "− " + expected.description + "\n+ " + received.description }
@@ -78,7 +95,7 @@ public final class LuaTestStoreObject {
   // MARK: Operations
 
   /// Runs one engine operation; its failures (and a Lua reducer's error) raise afterwards.
-  private func perform(_ body: () async throws -> Void) async throws {
+  func perform(_ body: () async throws -> Void) async throws {
     host.lastReducerError = nil
     failures.removeAll()
     try await body()
@@ -119,25 +136,25 @@ public final class LuaTestStoreObject {
     }
   }
 
-  func send(_ arguments: ArraySlice<LuaValue>) async throws {
+  func send(_ arguments: ArraySlice<LuaValue>) async throws -> LuaTestStoreTaskObject {
     let (name, payload, expect) = try actionArguments(arguments)
     let action = try resolver.resolve(name, payload: try payload.map { try host.value(from: $0) } ?? .null)
+    var task: TestStoreTask?
     try await perform {
-      await testStore.send(action, assert: expectation(expect), at: testStore.currentLocationForLua)
+      task = await testStore.send(action, assert: expectation(expect), at: testStore.currentLocationForLua)
     }
+    return LuaTestStoreTaskObject(store: self, task: task!)
   }
 
   func receive(_ arguments: ArraySlice<LuaValue>) async throws {
-    let (name, payload, expect) = try actionArguments(arguments)
-    let anyPayload = payload == nil || payload!.isNil
-    let action =
-      anyPayload
-      ? FeatureAction(steps: try resolver.steps(name))
-      : try resolver.resolve(name, payload: try host.value(from: payload!))
+    let matcher = try LuaReceiveMatcher(arguments, resolver: resolver, host: host)
     try await perform {
       await testStore.receive(
-        matching: { anyPayload ? $0.steps == action.steps : $0 == action },
-        expected: action, timeout: nil, assert: expectation(expect), at: testStore.currentLocationForLua)
+        matching: { [host] in matcher.matches($0, host: host) },
+        expected: matcher.expected, timeout: nil, assert: expectation(matcher.expect),
+        at: testStore.currentLocationForLua)
+      // The check's error first: it is why the action did not match.
+      if let error = matcher.check?.error { failures.insert(error, at: 0) }
     }
   }
 
@@ -152,6 +169,7 @@ public final class LuaTestStoreObject {
   /// running); the runner then stops the effects (`ReluaHost.stopEffects`).
   func finishTest() -> [String] {
     failures.removeAll()
+    callerLocation = nil
     testStore.assertNothingPending()
     defer { failures.removeAll() }
     return host.takeDependencyFailures() + failures
@@ -168,23 +186,47 @@ public final class LuaTestStoreObject {
         },
         "warnings": { store, _ in [.table(try lua.table(array: store.testStore.warnings.map { .text($0.message) }))] },
         "exhaustive": { store, stack in
-          store.testStore.exhaustivity = stack.isTruthy(at: 2) ? .on : .off
+          // store:exhaustive(false, { showSkipped = true }): skipped assertions become notes.
+          var showSkipped = false
+          if !stack.isNil(at: 3) {
+            let options = try stack.table(at: 3)
+            for (key, _) in try options.pairs() where key.stringValue != "showSkipped" {
+              throw LuaError.argument(position: 3, message: "unknown option \(key.stringValue.map { "'\($0)'" } ?? "\(key.type)"); the option is showSkipped")
+            }
+            showSkipped = try options["showSkipped"].isTruthy
+            if showSkipped && stack.isTruthy(at: 2) {
+              throw LuaError.argument(position: 3, message: "showSkipped is for a non-exhaustive store: store:exhaustive(false, { showSkipped = true })")
+            }
+          }
+          store.testStore.exhaustivity = stack.isTruthy(at: 2) ? .on : .off(showSkippedAssertions: showSkipped)
           return []
         },
+        "skipped": { store, _ in [.table(try lua.table(array: store.skipped.map { .text($0) }))] },
         "screens": { store, _ in
           [.table(try lua.table(array: FeatureScreens.screens(of: store.feature, state: store.testStore.state).map { .text($0.place) }))]
         },
       ])
-    func awaitable(_ name: String, _ body: @escaping @MainActor (LuaTestStoreObject, ArraySlice<LuaValue>) async throws -> Void) throws {
-      try type.methods.rawSet(.text(name), .function(host.driver.awaitable(name: "store:\(name)", in: lua) { arguments in
+    func awaitableReturning(
+      _ name: String, _ body: @escaping @MainActor (LuaTestStoreObject, ArraySlice<LuaValue>) async throws -> [LuaValue]
+    ) throws {
+      try type.methods.rawSet(.text(name), .function(host.driver.awaitable(name: "store:\(name)", in: lua) { arguments, caller in
         guard let store = try arguments.first?.userdataValue?.object(as: LuaTestStoreObject.self) else {
           throw LuaError.argument(position: 1, message: "TestStore expected (call it as store:\(name)(…))")
         }
-        try await body(store, arguments.dropFirst())
-        return []
+        store.callerLocation = caller
+        return try await body(store, arguments.dropFirst())
       }))
     }
-    try awaitable("send") { store, arguments in try await store.send(arguments) }
+    func awaitable(_ name: String, _ body: @escaping @MainActor (LuaTestStoreObject, ArraySlice<LuaValue>) async throws -> Void) throws {
+      try awaitableReturning(name) { store, arguments in
+        try await body(store, arguments)
+        return []
+      }
+    }
+    try LuaTestStoreTaskObject.register(in: host)
+    try awaitableReturning("send") { store, arguments in
+      [.userdata(try lua.userdata(try await store.send(arguments)))]
+    }
     try awaitable("receive") { store, arguments in try await store.receive(arguments) }
     try awaitable("advance") { store, arguments in
       guard let duration = arguments.first?.doubleValue.flatMap(Duration.luaSeconds) else {
@@ -194,13 +236,7 @@ public final class LuaTestStoreObject {
     }
     try awaitable("finish") { store, arguments in
       // store:finish([seconds]): how long to wait for running effects (default 1 s).
-      var timeout: Duration?
-      if let argument = arguments.first, !argument.isNil {
-        guard let duration = argument.doubleValue.flatMap(Duration.luaSeconds) else {
-          throw LuaError.argument(position: 2, message: "expected \(Duration.luaSecondsRule)")
-        }
-        timeout = duration
-      }
+      let timeout = try Duration.luaSecondsArgument(arguments.first)
       try await store.perform { await store.testStore.finish(timeout: timeout) }
     }
     try awaitable("skipReceivedActions") { store, _ in try await store.perform { await store.testStore.skipReceivedActions() } }

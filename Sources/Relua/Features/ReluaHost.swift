@@ -22,6 +22,9 @@ public final class ReluaHost {
   private var resolvers: [ObjectIdentifier: ActionResolver] = [:]
   /// Test stores made in this state (checked for pending work when a test ends).
   var testStores: [LuaTestStoreObject] = []
+  /// The task handle of every send that started no effect: one userdata for all of them.
+  private(set) var noEffectsTask: LuaUserdata!
+  private(set) var storeTaskType: LuaUserdataType<LuaStoreTaskObject>!
   /// The state this host holds for scripts, charged against the memory limit.
   private(set) var stateMemory: StateMemory!
   /// The error of the last Lua reducer that raised (the test store reports it as the failure).
@@ -125,6 +128,8 @@ public final class ReluaHost {
     try module.rawSet("toJSON", .function(lua.function { [unowned self] stack in
       [.text(try self.value(from: stack.value(at: 1)).json(pretty: stack.isTruthy(at: 2)))]
     }))
+    storeTaskType = try LuaStoreTaskObject.register(in: self)
+    noEffectsTask = try lua.userdata(LuaStoreTaskObject(StoreTask()))
     try LuaStoreObject.register(in: self, scope: module.rawGet("scopeStore"))
     try LuaTestStoreObject.register(in: self)
     let package = try lua.global("package").tableValue
@@ -343,8 +348,8 @@ public final class ReluaHost {
     }
   }
 
-  /// `{ name = "rows[42].toggle", pattern = "rows.toggle", payload = …, id = 42 }`: an action as
-  /// a plain `reduce` function (and an onChange handler) gets it.
+  /// An action as Lua code sees it whole: `{ name = "rows[42].toggle", pattern = "rows.toggle",
+  /// payload = …, id = 42 }` (a plain reducer's `action`, a test store's receive predicate's).
   static func pushRecord(of action: FeatureAction, onto L: OpaquePointer) throws {
     lua_createtable(L, 0, 4)
     pushLuaString(action.name, onto: L)

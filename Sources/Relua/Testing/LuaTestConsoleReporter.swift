@@ -3,6 +3,7 @@
 ///
 /// `.symbols` (for terminals): `✓ name`, `✗ name`, `- name (skipped)`, coloured.
 /// `.plain` (pipes, `NO_COLOR`): `PASS name`, `FAIL name`, `SKIP name`, ASCII only.
+/// A test's notes (skipped assertions) follow its line, indented: `note: …` (dimmed).
 public final class LuaTestConsoleReporter: LuaTestReporter {
   public enum Style: Sendable { case symbols, plain }
 
@@ -25,6 +26,13 @@ public final class LuaTestConsoleReporter: LuaTestReporter {
     case (.passed, .plain): write("PASS \(result.name)")
     case (.failed, .plain): write("FAIL \(result.name)")
     case (.skipped, .plain): write("SKIP \(result.name)")
+    }
+    for note in result.notes {
+      let lines = note.split(separator: "\n", omittingEmptySubsequences: false)
+      for (offset, line) in lines.enumerated() {
+        let text = offset == 0 ? "    note: " + line : line.isEmpty ? "" : "          " + line
+        write(style == .symbols ? Self.dim + text + Self.reset : text)
+      }
     }
   }
 
@@ -50,5 +58,5 @@ public final class LuaTestConsoleReporter: LuaTestReporter {
     write(summary.closingLine)
   }
 
-  private static let green = "\u{1B}[32m", red = "\u{1B}[31m", yellow = "\u{1B}[33m", reset = "\u{1B}[0m"
+  private static let green = "\u{1B}[32m", red = "\u{1B}[31m", yellow = "\u{1B}[33m", dim = "\u{1B}[2m", reset = "\u{1B}[0m"
 }

@@ -11,11 +11,15 @@ public struct LuaTestResult: Sendable, Equatable {
   /// The test file, as discovered (relative when the search path was).
   public var file: String
   public var outcome: Outcome
+  /// Informational notes, not failures: what a non-exhaustive test store skipped
+  /// (`store:exhaustive(false, { showSkipped = true })`), each starting with its script line.
+  public var notes: [String]
 
-  public init(name: String, file: String, outcome: Outcome) {
+  public init(name: String, file: String, outcome: Outcome, notes: [String] = []) {
     self.name = name
     self.file = file
     self.outcome = outcome
+    self.notes = notes
   }
 
   public var failure: LuaTestFailure? {

@@ -63,14 +63,20 @@ public final class LuaTestRunner {
     case .test(let file, _, let name, true):
       return LuaTestResult(name: name, file: file, outcome: .skipped)
     case .test(let file, let index, let name, false):
-      return LuaTestResult(name: name, file: file, outcome: await runTest(file: file, index: index, name: name))
+      var notes: [String] = []
+      let outcome = await runTest(file: file, index: index, name: name, notes: &notes)
+      return LuaTestResult(name: name, file: file, outcome: outcome, notes: notes)
     }
   }
 
-  private func runTest(file: String, index: Int, name: String) async -> LuaTestResult.Outcome {
+  private func runTest(file: String, index: Int, name: String, notes: inout [String]) async -> LuaTestResult.Outcome {
     var context: (location: String?, traceback: String?) = (nil, nil)
     var state: LuaState?
     defer { state?.close() }
+    // The test stores' notes, taken before the state closes (the end-of-test checks add some).
+    func takeNotes() {
+      if let state, let host = try? ReluaHost.install(in: state) { notes = host.testStores.flatMap(\.skipped) }
+    }
     do {
       let loaded = try load(file)
       state = loaded.state
@@ -93,10 +99,12 @@ public final class LuaTestRunner {
         throw error
       }
       await host.stopEffects()
+      takeNotes()
       return .passed
     } catch {
       // No effect may outlive the test's Lua state: stop them before it closes.
       if let state, let host = try? ReluaHost.install(in: state) { await host.stopEffects() }
+      takeNotes()
       var failure = LuaTestFailure(error, file: file)
       // Swift errors carry no position: take it from the coroutine the driver saw fail.
       if failure.location == nil, let location = context.location {

@@ -1,6 +1,7 @@
 /// TAP version 13 (Test Anything Protocol): the plan `1..N` first, `ok n - name` /
-/// `not ok n - name` with a YAML diagnostic block for failures, `# SKIP` for skipped tests, and
-/// the closing line as a TAP comment (`# N passed, N failed`).
+/// `not ok n - name` with a YAML diagnostic block for failures, `# SKIP` for skipped tests, a
+/// test's notes (skipped assertions) as comment lines after it (`# note: …`), and the closing
+/// line as a TAP comment (`# N passed, N failed`).
 public final class LuaTestTAPReporter: LuaTestReporter {
   private let write: (String) -> Void
 
@@ -29,6 +30,11 @@ public final class LuaTestTAPReporter: LuaTestReporter {
         for frame in failure.traceback { write("    - \(Self.quoted(frame))") }
       }
       write("  ...")
+    }
+    for note in result.notes {
+      for (offset, line) in note.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
+        write(offset == 0 ? "# note: " + line : line.isEmpty ? "#" : "#   " + line)
+      }
     }
   }
 
