@@ -13,3 +13,16 @@ extension DependencyValues {
     set { self[ClockKey.self] = newValue }
   }
 }
+
+extension Clock where Duration == Swift.Duration {
+  /// Sleeps for `duration`, registering the sleep on the caller's actor first when this is a
+  /// `TestStoreClock` (see `TestStoreClock.sleep(until:isolation:)`): effects on the main actor
+  /// then begin their sleeps in the order they run, which is the order ties wake in.
+  public func sleep(for duration: Duration, isolation: isolated (any Actor)?) async throws {
+    if let clock = self as? TestStoreClock {
+      try await clock.sleep(until: clock.now.advanced(by: duration), isolation: isolation)
+    } else {
+      try await sleep(until: now.advanced(by: duration), tolerance: nil)
+    }
+  }
+}

@@ -6,7 +6,7 @@ extension Effect {
   ) -> Effect {
     if isNone { return .cancel(id: id) }
     return Effect.concatenate(
-      .run { _ in try await clock.sleep(for: duration) },
+      .run { _ in try await clock.sleep(for: duration, isolation: #isolation) },
       self
     )
     .cancellable(id: id, cancelInFlight: true)

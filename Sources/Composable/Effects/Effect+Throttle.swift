@@ -26,7 +26,7 @@ extension Effect {
       }
       guard latest else { return }
       throttle.pending[key] = action
-      try await clock.sleep(until: last.advanced(by: duration), tolerance: nil)
+      try await clock.sleep(for: clock.now.duration(to: last.advanced(by: duration)), isolation: #isolation)
       guard let pending = throttle.pending.removeValue(forKey: key) as? Action else { return }
       throttle.lastSent[key] = clock.now
       send(pending)

@@ -51,6 +51,11 @@ final class StoreRoot<State, Action> {
   var cancellables: [CancelID: Set<Int>] = [:]
   /// Effect task ids only grow: a send's effects are the ids it took (see `StoreTask`).
   @exclusivity(unchecked) @usableFromInline var nextTaskID = 0
+  /// Effect tasks that have not had their first turn, in the order they were made (from
+  /// `startQueueHead` on), and those of them waiting for their turn (see `beginInOrder`).
+  var startQueue: [Int] = []
+  var startQueueHead = 0
+  var startWaiters: [Int: CheckedContinuation<Void, Never>] = [:]
 
   // Waiting for effects, event-driven: suspended waiters resumed when an effect finishes or one of its
   // actions has been reduced (see `wait(until:timeout:)`).
@@ -401,6 +406,7 @@ final class StoreRoot<State, Action> {
 
   private func makeTaskID() -> Int {
     defer { nextTaskID += 1 }
+    startQueue.append(nextTaskID)
     return nextTaskID
   }
 
@@ -423,7 +429,7 @@ final class StoreRoot<State, Action> {
     let activity = EffectActivity { Task { @MainActor in link.root?.signalActivity() } }
     // Starts on the main actor (see `RunOperation`).
     let task = Task(priority: run.priority) { @MainActor in
-      link.root?.began(taskID)
+      await link.root?.beginInOrder(taskID)
       await EffectActivity.$current.withValue(activity) { await body(send) }
       link.root?.finished(taskID)
     }
@@ -436,7 +442,7 @@ final class StoreRoot<State, Action> {
     nonisolated(unsafe) let effects = effects
     let link = self.link
     let task = Task { @MainActor in
-      link.root?.began(taskID)
+      await link.root?.beginInOrder(taskID)
       for effect in effects {
         guard let root = link.root, !Task.isCancelled else { break }
         let children = root.start(effect, ids: [])
@@ -453,7 +459,7 @@ final class StoreRoot<State, Action> {
     return (taskID, task)
   }
 
-  private func began(_ taskID: Int) {
+  func began(_ taskID: Int) {
     inFlight[taskID]?.started = true
     signalActivity()
   }
@@ -483,6 +489,7 @@ final class StoreRoot<State, Action> {
 
   isolated deinit {
     linkStorage?.root = nil
+    for waiter in startWaiters.values { waiter.resume() }
     cancelAllEffects()
   }
 }

@@ -288,18 +288,27 @@ public final class TestStore<State, Action> {
     currentLocation = location
     let timeout = timeout ?? self.timeout
     let tasksBefore = root.inFlightTaskIDs
-    // Waits until the action came, or the time is up, or no effect is left to send it (a
-    // finished effect's actions have all arrived: they are sent on the main actor, as this runs).
+    // Waits until the action came, or no effect can still send it: none is left (a finished
+    // effect's actions have all arrived: they are sent on the main actor, as this runs), or every
+    // one left is parked — asleep on a test clock, or waiting for the test — so nothing runs until
+    // the test acts. Only effects waiting on something else (a live dependency) are waited for,
+    // up to the timeout.
     let root = self.root
     if received.isEmpty || (exhaustivity != .on && !received.contains(where: { predicate($0.action) })) {
       await waitForReceived(timeout: timeout) {
         let came = self.exhaustivity == .on ? !self.received.isEmpty : self.received.contains { predicate($0.action) }
-        return came || root.inFlightCount == 0
+        return came || root.inFlightCount == 0 || root.allEffectsAsleep
       }
     }
     for taskID in root.inFlightTaskIDs.subtracting(tasksBefore) { effectOrigins[taskID] = location }
     // Why nothing came (for the failures below only).
-    func why() -> String { root.inFlightCount == 0 ? ": no effect is running to send it" : " after \(seconds(timeout))" }
+    func why() -> String {
+      if root.inFlightCount == 0 { return ": no effect is running to send it" }
+      if root.allEffectsAsleep {
+        return ": every effect still running waits for the test (asleep on the test clock: advance it; or on a stream the test feeds)"
+      }
+      return " after \(seconds(timeout))"
+    }
     guard !received.isEmpty else {
       fail("Expected to receive \(expected.map { "an action matching " + describeAction($0) } ?? "an action"), but received none\(why()).", at: location)
       return
@@ -355,9 +364,12 @@ public final class TestStore<State, Action> {
     let timeout = timeout ?? self.timeout
     await Task.megaYield()
     let root = self.root
-    await root.wait(until: { root.inFlightCount == 0 }, timeout: timeout)
+    // Every effect left parked (asleep on a test clock, or waiting for the test): none can end
+    // before the test acts, so there is nothing to wait for.
+    await root.wait(until: { root.inFlightCount == 0 || root.allEffectsAsleep }, timeout: timeout)
     if exhaustivity == .on {
-      assertNoInFlightEffects(at: location, timeout: timeout)
+      // (Waited only when some effect was busy; parked ones were not waited for.)
+      assertNoInFlightEffects(at: location, timeout: root.allEffectsAsleep ? nil : timeout)
     }
     assertNoReceivedActions(at: location)
   }

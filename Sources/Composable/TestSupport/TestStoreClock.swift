@@ -35,6 +35,15 @@ public final class TestStoreClock: Clock, @unchecked Sendable {
   public var minimumResolution: Duration { .zero }
 
   public func sleep(until deadline: Instant, tolerance: Duration? = nil) async throws {
+    try await sleep(until: deadline, isolation: nil)
+  }
+
+  /// `sleep(until:)` on the caller's actor: the sleep takes its place in the order of sleeps
+  /// (its `id`) before the caller suspends, so sleeps that effects on the main actor begin in
+  /// order wake in that order at equal deadlines (the `Clock` requirement runs on the generic
+  /// executor, where two effects' sleeps race: two sleeps due at the same instant then woke in
+  /// either order, one run in a few hundred).
+  public func sleep(until deadline: Instant, isolation: isolated (any Actor)?) async throws {
     try Task.checkCancellation()
     let activity = EffectActivity.current
     let id = lock.withLock {
@@ -79,7 +88,13 @@ public final class TestStoreClock: Clock, @unchecked Sendable {
     let sleeper: Sleeper? = lock.withLock {
       var first: Int?
       for (index, sleeper) in sleepers.enumerated() where sleeper.deadline <= limit {
-        if first == nil || sleeper.deadline < sleepers[first!].deadline { first = index }
+        // Ties by `id`: the order the sleeps began, taken before the sleep suspends (appending to
+        // `sleepers` may come later, after a hop off the caller's actor).
+        if first == nil || sleeper.deadline < sleepers[first!].deadline
+          || (sleeper.deadline == sleepers[first!].deadline && sleeper.id < sleepers[first!].id)
+        {
+          first = index
+        }
       }
       guard let first else { return nil }
       let sleeper = sleepers.remove(at: first)
@@ -91,12 +106,19 @@ public final class TestStoreClock: Clock, @unchecked Sendable {
     return sleeper != nil
   }
 
+  /// Wakes the one sleep due first, however far ahead (see `wakeNext(notAfter:)`). False when
+  /// no sleep is left.
+  func wakeNext() -> Bool {
+    guard let last = lock.withLock({ sleepers.map(\.deadline).max() }) else { return false }
+    return wakeNext(notAfter: last)
+  }
+
   /// Moves `now` to `instant` (never back) and wakes the sleeps due by then, in the order they
   /// were registered. Their effects count as awake before this returns.
   func move(to instant: Instant) {
     let due: [Sleeper] = lock.withLock {
       if current < instant { current = instant }
-      let due = sleepers.filter { $0.deadline <= current }
+      let due = sleepers.filter { $0.deadline <= current }.sorted { ($0.deadline, $0.id) < ($1.deadline, $1.id) }
       sleepers.removeAll { $0.deadline <= current }
       for sleeper in due { sleeper.activity?.wokeUp() }
       return due

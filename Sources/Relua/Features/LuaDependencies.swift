@@ -29,7 +29,7 @@ enum LuaDependencies {
       guard let duration = arguments.first?.doubleValue.flatMap(Duration.luaSeconds) else {
         throw LuaError.argument(position: 1, message: "deps.clock.sleep(seconds): expected \(Duration.luaSecondsRule)")
       }
-      try await DependencyValues.current.clock.sleep(for: duration)
+      try await DependencyValues.current.clock.sleep(for: duration, isolation: #isolation)
       return []
     }))
     try deps.rawSet("clock", .table(clock))
@@ -173,7 +173,7 @@ struct DependencyOptions {
           guard let delay = results[2].doubleValue.flatMap(Duration.luaSeconds) else {
             throw ReluaError.usage("its third value (a delay) must be \(Duration.luaSecondsRule)")
           }
-          if delay > .zero { try await DependencyValues.current.clock.sleep(for: delay) }
+          if delay > .zero { try await DependencyValues.current.clock.sleep(for: delay, isolation: #isolation) }
         }
         let result = try results.first.map { try host.value(from: $0) } ?? .null
         if result.isNull {

@@ -158,11 +158,24 @@ public final class LuaTestStoreObject {
     }
   }
 
-  func advance(_ duration: Duration) async throws {
+  /// `store:advance(seconds)`; `store:advance()` runs the clock until no sleep is left.
+  func advance(_ duration: Duration?) async throws {
     guard let clock else {
       throw LuaError.runtime(message: "store:advance needs a test clock: relua.TestStore(Feature, { deps = { clock = \"test\" } })", traceback: nil)
     }
-    try await perform { await testStore.advance(clock, by: duration) }
+    try await perform {
+      if let duration {
+        await testStore.advance(clock, by: duration)
+      } else {
+        await testStore.run(clock, timeout: nil, failing: true, at: testStore.currentLocationForLua)
+      }
+    }
+  }
+
+  /// `store:finish([seconds])`: waits for the effects still running and checks that nothing is
+  /// left (TCA's `finish`: it does not move the test clock; `store:advance()` does).
+  func finish(timeout: Duration?) async throws {
+    try await perform { await testStore.finish(timeout: timeout) }
   }
 
   /// The exhaustive checks at the end of a test (actions received but not asserted, effects still
@@ -229,15 +242,12 @@ public final class LuaTestStoreObject {
     }
     try awaitable("receive") { store, arguments in try await store.receive(arguments) }
     try awaitable("advance") { store, arguments in
-      guard let duration = arguments.first?.doubleValue.flatMap(Duration.luaSeconds) else {
-        throw LuaError.argument(position: 2, message: "expected \(Duration.luaSecondsRule)")
-      }
-      try await store.advance(duration)
+      // store:advance(seconds), or store:advance(): run the clock until no sleep is left.
+      try await store.advance(try Duration.luaSecondsArgument(arguments.first))
     }
     try awaitable("finish") { store, arguments in
-      // store:finish([seconds]): how long to wait for running effects (default 1 s).
-      let timeout = try Duration.luaSecondsArgument(arguments.first)
-      try await store.perform { await store.testStore.finish(timeout: timeout) }
+      // store:finish([seconds]): how long to wait for effects waiting on a live dependency (1 s).
+      try await store.finish(timeout: try Duration.luaSecondsArgument(arguments.first))
     }
     try awaitable("skipReceivedActions") { store, _ in try await store.perform { await store.testStore.skipReceivedActions() } }
     try awaitable("skipInFlightEffects") { store, _ in try await store.perform { await store.testStore.skipInFlightEffects() } }

@@ -1,0 +1,102 @@
+-- The test store's rules for effects (#18): effects run on the main actor, the test store's
+-- serial executor; `advance` returns when every effect has reached its next suspension; a
+-- `receive` or `finish` that nothing can answer fails at once (every effect left is parked on the
+-- test clock), the timeout being only for effects waiting on a live dependency; `advance()` runs
+-- the clock until no sleep is left (TCA's clock.run()).
+local relua = require "relua"
+local feature, on, Effect = relua.feature, relua.on, relua.Effect
+
+local Timers = feature "Timers" {
+  state = { log = {} },
+  actions = { start = {}, startLoop = {}, a = {}, b = {}, c = {}, tick = {}, stop = {} },
+  reduce = on {
+    start = function(_, _, deps)
+      return Effect.merge(
+        Effect.run(function(send) deps.clock.sleep(2); send("b") end),
+        Effect.run(function(send) deps.clock.sleep(1); send("a") end),
+        Effect.run(function(send) deps.clock.sleep(2); send("c") end))
+    end,
+    startLoop = function(_, _, deps)
+      return Effect.run(function(send)
+        while true do deps.clock.sleep(1); send("tick") end
+      end):cancellable("loop")
+    end,
+    stop = function() return Effect.cancel("loop") end,
+    a = function(s) s.log[#s.log + 1] = "a" end,
+    b = function(s) s.log[#s.log + 1] = "b" end,
+    c = function(s) s.log[#s.log + 1] = "c" end,
+    tick = function(s) s.log[#s.log + 1] = "tick" end,
+  },
+}
+
+describe("store:advance()", function()
+  it("runs the clock until no sleep is left: deadlines in order, ties in the order the sleeps began", function()
+    local store = relua.TestStore(Timers, { deps = { clock = "test" } })
+    store:send("start")
+    store:advance()
+    store:receive("a", function(s) s.log = { "a" } end)
+    store:receive("b", function(s) s.log = { "a", "b" } end)
+    store:receive("c", function(s) s.log = { "a", "b", "c" } end)
+  end)
+
+  it("fails, naming why, when an effect sleeps in a loop", function()
+    local store = relua.TestStore(Timers, { deps = { clock = "test" } })
+    store:exhaustive(false)
+    store:send("startLoop")
+    local ok, err = pcall(store.advance, store)
+    expect(ok).to_be(false)
+    expect(tostring(err)).to_contain("Expected all sleeps to finish, but some are still pending after 10000 were woken.")
+    store:skipReceivedActions()
+    expect(#store:state().log).to_be(10000)
+    store:send("stop")
+  end)
+
+  it("with seconds, moves exactly that far", function()
+    local store = relua.TestStore(Timers, { deps = { clock = "test" } })
+    store:send("start")
+    store:advance(1)
+    store:receive("a", function(s) s.log = { "a" } end)
+    store:advance(1)
+    store:receive("b", function(s) s.log = { "a", "b" } end)
+    store:receive("c", function(s) s.log = { "a", "b", "c" } end)
+  end)
+end)
+
+describe("a receive nothing can answer", function()
+  it("fails at once when every effect left is asleep on the test clock", function()
+    local store = relua.TestStore(Timers, { deps = { clock = "test" } })
+    store:send("start")
+    local ok, err = pcall(store.receive, store, "a")
+    expect(ok).to_be(false)
+    expect(tostring(err)).to_contain("Expected to receive an action matching a, but received none: every effect still running waits for the test (asleep on the test clock: advance it")
+    store:advance(2)
+    store:receive("a", function(s) s.log = { "a" } end)
+    store:skipReceivedActions()
+  end)
+
+  it("fails at once when no effect is left", function()
+    local store = relua.TestStore(Timers, { deps = { clock = "test" } })
+    local ok, err = pcall(store.receive, store, "a")
+    expect(ok).to_be(false)
+    expect(tostring(err)).to_contain("but received none: no effect is running to send it.")
+  end)
+end)
+
+describe("store:finish()", function()
+  it("fails at once for effects asleep on the test clock, without waiting (it does not move the clock, as TCA's)", function()
+    local store = relua.TestStore(Timers, { deps = { clock = "test" } })
+    store:send("startLoop")
+    local ok, err = pcall(store.finish, store, 30)   -- a wait of 30 s would time the suite out
+    expect(ok).to_be(false)
+    expect(tostring(err)).to_contain("An effect returned for this action is still running.")
+    expect(tostring(err):find("(Waited", 1, true)).to_be_nil()
+  end)
+
+  it("with an immediate clock, lets effects end", function()
+    local store = relua.TestStore(Timers, { deps = { clock = "immediate" } })
+    store:exhaustive(false)
+    store:send("start")
+    store:finish()
+    expect(#store:state().log).to_be(3)
+  end)
+end)
