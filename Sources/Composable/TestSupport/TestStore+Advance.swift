@@ -22,6 +22,15 @@ extension TestStore {
     clock.move(to: target)
   }
 
+  /// Waits until every effect is asleep on a test clock, parked (`ParkedEffect`) or finished —
+  /// after the test gave an effect something (a posted notification), so that what it does with
+  /// it has happened when this returns. Effects busy with something else are waited for at most
+  /// `timeout` (the store's, 1 s by default).
+  public func settle(timeout: Duration? = nil) async {
+    var patience = BusyEffectsPatience(timeout ?? self.timeout)
+    await patience.waitUntilAsleep(root)
+  }
+
   /// How many sleeps `run` wakes at most: a sleep in a loop (a timer) never lets a clock run out.
   static var maxWokenByRun: Int { 10_000 }
 

@@ -32,7 +32,32 @@ enum LuaDependencies {
       try await DependencyValues.current.clock.sleep(for: duration, isolation: #isolation)
       return []
     }))
+    // deps.clock.timer(seconds): `for tick in deps.clock.timer(1) do … end` (1, 2, 3… after each
+    // interval on the store's clock; TCA's clock.timer).
+    try clock.rawSet("timer", .function(lua.function { stack in
+      guard let interval = stack.values.first?.doubleValue.flatMap(Duration.luaSeconds), interval > .zero else {
+        throw LuaError.argument(position: 1, message: "deps.clock.timer(seconds): expected seconds more than 0 and at most 9e9")
+      }
+      var tick: Int64 = 0
+      return try LuaStream.iterate("deps.clock.timer", host: host) {
+        try await DependencyValues.current.clock.sleep(for: interval, isolation: #isolation)
+        tick += 1
+        return [.integer(tick)]
+      }
+    }))
     try deps.rawSet("clock", .table(clock))
+    // deps.notifications(name): `for value in deps.notifications("saved") do … end`, each value
+    // posted to the store under that name (`store:post(name, value)`).
+    try deps.rawSet("notifications", .function(lua.function { stack in
+      guard let name = stack.values.first?.stringValue else {
+        throw LuaError.argument(position: 1, message: "deps.notifications(name): expected a notification name (a string)")
+      }
+      let subscription = DependencyValues.current.notifications.subscribe(name)
+      return try LuaStream.iterate("deps.notifications", host: host, next: {
+        guard let value = await subscription.next() else { return nil }
+        return [try lua.value(value)]
+      }, cancel: subscription.cancel)
+    }))
     let github = try lua.table()
     try github.rawSet("search", .function(host.driver.awaitable(name: "deps.github.search", in: lua) { arguments in
       let query = try searchQuery(arguments.first, host: host)

@@ -29,8 +29,17 @@ public final class LuaStoreObject {
       return FeatureStateShape.conform(state, to: feature)
     }
       ?? host.initialState(of: feature, dependencies: dependencies)
+    var dependencies = dependencies
+    dependencies.withOwnNotifications()
     store = host.rootStore(of: feature, initialState: initial, dependencies: dependencies)
     host.track(store)
+  }
+
+  /// `store:post(name[, value])`: posts to the store's notifications (`deps.notifications(name)`);
+  /// returns how many loops it reached.
+  @discardableResult
+  public func post(_ name: String, _ value: Value = .null) -> Int {
+    store.dependencies.notifications.post(name, value)
   }
 
   isolated deinit { host.untrack(store) }
@@ -146,6 +155,11 @@ public final class LuaStoreObject {
           return [try host.render(top.feature, top.state).map(LuaValue.text) ?? .nil]
         },
         "json": { store, _ in [.text(try store.store.state.json(pretty: true))] },
+        "post": { store, stack in
+          let name = try stack.string(at: 2)
+          let value = stack.isNil(at: 3) ? Value.null : try host.value(from: stack.value(at: 3))
+          return [.integer(Int64(store.post(name, value)))]
+        },
         "warnings": { store, _ in
           [.table(try lua.table(array: store.store.warnings.map { .text($0.message) }))]
         },

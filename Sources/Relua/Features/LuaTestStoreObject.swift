@@ -53,7 +53,10 @@ public final class LuaTestStoreObject {
     let (file, line) = Self.split(location)
     testStore = TestStore(
       initialState: initial, reducer: Reduce(host.rootReducer(for: feature)), isEqual: { $0.sameInLua(as: $1) },
-      reporter: ClosureTestFailureReporter { _, _ in }, withDependencies: { options.prepare(&$0) },
+      reporter: ClosureTestFailureReporter { _, _ in }, withDependencies: {
+        options.prepare(&$0)
+        $0.withOwnNotifications()
+      },
       transaction: host.storeTransaction, location: SourceLocation(file: file, line: line))
     testStore.reporter = ClosureTestFailureReporter(
       { [weak self] message, _ in self?.failures.append(message) },
@@ -241,6 +244,16 @@ public final class LuaTestStoreObject {
       [.userdata(try lua.userdata(try await store.send(arguments)))]
     }
     try awaitable("receive") { store, arguments in try await store.receive(arguments) }
+    try awaitableReturning("post") { store, arguments in
+      // store:post(name[, value]): posts to the store's notifications, then lets the effects
+      // that got it run to their next suspension; returns how many loops it reached.
+      guard let name = arguments.first?.stringValue else {
+        throw LuaError.argument(position: 2, message: "expected a notification name (a string)")
+      }
+      let value = arguments.count > 1 ? try store.host.value(from: arguments[arguments.startIndex + 1]) : .null
+      let reached = await store.testStore.dependencies.notifications.post(name, value) { await store.testStore.settle() }
+      return [.integer(Int64(reached))]
+    }
     try awaitable("advance") { store, arguments in
       // store:advance(seconds), or store:advance(): run the clock until no sleep is left.
       try await store.advance(try Duration.luaSecondsArgument(arguments.first))
