@@ -105,7 +105,7 @@ func measureSendMemory(sends: Int = 1_000_000) -> (megabytes: Double, references
   return (Double(max(0, after - before)) / 1_048_576, referencesAfter == references)
 }
 
-private func residentBytes() -> Int {
+func residentBytes() -> Int {
   guard let text = try? String(contentsOfFile: "/proc/self/statm", encoding: .utf8) else { return 0 }
   let fields = text.split(separator: " ")
   guard fields.count > 1, let pages = Int(fields[1]) else { return 0 }

@@ -30,6 +30,27 @@ await suite.main(
       samples.sort()
       results.append(.init(name: "swift.effect.roundtrip", median: samples[3], p10: samples[1], p90: samples[5]))
     }
+    if wanted("lua.effect.roundtrip") {
+      var samples: [Double] = []
+      for _ in 0..<7 { samples.append(await measureLuaEffectRoundTrip(iterations: 2_000)) }
+      samples.sort()
+      results.append(.init(name: "lua.effect.roundtrip", median: samples[3], p10: samples[1], p90: samples[5]))
+    }
+    for count in [100, 10_000] where wanted("lua.effects.\(count)") {
+      var samples: [Double] = []
+      for _ in 0..<3 { samples.append(await measureLuaEffectsAsleep(count: count)) }
+      samples.sort()
+      results.append(.init(name: "lua.effects.\(count)", median: samples[1], p10: samples[0], p90: samples[2]))
+    }
+    if wanted("lua.effect.memory") {
+      let bytes = await measureLuaEffectMemory(count: 10_000)
+      results.append(.init(name: "lua.effect.memory", median: bytes / 1024, p10: bytes / 1024, p90: bytes / 1024, unit: "KB"))
+    }
+    if wanted("lua.effects.cancelled") {
+      let outcome = await measureLuaEffectsCancelled(count: 100_000)
+      results.append(.init(name: "lua.effects.cancelled", median: outcome.megabytes, p10: outcome.megabytes, p90: outcome.megabytes, unit: "MB"))
+      if !outcome.referencesBack { FileHandle.standardError.write(Data("lua.effects.cancelled: registry references did not return to their baseline\n".utf8)) }
+    }
     if wanted("lua.memory.1M") {
       let memory = measureSendMemory()
       results.append(.init(name: "lua.memory.1M", median: memory.megabytes, p10: memory.megabytes, p90: memory.megabytes, unit: "MB"))

@@ -1,0 +1,106 @@
+import Foundation
+import Lua
+import Relua
+
+/// Lua effects at scale (#18):
+/// - `lua.effect.roundtrip`: `store:send("start")`, whose `Effect.run` sends one action back, then
+///   `store:wait()`, from a Lua loop; per round trip (goal ≤ 15 µs).
+/// - `lua.effects.100` / `lua.effects.10000`: that many Lua effects asleep on a test store's clock
+///   at once, one `store:advance(1)` waking them all; per delivered action (goal ≤ 5 µs, and the
+///   large one ≤ 2 × the small one).
+/// - `lua.effect.memory`: resident memory per suspended Lua effect, 10,000 of them (goal ≤ 2 KB).
+/// - `lua.effects.cancelled`: whether registry references and resident memory come back after
+///   100,000 effects started and cancelled.
+@MainActor
+func measureLuaEffectRoundTrip(iterations: Int) async -> Double {
+  let (lua, store) = makeEffectStore(test: false)
+  let loop = try! lua.load("local store, n = ... for _ = 1, n do store:send('start') store:wait() end")
+  let start = ContinuousClock.now
+  _ = try! await LuaCoroutineDriver.run(loop, arguments: [store, .integer(Int64(iterations))])
+  return nanoseconds(ContinuousClock.now - start) / Double(iterations)
+}
+
+/// Per delivered action: `count` effects asleep, one advance wakes them all.
+@MainActor
+func measureLuaEffectsAsleep(count: Int) async -> Double {
+  let (lua, store) = makeEffectStore(test: true)
+  let start = try! lua.load("local store, n = ... store:exhaustive(false) for _ = 1, n do store:send('sleep') end")
+  _ = try! await LuaCoroutineDriver.run(start, arguments: [store, .integer(Int64(count))])
+  let advance = try! lua.load("local store = ... store:advance(1) store:skipReceivedActions()")
+  let begin = ContinuousClock.now
+  _ = try! await LuaCoroutineDriver.run(advance, arguments: [store])
+  return nanoseconds(ContinuousClock.now - begin) / Double(count)
+}
+
+/// Resident bytes per suspended Lua effect (`count` of them, asleep on a test clock).
+@MainActor
+func measureLuaEffectMemory(count: Int) async -> Double {
+  let (lua, store) = makeEffectStore(test: true)
+  let start = try! lua.load("local store, n = ... store:exhaustive(false) for _ = 1, n do store:send('sleep') end")
+  _ = try! await LuaCoroutineDriver.run(start, arguments: [store, .integer(10)])
+  lua.collectGarbage()
+  let before = residentBytes()
+  _ = try! await LuaCoroutineDriver.run(start, arguments: [store, .integer(Int64(count))])
+  lua.collectGarbage()
+  return Double(max(0, residentBytes() - before)) / Double(count)
+}
+
+/// Starts and cancels `count` effects in rounds of 1,000; whether the registry references came
+/// back to their baseline, and the resident memory growth in MB.
+@MainActor
+func measureLuaEffectsCancelled(count: Int) async -> (referencesBack: Bool, megabytes: Double) {
+  let (lua, store) = makeEffectStore(test: false)
+  let round = try! lua.load("local store, n = ... for _ = 1, n do store:send('sleep') end store:send('stop')")
+  _ = try! await LuaCoroutineDriver.run(round, arguments: [store, .integer(1_000)])
+  for _ in 0..<3 { await Task.yield() }
+  lua.collectGarbage()
+  let references = lua.liveReferences
+  let before = residentBytes()
+  for _ in 0..<(count / 1_000) {
+    _ = try! await LuaCoroutineDriver.run(round, arguments: [store, .integer(1_000)])
+  }
+  for _ in 0..<3 { await Task.yield() }
+  lua.collectGarbage()
+  let after = lua.liveReferences
+  if after != references {
+    FileHandle.standardError.write(Data("lua.effects.cancelled: live references \(references) → \(after)\n".utf8))
+  }
+  return (after == references, Double(max(0, residentBytes() - before)) / 1_048_576)
+}
+
+private let effectFeature = """
+  local relua = require "relua"
+  local Effect = relua.Effect
+  return relua.feature "Effects" {
+    state = { done = 0 },
+    actions = { start = {}, done = {}, sleep = {}, stop = {} },
+    reduce = relua.on {
+      start = function() return Effect.run(function(send) send("done") end) end,
+      sleep = function(_, _, deps)
+        return Effect.run(function(send) deps.clock.sleep(1) send("done") end):cancellable("sleepers")
+      end,
+      stop = function() return Effect.cancel("sleepers") end,
+      done = function(s) s.done = s.done + 1 end,
+    },
+  }
+  """
+
+@MainActor
+private func makeEffectStore(test: Bool) -> (LuaState, LuaValue) {
+  let lua = try! LuaState()
+  try! ReluaHost.install(in: lua)
+  let feature = try! lua.execute(effectFeature, name: "=Effects")[0]
+  let relua = try! lua.global("relua").tableValue!
+  let options = try! lua.table(fields: [
+    "deps": .table(try! lua.table(fields: ["clock": .text(test ? "test" : "live")])),
+    "limits": .table(try! lua.table(fields: ["effectsInFlight": .integer(1_000_000)])),
+  ])
+  let make = try! (test ? relua["TestStore"] : relua["Store"])
+  let store = try! lua.call(make.functionValue!, feature, .table(options))[0]
+  return (lua, store)
+}
+
+private func nanoseconds(_ duration: Duration) -> Double {
+  let (seconds, attoseconds) = duration.components
+  return Double(seconds) * 1e9 + Double(attoseconds) / 1e9
+}
