@@ -177,7 +177,8 @@ public final class Store<State, Action> {
   /// Event-driven: resumes when the last effect in flight finishes (or the waiting task is cancelled).
   public func waitForEffects() async {
     if let root {
-      await root.wait(until: { root.inFlightCount == 0 })
+      // Cancelled effects too, to their end (their clean-up has run when this returns).
+      await root.wait(until: { root.inFlightCount == 0 && root.liveTasks == 0 })
     } else {
       await view!.waitForEffects()
     }

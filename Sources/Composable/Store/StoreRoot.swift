@@ -56,6 +56,8 @@ final class StoreRoot<State, Action> {
   var startQueue: [Int] = []
   var startQueueHead = 0
   var startWaiters: [Int: CheckedContinuation<Void, Never>] = [:]
+  /// Effect tasks made and not yet returned, cancelled ones included.
+  var liveTasks = 0
 
   // Waiting for effects, event-driven: suspended waiters resumed when an effect finishes or one of its
   // actions has been reduced (see `wait(until:timeout:)`).
@@ -407,7 +409,15 @@ final class StoreRoot<State, Action> {
   private func makeTaskID() -> Int {
     defer { nextTaskID += 1 }
     startQueue.append(nextTaskID)
+    liveTasks += 1
     return nextTaskID
+  }
+
+  /// An effect task has returned (a cancelled one may return well after its cancel: its
+  /// coroutine's `<close>` handlers run, what it holds is let go then).
+  func taskEnded() {
+    liveTasks -= 1
+    if liveTasks == 0 { signalActivity() }
   }
 
   func finished(_ taskID: Int) {
@@ -430,8 +440,13 @@ final class StoreRoot<State, Action> {
     // Starts on the main actor (see `RunOperation`).
     let task = Task(priority: run.priority) { @MainActor in
       await link.root?.beginInOrder(taskID)
-      await EffectActivity.$current.withValue(activity) { await body(send) }
+      // Cancelled before its first turn: it never runs (a Lua effect would run up to its first
+      // await first).
+      if !Task.isCancelled {
+        await EffectActivity.$current.withValue(activity) { await body(send) }
+      }
       link.root?.finished(taskID)
+      link.root?.taskEnded()
     }
     register(task, id: taskID, ids: ids, activity: activity)
     return (taskID, task)
@@ -443,6 +458,7 @@ final class StoreRoot<State, Action> {
     let link = self.link
     let task = Task { @MainActor in
       await link.root?.beginInOrder(taskID)
+      defer { link.root?.taskEnded() }
       for effect in effects {
         guard let root = link.root, !Task.isCancelled else { break }
         let children = root.start(effect, ids: [])
