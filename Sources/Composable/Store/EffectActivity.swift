@@ -1,30 +1,72 @@
 import Foundation
 
-/// How many sleeps a running `run` effect has registered with a `TestStoreClock`: the store makes
-/// one per effect task, the task carries it as a task local, and the clock counts the effect's
-/// sleeps in it. Registering and waking happen under the clock's lock, so when a `TestStore`
-/// reads "asleep" the effect is asleep, and a woken effect counts as awake from the moment the
-/// clock moves (not from when its task resumes). See `StoreRoot.allEffectsAsleep`.
+/// How many sleeps a running `run` effect has registered with a `TestStoreClock` (or parks, see
+/// `ParkedEffect`): the store makes one per effect task, the task carries it as a task local, and
+/// the clock counts the effect's sleeps in it. Registering and waking happen under the clock's
+/// lock, so when a `TestStore` reads "asleep" the effect is asleep, and a woken effect counts as
+/// awake from the moment the clock moves (not from when its task resumes).
+///
+/// Between its first turn (`started`) and its end (`ended`) the effect is counted in its store's
+/// `AwakeEffects` while it is not asleep, so the store can tell whether any effect can still run
+/// without looking at each one (see `StoreRoot.allEffectsAsleep`).
 final class EffectActivity: @unchecked Sendable {
   @TaskLocal static var current: EffectActivity?
 
   private let lock = NSLock()
   private var sleeps = 0
+  private var counted = false
+  private let awake: AwakeEffects
   /// Re-checks what the store's waiters wait for (called off the main actor too).
   private let didFallAsleep: @Sendable () -> Void
 
-  init(didFallAsleep: @escaping @Sendable () -> Void) {
+  init(awake: AwakeEffects, didFallAsleep: @escaping @Sendable () -> Void) {
+    self.awake = awake
     self.didFallAsleep = didFallAsleep
   }
 
   var isAsleep: Bool { lock.withLock { sleeps > 0 } }
 
+  /// The effect had its first turn: counted from now on.
+  func started() {
+    lock.withLock {
+      counted = true
+      if sleeps == 0 { awake.add(1) }
+    }
+  }
+
+  /// The effect finished or was cancelled: no longer counted.
+  func ended() {
+    lock.withLock {
+      if counted && sleeps == 0 { awake.add(-1) }
+      counted = false
+    }
+  }
+
   /// A sleep of this effect was registered (the clock calls it under its lock, then `announce`).
-  func fellAsleep() { lock.withLock { sleeps += 1 } }
+  func fellAsleep() {
+    lock.withLock {
+      sleeps += 1
+      if sleeps == 1 && counted { awake.add(-1) }
+    }
+  }
 
   /// A sleep of this effect was woken or cancelled.
-  func wokeUp() { lock.withLock { sleeps -= 1 } }
+  func wokeUp() {
+    lock.withLock {
+      sleeps -= 1
+      if sleeps == 0 && counted { awake.add(1) }
+    }
+  }
 
   /// Tells the store, after the clock released its lock.
   func announce() { didFallAsleep() }
+}
+
+/// How many of a store's run effects have started, not ended, and are not asleep.
+final class AwakeEffects: @unchecked Sendable {
+  private let lock = NSLock()
+  private var count = 0
+
+  func add(_ delta: Int) { lock.withLock { count += delta } }
+  var value: Int { lock.withLock { count } }
 }

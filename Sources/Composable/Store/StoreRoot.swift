@@ -58,6 +58,11 @@ final class StoreRoot<State, Action> {
   var startWaiters: [Int: CheckedContinuation<Void, Never>] = [:]
   /// Effect tasks made and not yet returned, cancelled ones included.
   var liveTasks = 0
+  /// Effects in flight that have not had their first turn; run effects started and not asleep;
+  /// concatenations in flight (see `allEffectsAsleep`).
+  var unstartedEffects = 0
+  let awakeEffects = AwakeEffects()
+  var concatenations: Set<Int> = []
 
   // Waiting for effects, event-driven: suspended waiters resumed when an effect finishes or one of its
   // actions has been reduced (see `wait(until:timeout:)`).
@@ -403,6 +408,8 @@ final class StoreRoot<State, Action> {
       }
     }
     inFlight[taskID] = InFlight(task: task, ids: keys, activity: activity)
+    unstartedEffects += 1
+    if activity == nil { concatenations.insert(taskID) }
     for key in keys { cancellables[key, default: []].insert(taskID) }
   }
 
@@ -422,6 +429,8 @@ final class StoreRoot<State, Action> {
 
   func finished(_ taskID: Int) {
     guard let entry = inFlight.removeValue(forKey: taskID) else { return }
+    if entry.started { entry.activity?.ended() } else { unstartedEffects -= 1 }
+    if entry.activity == nil { concatenations.remove(taskID) }
     for id in entry.ids {
       cancellables[id]?.remove(taskID)
       if cancellables[id]?.isEmpty == true { cancellables[id] = nil }
@@ -436,7 +445,7 @@ final class StoreRoot<State, Action> {
       deliver: { link.root?.receive($0) },
       warning: { link.root?.warn($0) })
     let body = run.body
-    let activity = EffectActivity { Task { @MainActor in link.root?.signalActivity() } }
+    let activity = EffectActivity(awake: awakeEffects) { Task { @MainActor in link.root?.signalActivity() } }
     // Starts on the main actor (see `RunOperation`).
     let task = Task(priority: run.priority) { @MainActor in
       await link.root?.beginInOrder(taskID)
@@ -476,7 +485,11 @@ final class StoreRoot<State, Action> {
   }
 
   func began(_ taskID: Int) {
-    inFlight[taskID]?.started = true
+    if let entry = inFlight[taskID], !entry.started {
+      inFlight[taskID]!.started = true
+      unstartedEffects -= 1
+      entry.activity?.started()
+    }
     signalActivity()
   }
 
