@@ -62,6 +62,20 @@ package enum SocketIO {
     return true
   }
 
+  /// Sends what the socket takes now without waiting: the count sent (0 if it would wait), or
+  /// -1 if the connection is gone.
+  package static func writeWithoutWaiting(_ fd: Int32, _ bytes: [UInt8]) -> Int {
+    var sent = 0
+    while sent < bytes.count {
+      let count = bytes[sent...].withUnsafeBytes { send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL | MSG_DONTWAIT)) }
+      if count < 0 && errno == EINTR { continue }
+      if count < 0 && (errno == EAGAIN || errno == EWOULDBLOCK) { return sent }
+      if count <= 0 { return -1 }
+      sent += count
+    }
+    return sent
+  }
+
   /// The text of `errno`, as the C library says it, lowercased ("connection refused").
   package static func errorText(_ code: Int32 = errno) -> String {
     String(cString: strerror(code)).lowercased()

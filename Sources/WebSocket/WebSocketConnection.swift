@@ -23,6 +23,7 @@ public final class WebSocketConnection: @unchecked Sendable {  // its mutable st
   private let lock = NSLock()
   private var isOpen = true
   private var closedLocally = false
+  private var queuedWrites = 0
   private let writes = DispatchQueue(label: "relua.websocket.writes")
 
   private init(url: String, fd: Int32, reader: SocketReader) {
@@ -49,17 +50,46 @@ public final class WebSocketConnection: @unchecked Sendable {  // its mutable st
     return connection
   }
 
-  /// Sends a message; throws a `WebSocketError` if the connection is closed or fails.
-  public func send(_ message: WebSocketMessage) async throws {
+  /// Sends a message; throws a `WebSocketError` if the connection is closed or fails. It runs on
+  /// the caller's actor and writes at once what the socket takes without waiting (all of a small
+  /// message, usually), so a caller that goes on after it does so before any answer can arrive;
+  /// the rest is written on a queue of its own (never blocking the caller).
+  public func send(_ message: WebSocketMessage, isolation: isolated (any Actor)? = #isolation) async throws {
     let frame: WebSocketFrame
     switch message {
     case .text(let text): frame = WebSocketFrame(.text, Array(text.utf8))
     case .binary(let bytes): frame = WebSocketFrame(.binary, bytes)
     }
-    let sent = await withCheckedContinuation { continuation in
-      writes.async { continuation.resume(returning: self.write(frame)) }
+    let bytes = frame.encoded(maskingKey: Self.maskingKey())
+    enum Start { case done, closed, failed, rest([UInt8]) }
+    let start = lock.withLock { () -> Start in
+      guard isOpen, !closedLocally else { return .closed }
+      if queuedWrites > 0 {  // after the writes before it
+        queuedWrites += 1
+        return .rest(bytes)
+      }
+      let written = SocketIO.writeWithoutWaiting(fd, bytes)
+      if written < 0 { return .failed }
+      if written == bytes.count { return .done }
+      queuedWrites += 1
+      return .rest(Array(bytes[written...]))
     }
-    guard sent else { throw WebSocketError(isClosed ? "the connection is closed" : "sending failed", url: url) }
+    switch start {
+    case .done: return
+    case .closed: throw WebSocketError("the connection is closed", url: url)
+    case .failed: throw WebSocketError("sending failed", url: url)
+    case .rest(let rest):
+      let sent = await withCheckedContinuation { continuation in
+        writes.async {
+          let sent = self.lock.withLock { () -> Bool in
+            defer { self.queuedWrites -= 1 }
+            return self.isOpen && SocketIO.write(self.fd, rest)
+          }
+          continuation.resume(returning: sent)
+        }
+      }
+      guard sent else { throw WebSocketError(isClosed ? "the connection is closed" : "sending failed", url: url) }
+    }
   }
 
   /// Closes the connection (a close frame, then the socket): `messages` ends without an error.
@@ -117,11 +147,13 @@ public final class WebSocketConnection: @unchecked Sendable {  // its mutable st
     continuation.finish(throwing: failure)
   }
 
+  /// Writes a control frame (close, pong), waiting for the socket if it must.
   private func write(_ frame: WebSocketFrame) -> Bool {
-    let key = (0..<4).map { _ in UInt8.random(in: 0...255) }
-    let bytes = frame.encoded(maskingKey: key)
+    let bytes = frame.encoded(maskingKey: Self.maskingKey())
     return lock.withLock { isOpen && SocketIO.write(fd, bytes) }
   }
+
+  private static func maskingKey() -> [UInt8] { (0..<4).map { _ in UInt8.random(in: 0...255) } }
 
   // MARK: Opening
 
