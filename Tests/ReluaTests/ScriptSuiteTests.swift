@@ -1,5 +1,6 @@
 import Foundation
 import Relua
+import WebSocketEcho
 import XCTest
 
 /// Runs the Lua script tests (`Scripts/Tests`) inside `swift test`, so that command alone covers
@@ -7,6 +8,11 @@ import XCTest
 @MainActor
 final class ScriptSuiteTests: XCTestCase {
   func testScriptSuitePasses() async throws {
+    // case_websocket_test.lua talks to an echo server at the case study's URL. Another one
+    // already listening there (Scripts/test's, a demo's) answers the same.
+    let echo = WebSocketEchoServer()
+    _ = try? echo.start(port: 8766)
+    defer { echo.stop() }
     let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
       .deletingLastPathComponent()
     let tests = root.appendingPathComponent("Scripts/Tests").path
