@@ -87,7 +87,7 @@ let package = Package(
     .testTarget(
       name: "ReluaTests",
       dependencies: ["Relua", "Lua", "GitHub", "GitHubFake", "WebSocket", "WebSocketEcho", .product(name: "Clocks", package: "swift-clocks")]),
-    .testTarget(name: "CLITests", dependencies: ["relua"]),
+    .testTarget(name: "CLITests", dependencies: ["relua", "WebSocketEcho"]),
     .testTarget(name: "GitHubTests", dependencies: ["GitHub", "GitHubFake"]),
     .testTarget(name: "WebSocketTests", dependencies: ["WebSocket", "WebSocketEcho"]),
   ]

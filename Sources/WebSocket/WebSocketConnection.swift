@@ -31,6 +31,10 @@ public final class WebSocketConnection: @unchecked Sendable {  // its mutable st
     self.fd = fd
     self.reader = reader
     (messages, continuation) = AsyncThrowingStream.makeStream()
+    // A task cancelled while it waits for a message ends the stream: the connection goes with it.
+    continuation.onTermination = { [weak self] termination in
+      if case .cancelled = termination { self?.close() }
+    }
   }
 
   /// Connects to `url` (`ws://host[:port][/path]`) and completes the opening handshake.

@@ -77,6 +77,20 @@ final class WebSocketConnectionTests: XCTestCase {
     XCTAssertNil(afterClose)
   }
 
+  func testCancellingTheTaskThatWaitsForAMessageClosesTheConnection() async throws {
+    let server = WebSocketEchoServer()
+    try server.start()
+    defer { server.stop() }
+    let connection = try await WebSocketConnection.connect(to: server.url)
+    let waiting = Task {
+      for try await _ in connection.messages {}
+    }
+    try await waitUntil { server.openConnections == 1 }
+    waiting.cancel()
+    try await waitUntil { server.openConnections == 0 }
+    XCTAssertTrue(connection.isClosed)
+  }
+
   func testSHA1AcceptValueOfRFC6455Example() {
     XCTAssertEqual(SocketIO.acceptValue(forKey: "dGhlIHNhbXBsZSBub25jZQ=="), "s3pPLMBiTxaQ9kYGzzhZRbK+xOo=")
   }

@@ -26,6 +26,11 @@ enum LuaWebSocket {
         throw LuaError.argument(position: 2, message: "deps.websocket.connect(id, url): expected a ws:// URL (a string)")
       }
       let connection = try await DependencyValues.current.websocket.open(id: id, url: url)
+      // Cancelled while connecting: nobody will get the socket (and close it).
+      if Task.isCancelled {
+        connection.close()
+        throw CancellationError()
+      }
       return [.table(try socketObject(connection, id: id, host: host))]
     }))
     try table.rawSet("send", .function(host.driver.awaitable(name: "deps.websocket.send", in: lua) { arguments in
