@@ -1,6 +1,5 @@
 import Foundation
 import Relua
-import WebSocketEcho
 import XCTest
 
 /// Runs the Lua script tests (`Scripts/Tests`) inside `swift test`, so that command alone covers
@@ -8,10 +7,7 @@ import XCTest
 @MainActor
 final class ScriptSuiteTests: XCTestCase {
   func testScriptSuitePasses() async throws {
-    // case_websocket_test.lua talks to an echo server at the case study's URL. Another one
-    // already listening there (Scripts/test's, a demo's) answers the same.
-    let echo = WebSocketEchoServer()
-    _ = try? echo.start(port: 8766)
+    let echo = startScriptEchoServer()
     defer { echo.stop() }
     let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
       .deletingLastPathComponent()
