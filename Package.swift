@@ -49,13 +49,17 @@ let package = Package(
       ]
     ),
     // The scripting host: Lua values and state views, the feature DSL over Composable, the test runner.
-    .target(name: "Relua", dependencies: ["Lua", "CLua", "CLuaShim", "Composable", "CEditLine", "GitHub"]),
+    .target(name: "Relua", dependencies: ["Lua", "CLua", "CLuaShim", "Composable", "CEditLine", "GitHub", "WebSocket"]),
     // GitHub's repository search: the live client (URLSession) and a loopback fake server.
     .target(name: "GitHub"),
     .target(name: "GitHubFake"),
+    // A WebSocket client (RFC 6455, ws:// only) on POSIX sockets, and a loopback echo server for
+    // tests and demos (no SwiftNIO: docs/DESIGN-NOTES.md).
+    .target(name: "WebSocket"),
+    .target(name: "WebSocketEcho", dependencies: ["WebSocket"]),
     .executableTarget(
       name: "relua",
-      dependencies: ["Lua", "Relua", "GitHub", "GitHubFake", .product(name: "ArgumentParser", package: "swift-argument-parser")]
+      dependencies: ["Lua", "Relua", "GitHub", "GitHubFake", "WebSocketEcho", .product(name: "ArgumentParser", package: "swift-argument-parser")]
     ),
     // The floor of `lua.send`'s shape in plain C (no relua): what the Lua VM alone costs.
     .target(name: "CBenchmarkFloor", dependencies: ["CLua"], path: "Benchmarks/CBenchmarkFloor"),
@@ -82,8 +86,9 @@ let package = Package(
     ),
     .testTarget(
       name: "ReluaTests",
-      dependencies: ["Relua", "Lua", "GitHub", "GitHubFake", .product(name: "Clocks", package: "swift-clocks")]),
-    .testTarget(name: "CLITests", dependencies: ["relua"]),
+      dependencies: ["Relua", "Lua", "GitHub", "GitHubFake", "WebSocket", "WebSocketEcho", .product(name: "Clocks", package: "swift-clocks")]),
+    .testTarget(name: "CLITests", dependencies: ["relua", "WebSocketEcho"]),
     .testTarget(name: "GitHubTests", dependencies: ["GitHub", "GitHubFake"]),
+    .testTarget(name: "WebSocketTests", dependencies: ["WebSocket", "WebSocketEcho"]),
   ]
 )

@@ -1,3 +1,4 @@
+import WebSocketEcho
 import XCTest
 
 /// `relua test [PATH…] [--filter PATTERN] [--tap]`, driven as a user would from a shell.
@@ -119,6 +120,11 @@ final class TestCommandTests: XCTestCase {
   }
 
   func testRepositorySuitePasses() throws {
+    // case_websocket_test.lua talks to an echo server at ws://127.0.0.1:8766/ (another one
+    // already listening there answers the same).
+    let echo = WebSocketEchoServer()
+    _ = try? echo.start(port: 8766)
+    defer { echo.stop() }
     let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
       .deletingLastPathComponent()
     let result = try ReluaProcess.run(["test", "Scripts/Tests"], currentDirectory: root)

@@ -7,6 +7,8 @@ import XCTest
 @MainActor
 final class ScriptSuiteTests: XCTestCase {
   func testScriptSuitePasses() async throws {
+    let echo = startScriptEchoServer()
+    defer { echo.stop() }
     let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
       .deletingLastPathComponent()
     let tests = root.appendingPathComponent("Scripts/Tests").path

@@ -833,6 +833,35 @@ def test_record_replays_a_github_search_without_the_server():
             in result.stdout), result.stdout
 
 
+def test_websocket_case_study_echoes_through_a_real_server():
+    # The WebSocket case study against `relua websocket-echo` on a free port: connect, send, the
+    # echo on the screen, disconnect.
+    port = free_port()
+    server = subprocess.Popen([RELUA, "websocket-echo", "--port", str(port)], stdout=subprocess.DEVNULL)
+    try:
+        wait_for_port(port)
+        t = repl("Scripts/Features/CaseStudies/WebSocket.lua")
+        try:
+            t.expect(r"Status: disconnected")
+            t.line(':urlChanged "ws://127.0.0.1:%d/"' % port)
+            t.expect(r"ws://127\.0\.0\.1:%d/" % port)
+            t.line(":connectButtonTapped")
+            t.expect(r"Status: connected")
+            t.line(':messageToSendChanged "Hello, echo server"')
+            t.expect(r'message: "Hello, echo server"')
+            t.line(":sendButtonTapped")
+            t.expect(r"Received messages:\s+Hello, echo server")
+            t.line(":connectButtonTapped")
+            t.expect(r"Status: disconnected")
+            t.line(":sendButtonTapped")
+            t.expect(r"Could not send socket message")
+        finally:
+            t.close()
+    finally:
+        server.kill()
+        server.wait()
+
+
 def main():
     # An optional second argument runs only the tests whose name contains it.
     only = sys.argv[2] if len(sys.argv) > 2 else ""

@@ -11,6 +11,7 @@ import Lua
 /// - `deps.date()` → seconds since 1970 (a float)
 /// - `deps.clock.sleep(seconds)` (async: inside `Effect.run`)
 /// - `deps.dismiss()` (inside an effect of a presented feature)
+/// - `deps.websocket.connect(id, url)`, `deps.websocket.send(id, text)` (async; see `LuaWebSocket`)
 @MainActor
 enum LuaDependencies {
   static func makeTable(host: ReluaHost) throws -> LuaTable {
@@ -67,6 +68,7 @@ enum LuaDependencies {
       }
     }))
     try deps.rawSet("github", .table(github))
+    try deps.rawSet("websocket", .table(LuaWebSocket.makeTable(host: host)))
     try deps.rawSet("dismiss", .function(lua.function { _ in
       MainActor.assumeIsolated { DependencyValues.current.dismiss() }
       return []
@@ -173,8 +175,13 @@ struct DependencyOptions {
         }
       case "github":
         apply.append(try Self.githubStub(value, host: host))
+      case "websocket":
+        // A live client of the test store's own (its sockets by id are its own).
+        guard value.stringValue == "live" else { throw ReluaError.usage("deps.websocket: expected \"live\" (real connections)") }
+        let client = WebSocketClient.live()
+        apply.append { $0.websocket = client }
       default:
-        throw ReluaError.usage("deps: unknown dependency '\(name)' (known: clock, date, github, random, stackElementID, uuid)")
+        throw ReluaError.usage("deps: unknown dependency '\(name)' (known: clock, date, github, random, stackElementID, uuid, websocket)")
       }
     }
   }

@@ -229,6 +229,8 @@ final class LuaTestRunnerTests: XCTestCase {
     let scriptsTests = URL(fileURLWithPath: #filePath)
       .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
       .appendingPathComponent("Scripts/Tests").path
+    let echo = startScriptEchoServer()
+    defer { echo.stop() }
     let summary = await LuaTestRunner().run(paths: [scriptsTests])
     XCTAssertGreaterThan(summary.passed, 0)
     XCTAssertEqual(summary.failed, 0, summary.results.compactMap(\.failure).map(\.description).joined(separator: "\n"))

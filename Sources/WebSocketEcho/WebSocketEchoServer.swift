@@ -1,0 +1,125 @@
+import Foundation
+import WebSocket
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// A WebSocket echo server on 127.0.0.1, for tests and offline demos (`relua websocket-echo`):
+/// every text or binary message comes back as it was sent. Written on POSIX sockets, as
+/// `FakeGitHubServer` is (no SwiftNIO).
+///
+/// The path chooses how a connection ends, for tests of a client's failures:
+/// - `/drop`: after echoing the first message the server drops the connection (no close frame);
+/// - `/close`: after echoing the first message it closes properly (close frame 1000);
+/// - anything else: it echoes until the client closes.
+public final class WebSocketEchoServer: @unchecked Sendable {  // its mutable state is under `lock`
+  private let lock = NSLock()
+  private var socket: Int32 = -1
+  private var open = 0
+  private var served = 0
+  public private(set) var port: UInt16 = 0
+
+  public init() {}
+
+  /// `ws://127.0.0.1:<port>/`.
+  public var url: String { "ws://127.0.0.1:\(port)/" }
+
+  /// Connections open right now (a client that closed is no longer counted).
+  public var openConnections: Int { lock.withLock { open } }
+  /// Connections that completed the handshake since the start.
+  public var connectionsServed: Int { lock.withLock { served } }
+
+  /// Starts listening (port 0: the system picks one) and returns the port.
+  @discardableResult
+  public func start(port requested: UInt16 = 0) throws -> UInt16 {
+    let fd = Glibc.socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+    guard fd >= 0 else { throw WebSocketError("socket: \(SocketIO.errorText())", url: "ws://127.0.0.1:\(requested)/") }
+    var yes: Int32 = 1
+    setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &yes, socklen_t(MemoryLayout<Int32>.size))
+    var address = sockaddr_in()
+    address.sin_family = sa_family_t(AF_INET)
+    address.sin_port = requested.bigEndian
+    address.sin_addr.s_addr = inet_addr("127.0.0.1")
+    let bound = withUnsafePointer(to: &address) {
+      $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+    }
+    guard bound == 0, listen(fd, 64) == 0 else {
+      let why = SocketIO.errorText()
+      close(fd)
+      throw WebSocketError("cannot listen: \(why)", url: "ws://127.0.0.1:\(requested)/")
+    }
+    var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+    _ = withUnsafeMutablePointer(to: &address) {
+      $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(fd, $0, &length) }
+    }
+    lock.withLock { socket = fd }
+    port = UInt16(bigEndian: address.sin_port)
+    Thread { [self] in acceptLoop(fd) }.start()
+    return port
+  }
+
+  public func stop() {
+    let fd = lock.withLock { () -> Int32 in
+      defer { socket = -1 }
+      return socket
+    }
+    if fd >= 0 {
+      shutdown(fd, Int32(SHUT_RDWR))
+      close(fd)
+    }
+  }
+
+  deinit { stop() }
+
+  private func acceptLoop(_ fd: Int32) {
+    while true {
+      let client = accept(fd, nil, nil)
+      if client < 0 {
+        if errno == EINTR { continue }
+        return  // closed by stop()
+      }
+      Thread { [self] in serve(client) }.start()
+    }
+  }
+
+  private func serve(_ client: Int32) {
+    defer { close(client) }
+    let reader = SocketReader(fd: client)
+    guard let head = reader.readHead() else { return }
+    let (requestLine, headers) = SocketIO.parseHead(head)
+    guard let key = headers["sec-websocket-key"], headers["upgrade"]?.lowercased() == "websocket" else {
+      _ = SocketIO.write(client, Array("HTTP/1.1 400 Bad Request\r\nContent-Length: 0\r\nConnection: close\r\n\r\n".utf8))
+      return
+    }
+    let path = requestLine.split(separator: " ").dropFirst().first.map(String.init) ?? "/"
+    let response = "HTTP/1.1 101 Switching Protocols\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n"
+      + "Sec-WebSocket-Accept: \(SocketIO.acceptValue(forKey: key))\r\n\r\n"
+    guard SocketIO.write(client, Array(response.utf8)) else { return }
+    lock.withLock {
+      open += 1
+      served += 1
+    }
+    defer { lock.withLock { open -= 1 } }
+    let messages = WebSocketMessageReader(reader) { frame in _ = SocketIO.write(client, frame.encoded()) }
+    while case .message(let message)? = try? messages.next() {
+      let frame: WebSocketFrame
+      switch message {
+      case .text(let text): frame = WebSocketFrame(.text, Array(text.utf8))
+      case .binary(let bytes): frame = WebSocketFrame(.binary, bytes)
+      }
+      guard SocketIO.write(client, frame.encoded()) else { return }
+      switch path {
+      case "/drop":
+        return
+      case "/close":
+        _ = SocketIO.write(client, WebSocketFrame(.close, [0x03, 0xE8]).encoded())
+        _ = try? messages.next()  // the client's close frame
+        return
+      default:
+        continue
+      }
+    }
+    // The client closed (or the connection failed): answer a close frame, as RFC 6455 asks.
+    _ = SocketIO.write(client, WebSocketFrame(.close, [0x03, 0xE8]).encoded())
+  }
+}

@@ -1,0 +1,102 @@
+import WebSocket
+import WebSocketEcho
+import XCTest
+
+/// The POSIX WebSocket client against the loopback echo server.
+final class WebSocketConnectionTests: XCTestCase {
+  func testEchoesTextAndBinaryAndClosesCleanly() async throws {
+    let server = WebSocketEchoServer()
+    try server.start()
+    defer { server.stop() }
+    let connection = try await WebSocketConnection.connect(to: server.url)
+    var messages = connection.messages.makeAsyncIterator()
+    try await connection.send(.text("Hello, héllo 👋"))
+    let echoed = try await messages.next()
+    XCTAssertEqual(echoed, .text("Hello, héllo 👋"))
+    let big = (0..<70_000).map { UInt8(truncatingIfNeeded: $0) }  // a 64-bit length
+    try await connection.send(.binary(big))
+    let echoedBytes = try await messages.next()
+    XCTAssertEqual(echoedBytes, .binary(big))
+    XCTAssertEqual(server.openConnections, 1)
+    connection.close()
+    let ended = try await messages.next()
+    XCTAssertNil(ended)
+    try await waitUntil { server.openConnections == 0 }
+    do {
+      try await connection.send(.text("after"))
+      XCTFail("a send after close should fail")
+    } catch let error as WebSocketError {
+      XCTAssertEqual(error.description, "WebSocket: the connection is closed (\(server.url))")
+    }
+  }
+
+  func testRefusedConnectionSaysSo() async {
+    do {
+      _ = try await WebSocketConnection.connect(to: "ws://127.0.0.1:1/")
+      XCTFail("expected a refusal")
+    } catch {
+      XCTAssertEqual("\(error)", "WebSocket: connection refused (ws://127.0.0.1:1/)")
+    }
+  }
+
+  func testUnsupportedURLs() async {
+    for (url, message) in [
+      ("wss://example.com/", "WebSocket: wss:// (TLS) is not supported: use ws:// (wss://example.com/)"),
+      ("http://example.com/", "WebSocket: expected a ws:// URL (http://example.com/)"),
+    ] {
+      do {
+        _ = try await WebSocketConnection.connect(to: url)
+        XCTFail("expected a failure for \(url)")
+      } catch {
+        XCTAssertEqual("\(error)", message)
+      }
+    }
+  }
+
+  func testDroppedConnectionFailsTheStreamAndAProperCloseEndsIt() async throws {
+    let server = WebSocketEchoServer()
+    try server.start()
+    defer { server.stop() }
+    let dropped = try await WebSocketConnection.connect(to: server.url + "drop")
+    var messages = dropped.messages.makeAsyncIterator()
+    try await dropped.send(.text("one"))
+    let first = try await messages.next()
+    XCTAssertEqual(first, .text("one"))
+    do {
+      _ = try await messages.next()
+      XCTFail("expected the connection to be lost")
+    } catch {
+      XCTAssertEqual("\(error)", "WebSocket: the connection was lost (\(server.url)drop)")
+    }
+    let closing = try await WebSocketConnection.connect(to: server.url + "close")
+    var closingMessages = closing.messages.makeAsyncIterator()
+    try await closing.send(.text("one"))
+    let firstEcho = try await closingMessages.next()
+    XCTAssertEqual(firstEcho, .text("one"))
+    let afterClose = try await closingMessages.next()
+    XCTAssertNil(afterClose)
+  }
+
+  func testCancellingTheTaskThatWaitsForAMessageClosesTheConnection() async throws {
+    let server = WebSocketEchoServer()
+    try server.start()
+    defer { server.stop() }
+    let connection = try await WebSocketConnection.connect(to: server.url)
+    let waiting = Task {
+      for try await _ in connection.messages {}
+    }
+    try await waitUntil { server.openConnections == 1 }
+    waiting.cancel()
+    try await waitUntil { server.openConnections == 0 }
+    XCTAssertTrue(connection.isClosed)
+  }
+
+  func testSHA1AcceptValueOfRFC6455Example() {
+    XCTAssertEqual(SocketIO.acceptValue(forKey: "dGhlIHNhbXBsZSBub25jZQ=="), "s3pPLMBiTxaQ9kYGzzhZRbK+xOo=")
+  }
+
+  private func waitUntil(_ condition: @escaping () -> Bool) async throws {
+    for _ in 0..<200 where !condition() { try await Task.sleep(for: .milliseconds(10)) }
+    XCTAssertTrue(condition())
+  }
+}
