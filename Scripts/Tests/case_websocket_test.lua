@@ -13,6 +13,31 @@ local WebSocket = require "Features.CaseStudies.WebSocket"
 local port = require "Tests.Support.TCAPort"("WebSocketTests")
 local ECHO = "ws://127.0.0.1:8766/"
 
+-- Whether the echo server listens: a test that needs it is pending (skipped, saying why) when
+-- it does not, rather than failing with "connection refused".
+local Probe = feature "Probe" {
+  state = { reachable = false },
+  actions = { probe = {}, result = "boolean" },
+  reduce = on {
+    probe = function(_, _, deps)
+      return Effect.run(function(send)
+        local ok, socket = pcall(deps.websocket.connect, "probe", ECHO)
+        if ok then socket:close() end
+        send("result", ok)
+      end)
+    end,
+    result = function(s, ok) s.reachable = ok end,
+  },
+}
+local function requireEchoServer()
+  local store = relua.Store(Probe, { deps = { websocket = "live" } })
+  store:send("probe")
+  store:wait()
+  if not store:state().reachable then
+    pending("no WebSocket echo server on " .. ECHO .. ": start Scripts/websocket-echo (Scripts/test does)")
+  end
+end
+
 local function connected()
   local store = relua.TestStore(WebSocket, { deps = { websocket = "live" } })
   store:send("connectButtonTapped", function(s) s.connectivityState = "connecting" end)
@@ -21,6 +46,7 @@ local function connected()
 end
 
 port("happyPath", function()
+  requireEchoServer()
   local store = connected()
   -- Send a message; the server answers with it
   store:send("messageToSendChanged", "Hi", function(s) s.messageToSend = "Hi" end)
@@ -49,6 +75,7 @@ port("sendFailure", function()
 end)
 
 port("connectError", function()
+  requireEchoServer()
   local store = relua.TestStore(WebSocket, { deps = { websocket = "live" } })
   store:send("urlChanged", "ws://127.0.0.1:1/", function(s) s.url = "ws://127.0.0.1:1/" end)
   store:send("connectButtonTapped", function(s) s.connectivityState = "connecting" end)
@@ -61,6 +88,7 @@ end)
 
 describe("WebSocket case study against the echo server", function()
   it("a connection the server drops ends the loop with its error", function()
+    requireEchoServer()
     local store = relua.TestStore(WebSocket, { deps = { websocket = "live" } })
     store:send("urlChanged", ECHO .. "drop", function(s) s.url = ECHO .. "drop" end)
     store:send("connectButtonTapped", function(s) s.connectivityState = "connecting" end)
@@ -77,6 +105,7 @@ describe("WebSocket case study against the echo server", function()
   end)
 
   it("a server that closes properly ends the loop without an error", function()
+    requireEchoServer()
     local store = relua.TestStore(WebSocket, { deps = { websocket = "live" } })
     store:send("urlChanged", ECHO .. "close", function(s) s.url = ECHO .. "close" end)
     store:send("connectButtonTapped", function(s) s.connectivityState = "connecting" end)
@@ -90,6 +119,7 @@ describe("WebSocket case study against the echo server", function()
   end)
 
   it("disconnecting cancels the effect, which closes the socket: a send finds none", function()
+    requireEchoServer()
     local store = connected()
     store:send("connectButtonTapped", function(s) s.connectivityState = "disconnected" end)
     store:send("messageToSendChanged", "Hi", function(s) s.messageToSend = "Hi" end)
@@ -134,6 +164,7 @@ describe("deps.websocket", function()
   }
 
   it("messages come back exactly, text and binary, with their kind; cancelling closes the socket", function()
+    requireEchoServer()
     local store = relua.TestStore(Echo, { deps = { websocket = "live" } })
     local task = store:send("connect", ECHO)
     store:receive("opened")
@@ -151,6 +182,7 @@ describe("deps.websocket", function()
   end)
 
   it("checks every argument, naming the call", function()
+    requireEchoServer()
     local store = relua.TestStore(Echo, { deps = { websocket = "live" } })
     local task = store:send("connect", ECHO)
     store:receive("opened")

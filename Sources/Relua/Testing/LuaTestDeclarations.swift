@@ -1,5 +1,7 @@
 /// The Lua functions a test file declares its tests with: `test(name, fn)`, `describe(name, fn)` /
 /// `it(name, fn)` (names joined with spaces), `pending(name)` and `skip(name[, fn])` (skipped).
+/// Inside a running test, `pending(reason)` ends it as skipped, with the reason (busted's
+/// `pending` in an `it`): for a test that cannot run here, saying why.
 ///
 /// Run in every fresh test state before the file. `describe` bodies run at once, as in busted;
 /// test bodies are only collected. Returns the list of declarations (`{ name, fn, skipped }` in
@@ -7,6 +9,9 @@
 /// declaring tests from inside a test body is a clear error.
 enum LuaTestDeclarations {
   static let chunkName = "=[relua test]"
+
+  /// What a `pending(reason)` inside a running test raises, before the reason.
+  static let skipMarker = "\u{1}relua pending\u{1}"
 
   static let source = #"""
     local type, error, format, concat = type, error, string.format, table.concat
@@ -34,7 +39,10 @@ enum LuaTestDeclarations {
 
     function test(name, fn) declare("test", name, fn, false) end
     function it(name, fn) declare("it", name, fn, false) end
-    function pending(name, fn) declare("pending", name, fn, true) end
+    function pending(name, fn)
+      if sealed and fn == nil then error("\1relua pending\1" .. tostring(name), 0) end
+      declare("pending", name, fn, true)
+    end
     function skip(name, fn) declare("skip", name, fn, true) end
 
     function describe(name, fn)

@@ -105,6 +105,11 @@ public final class LuaTestRunner {
       // No effect may outlive the test's Lua state: stop them before it closes.
       if let state, let host = try? ReluaHost.install(in: state) { await host.stopEffects() }
       takeNotes()
+      // `pending(reason)` inside the test: skipped, saying why.
+      if case LuaError.runtime(let message, _) = error, message.hasPrefix(LuaTestDeclarations.skipMarker) {
+        notes.insert("pending: " + message.dropFirst(LuaTestDeclarations.skipMarker.count), at: 0)
+        return .skipped
+      }
       var failure = LuaTestFailure(error, file: file)
       // Swift errors carry no position: take it from the coroutine the driver saw fail.
       if failure.location == nil, let location = context.location {

@@ -48,6 +48,23 @@ final class LuaTestRunnerTests: XCTestCase {
     XCTAssertEqual(try failure(summary, "asserts").description, "math_test.lua:10: not true")
   }
 
+  /// busted's `pending` inside an `it`: the test ends there, skipped, with the reason as a note.
+  func testPendingInsideATestSkipsItSayingWhy() async throws {
+    let (summary, _) = try await run(["server_test.lua": """
+      local reached = false
+      it("needs a server", function()
+        pending("no server on 127.0.0.1:8766")
+        reached = true
+        error("not reached")
+      end)
+      it("runs", function() assert_equal(reached, false) end)
+      """])
+    XCTAssertEqual([summary.passed, summary.failed, summary.skipped], [1, 0, 1])
+    let skipped = try XCTUnwrap(summary.results.first { $0.name == "needs a server" })
+    XCTAssertEqual(skipped.outcome, .skipped)
+    XCTAssertEqual(skipped.notes, ["pending: no server on 127.0.0.1:8766"])
+  }
+
   func testFailureLocationsUseTheFilePathAsDiscovered() async throws {
     let directory = try LuaTestDirectory()
     try directory.write("nested/deeper/where_test.lua", "test('fails', function() error('here') end)")
