@@ -7,6 +7,9 @@ package struct WebSocketMessageReader {
     case closed(code: UInt16?)
   }
 
+  /// The largest message, whole or in fragments (a frame's own limit).
+  package static var maxMessage: Int { 16 << 20 }
+
   private let reader: SocketReader
   private let reply: (WebSocketFrame) -> Void
 
@@ -33,6 +36,11 @@ package struct WebSocketMessageReader {
         fragments = (frame.opcode, frame.payload)
       case .continuation:
         guard var partial = fragments else { throw .protocolError("a continuation frame without a message") }
+        // A message in fragments has the limit of one frame, in all (a peer could otherwise grow
+        // it without end, 16 MiB at a time).
+        guard partial.bytes.count + frame.payload.count <= Self.maxMessage else {
+          throw .protocolError("a message of more than \(Self.maxMessage) bytes in fragments")
+        }
         partial.bytes += frame.payload
         if frame.fin { return .message(try Self.message(partial.opcode, partial.bytes)) }
         fragments = partial

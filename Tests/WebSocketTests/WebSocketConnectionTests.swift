@@ -100,3 +100,51 @@ final class WebSocketConnectionTests: XCTestCase {
     XCTAssertTrue(condition())
   }
 }
+
+/// Frames from a peer that break the rules end the read with a protocol error, never a crash.
+final class WebSocketMessageReaderTests: XCTestCase {
+  override func setUp() {
+    signal(SIGPIPE, SIG_IGN)  // the writer may outlive the reader, which stops at the bad frame
+  }
+
+  /// A reader over `bytes` (written to one end of a socket pair, then closed).
+  private func reader(_ bytes: [UInt8]) -> (SocketReader, Int32) {
+    var ends: [Int32] = [-1, -1]
+    XCTAssertEqual(socketpair(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0, &ends), 0)
+    let writeEnd = ends[1]
+    DispatchQueue.global().async {
+      var offset = 0
+      while offset < bytes.count {
+        let written = bytes[offset...].withUnsafeBytes { write(writeEnd, $0.baseAddress, $0.count) }
+        if written <= 0 { break }
+        offset += written
+      }
+      close(writeEnd)
+    }
+    return (SocketReader(fd: ends[0]), ends[0])
+  }
+
+  func testFragmentsPastTheMessageLimitAreRefused() throws {
+    let chunk = [UInt8](repeating: 0x61, count: 8 << 20)
+    var bytes = WebSocketFrame(fin: false, .text, chunk).encoded()
+    for _ in 0..<2 { bytes += WebSocketFrame(fin: false, .continuation, chunk).encoded() }
+    let (socket, fd) = reader(bytes)
+    defer { close(fd) }
+    XCTAssertThrowsError(try WebSocketMessageReader(socket, reply: { _ in }).next()) { error in
+      XCTAssertEqual(error as? WebSocketFrame.ReadError, .protocolError("a message of more than 16777216 bytes in fragments"))
+    }
+  }
+
+  func testAContinuationWithoutAMessageAndAnUnknownOpcodeAreRefused() throws {
+    for (bytes, why) in [
+      (WebSocketFrame(.continuation, [1]).encoded(), "a continuation frame without a message"),
+      ([0x83, 0x00], "unknown opcode 3"),
+    ] {
+      let (socket, fd) = reader(bytes)
+      defer { close(fd) }
+      XCTAssertThrowsError(try WebSocketMessageReader(socket, reply: { _ in }).next()) { error in
+        XCTAssertEqual(error as? WebSocketFrame.ReadError, .protocolError(why))
+      }
+    }
+  }
+}
