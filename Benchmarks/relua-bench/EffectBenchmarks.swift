@@ -28,7 +28,12 @@ func measureLuaEffectsAsleep(count: Int) async -> Double {
   _ = try! await LuaCoroutineDriver.run(start, arguments: [store, .integer(Int64(count))])
   let advance = try! lua.load("local store = ... store:advance(1) store:skipReceivedActions()")
   let begin = ContinuousClock.now
+  // PERF_CTL=FIFO: perf's control FIFO (`perf record -D -1 --control=fifo:FIFO`), so that a
+  // profile holds the advance alone, not the sends that set it up.
+  let ctl = ProcessInfo.processInfo.environment["PERF_CTL"].flatMap { FileHandle(forWritingAtPath: $0) }
+  ctl?.write(Data("enable\n".utf8))
   _ = try! await LuaCoroutineDriver.run(advance, arguments: [store])
+  ctl?.write(Data("disable\n".utf8))
   return nanoseconds(ContinuousClock.now - begin) / Double(count)
 }
 

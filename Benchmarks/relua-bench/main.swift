@@ -6,6 +6,9 @@ import Lua
 // Usage: relua-bench [--json] [--filter PREFIX] [--samples N]
 // `relua.startup` launches the `relua` binary built beside this one (`swift build -c release`).
 
+// As the relua command line does (see `MainSerialExecutor`).
+MainSerialExecutor.acquire()
+
 let suite = BenchmarkSuite()
 registerEngineBenchmarks(suite)
 registerLuaBenchmarks(suite)

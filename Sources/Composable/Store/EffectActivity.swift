@@ -16,10 +16,11 @@ final class EffectActivity: @unchecked Sendable {
   private var sleeps = 0
   private var counted = false
   private let awake: AwakeEffects
-  /// Re-checks what the store's waiters wait for (called off the main actor too).
-  private let didFallAsleep: @Sendable () -> Void
+  /// Re-checks what the store's waiters wait for: on the main actor (true) at once, else in a
+  /// main-actor task.
+  private let didFallAsleep: @Sendable (_ onMainActor: Bool) -> Void
 
-  init(awake: AwakeEffects, didFallAsleep: @escaping @Sendable () -> Void) {
+  init(awake: AwakeEffects, didFallAsleep: @escaping @Sendable (_ onMainActor: Bool) -> Void) {
     self.awake = awake
     self.didFallAsleep = didFallAsleep
   }
@@ -58,8 +59,10 @@ final class EffectActivity: @unchecked Sendable {
     }
   }
 
-  /// Tells the store, after the clock released its lock.
-  func announce() { didFallAsleep() }
+  /// Tells the store, after the clock released its lock; `isolation` is the sleeper's.
+  func announce(isolation: isolated (any Actor)?) {
+    didFallAsleep(isolation.map { $0 === MainActor.shared } ?? false)
+  }
 }
 
 /// How many of a store's run effects have started, not ended, and are not asleep.

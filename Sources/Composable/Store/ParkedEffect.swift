@@ -12,9 +12,9 @@ public struct ParkedEffect: Sendable {
   /// The effect running the current task (none outside an effect: marking it does nothing).
   public static var current: ParkedEffect { ParkedEffect(activity: EffectActivity.current) }
 
-  public func park() {
+  public func park(isolation: isolated (any Actor)? = #isolation) {
     activity?.fellAsleep()
-    activity?.announce()
+    activity?.announce(isolation: isolation)
   }
 
   public func unpark() { activity?.wokeUp() }

@@ -22,6 +22,16 @@ public final class TestStore<State, Action> {
   /// How long `finish` waits by default.
   public var timeout: Duration = .seconds(1)
 
+  /// Whether Swift concurrency's global jobs run on the main actor's queue while this store lives
+  /// (true by default, as in TCA): nonisolated effect code then runs one job at a time, in order
+  /// (see `MainSerialExecutor`). Set it to false for a test whose effects need parallel threads.
+  public var useMainSerialExecutor = true {
+    didSet {
+      guard useMainSerialExecutor != oldValue else { return }
+      if useMainSerialExecutor { MainSerialExecutor.acquire() } else { MainSerialExecutor.release() }
+    }
+  }
+
   public let store: Store<State, Action>
   let root: StoreRoot<State, Action>
   let location: SourceLocation
@@ -83,6 +93,7 @@ public final class TestStore<State, Action> {
       guard let self else { return }
       self.fail("Unimplemented dependency: \(name)", at: self.currentLocation)
     }
+    MainSerialExecutor.acquire()
     root.didReduce = { [weak self] action, wasReceived in
       guard let self else { return }
       self.attributeEffects()
@@ -134,10 +145,10 @@ public final class TestStore<State, Action> {
 
   /// What an exhaustive store fails on: a failure when exhaustive, a note when skipped assertions
   /// are shown, nothing otherwise.
-  func failOrSkip(_ message: String, at location: SourceLocation) {
+  func failOrSkip(_ message: @autoclosure () -> String, at location: SourceLocation) {
     switch exhaustivity {
-    case .on: fail(message, at: location)
-    case .off(showSkippedAssertions: true): reporter.reportSkippedAssertions("Skipped assertions.\n\n" + message, at: location)
+    case .on: fail(message(), at: location)
+    case .off(showSkippedAssertions: true): reporter.reportSkippedAssertions("Skipped assertions.\n\n" + message(), at: location)
     case .off(showSkippedAssertions: false): break
     }
   }
@@ -468,6 +479,7 @@ public final class TestStore<State, Action> {
       reportCancelledEffects(at: currentLocation)
     }
     root.cancelAllEffects()
+    if useMainSerialExecutor { MainSerialExecutor.release() }
   }
 }
 

@@ -67,7 +67,7 @@ public final class TestStoreClock: Clock, @unchecked Sendable {
           return .asleep
         }
         switch outcome {
-        case .asleep: activity?.announce()
+        case .asleep: activity?.announce(isolation: isolation)
         case .due: continuation.resume()
         case .cancelled: continuation.resume(throwing: CancellationError())
         }
@@ -117,14 +117,10 @@ public final class TestStoreClock: Clock, @unchecked Sendable {
   /// come later, after a hop off the caller's actor).
   private func popFirst(notAfter limit: Instant?) -> Sleeper? {
     while let (deadline, id) = order.first {
-      guard let sleeper = sleepers[id] else {
-        order.removeFirst()  // cancelled
-        continue
-      }
-      if let limit, limit < deadline { return nil }
+      // A cancelled sleep is no longer in `sleepers`: dropped here, whatever its deadline.
+      if let limit, limit < deadline, sleepers[id] != nil { return nil }
       order.removeFirst()
-      sleepers[id] = nil
-      return sleeper
+      if let sleeper = sleepers.removeValue(forKey: id) { return sleeper }
     }
     return nil
   }
