@@ -1,6 +1,12 @@
 #include "CBenchmarkFloor.h"
 #include <lua5.4/lauxlib.h>
 #include <string.h>
+#include <malloc.h>
+
+unsigned long long relua_bench_heap_in_use(void) {
+  struct mallinfo2 info = mallinfo2();
+  return (unsigned long long)info.uordblks + (unsigned long long)info.hblkhd;
+}
 
 static lua_Integer floor_count;
 

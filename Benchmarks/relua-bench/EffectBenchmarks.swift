@@ -8,7 +8,7 @@ import Relua
 /// - `lua.effects.100` / `lua.effects.10000`: that many Lua effects asleep on a test store's clock
 ///   at once, one `store:advance(1)` waking them all; per delivered action (goal ≤ 5 µs, and the
 ///   large one ≤ 2 × the small one).
-/// - `lua.effect.memory`: resident memory per suspended Lua effect, 10,000 of them (goal ≤ 2 KB).
+/// - `lua.effect.memory`: heap memory per suspended Lua effect, 10,000 of them (goal ≤ 2 KB).
 /// - `lua.effects.cancelled`: whether registry references and resident memory come back after
 ///   100,000 effects started and cancelled.
 @MainActor
@@ -37,17 +37,18 @@ func measureLuaEffectsAsleep(count: Int) async -> Double {
   return nanoseconds(ContinuousClock.now - begin) / Double(count)
 }
 
-/// Resident bytes per suspended Lua effect (`count` of them, asleep on a test clock).
+/// Heap bytes per suspended Lua effect (`count` of them, asleep on a test clock): the Swift task
+/// with its frames, the Lua coroutine, the store's bookkeeping (see `heapBytesInUse`).
 @MainActor
 func measureLuaEffectMemory(count: Int) async -> Double {
   let (lua, store) = makeEffectStore(test: true)
   let start = try! lua.load("local store, n = ... store:exhaustive(false) for _ = 1, n do store:send('sleep') end")
   _ = try! await LuaCoroutineDriver.run(start, arguments: [store, .integer(10)])
   lua.collectGarbage()
-  let before = residentBytes()
+  let before = heapBytesInUse()
   _ = try! await LuaCoroutineDriver.run(start, arguments: [store, .integer(Int64(count))])
   lua.collectGarbage()
-  return Double(max(0, residentBytes() - before)) / Double(count)
+  return Double(max(0, heapBytesInUse() - before)) / Double(count)
 }
 
 /// Starts and cancels `count` effects in rounds of 1,000; whether the registry references came

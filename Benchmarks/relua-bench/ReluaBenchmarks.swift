@@ -1,3 +1,4 @@
+import CBenchmarkFloor
 import Foundation
 import Lua
 import Relua
@@ -111,3 +112,8 @@ func residentBytes() -> Int {
   guard fields.count > 1, let pages = Int(fields[1]) else { return 0 }
   return pages * Int(sysconf(Int32(_SC_PAGESIZE)))
 }
+
+/// Bytes the C heap has handed out and not taken back (all arenas, mmapped blocks included). Unlike
+/// resident memory, it does not depend on what earlier benchmarks freed: a measurement after one
+/// that freed 30 MB saw its new allocations land in those pages and reported a third of the truth.
+func heapBytesInUse() -> Int { Int(relua_bench_heap_in_use()) }

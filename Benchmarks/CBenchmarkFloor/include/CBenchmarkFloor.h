@@ -9,4 +9,8 @@
 void relua_floor_install(lua_State *L);
 lua_Integer relua_floor_count(void);
 
+/// Bytes the C heap has handed out and not taken back, all arenas and mmapped blocks included
+/// (glibc's mallinfo2; the Swift Glibc module does not export it).
+unsigned long long relua_bench_heap_in_use(void);
+
 #endif

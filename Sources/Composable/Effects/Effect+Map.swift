@@ -16,7 +16,9 @@ extension Effect {
       // The transform runs on the main actor, where the store delivers actions.
       nonisolated(unsafe) let transform = transform
       return Effect<Parent>(
-        operation: .run(RunOperation(priority: run.priority) { @MainActor send in await body(send.map(transform)) })
+        operation: .run(RunOperation(priority: run.priority, dependencies: run.dependencies) { @MainActor send in
+          await body(send.map(transform))
+        })
       )
     case let .merge(effects): return Effect<Parent>(operation: .merge(effects.map { $0._map(transform) }))
     case let .concatenate(effects):

@@ -51,7 +51,7 @@ extension Effect {
     case let .cancellable(effect, _, _): await effect.collectSent(into: &actions)
     case let .run(run):
       let box = ActionBox<Action>()
-      await run.body(Send { box.actions.append($0) })
+      await DependencyValues.$task.withValue(run.dependencies) { await run.body(Send { box.actions.append($0) }) }
       actions += box.actions
     case .none, .cancel, .cancelSubtree, .failure: break
     }

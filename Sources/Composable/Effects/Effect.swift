@@ -68,19 +68,17 @@ public struct Effect<Action> {
     let dependencies = DependencyValues.currentOrNil
     return Effect(
       operation: .run(
-        RunOperation(priority: priority) { @MainActor send in
-          await DependencyValues.$task.withValue(dependencies) {
-            do {
-              try await operation(send)
-            } catch is CancellationError {
-            } catch {
-              if let handler {
-                await handler(error, send)
-              } else if !Task.isCancelled {
-                send.warn(
-                  "An \"Effect.run\" returned from \"\(fileID):\(line)\" threw an unhandled error: \(error)"
-                )
-              }
+        RunOperation(priority: priority, dependencies: dependencies) { @MainActor send in
+          do {
+            try await operation(send)
+          } catch is CancellationError {
+          } catch {
+            if let handler {
+              await handler(error, send)
+            } else if !Task.isCancelled {
+              send.warn(
+                "An \"Effect.run\" returned from \"\(fileID):\(line)\" threw an unhandled error: \(error)"
+              )
             }
           }
         }
@@ -140,5 +138,9 @@ public struct ReducerFailure: Error, CustomStringConvertible {
 @usableFromInline
 struct RunOperation<Action> {
   var priority: TaskPriority?
+  /// The dependencies current when the effect was made, current again while it runs: the store
+  /// binds them when it makes the effect's task (the task copies them), not in an async scope of
+  /// the task's own (each async frame lives in the task's memory while the effect is suspended).
+  var dependencies: DependencyValues?
   var body: @MainActor @Sendable (Send<Action>) async -> Void
 }

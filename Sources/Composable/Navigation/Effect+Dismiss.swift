@@ -9,7 +9,7 @@ extension Effect {
       nonisolated(unsafe) let dismissAction = dismissAction
       return Effect(
         operation: .run(
-          RunOperation(priority: run.priority) { @MainActor send in
+          RunOperation(priority: run.priority, dependencies: run.dependencies) { @MainActor send in
             let handler = DismissEffect.Handler { @MainActor in send(dismissAction) }
             await DismissEffect.$handler.withValue(handler) { await body(send) }
           }))

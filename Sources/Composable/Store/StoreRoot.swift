@@ -477,16 +477,19 @@ final class StoreRoot<State, Action> {
         Task { @MainActor in link.root?.signalActivity() }
       }
     }
-    // Starts on the main actor (see `RunOperation`).
-    let task = Task(priority: run.priority) { @MainActor in
-      await link.root?.beginInOrder(taskID)
-      // Cancelled before its first turn: it never runs (a Lua effect would run up to its first
-      // await first).
-      if !Task.isCancelled {
-        await EffectActivity.$current.withValue(activity) { await body(send) }
+    // Starts on the main actor (see `RunOperation`). Its task-locals are bound here and copied
+    // into the task as it is made (see `RunOperation.dependencies`).
+    let task = DependencyValues.$task.withValue(run.dependencies) {
+      EffectActivity.$current.withValue(activity) {
+        Task(priority: run.priority) { @MainActor in
+          await link.root?.beginInOrder(taskID)
+          // Cancelled before its first turn: it never runs (a Lua effect would run up to its
+          // first await first).
+          if !Task.isCancelled { await body(send) }
+          link.root?.finished(taskID)
+          link.root?.taskEnded()
+        }
       }
-      link.root?.finished(taskID)
-      link.root?.taskEnded()
     }
     register(task, id: taskID, ids: ids, activity: activity)
     return (taskID, task)
