@@ -49,7 +49,10 @@ let package = Package(
       ]
     ),
     // The scripting host: Lua values and state views, the feature DSL over Composable, the test runner.
-    .target(name: "Relua", dependencies: ["Lua", "CLua", "CLuaShim", "Composable", "CEditLine", "GitHub", "WebSocket"]),
+    .target(name: "Relua", dependencies: ["Lua", "CLua", "CLuaShim", "Composable", "CEditLine", "WebSocket"]),
+    // deps.github as a plug-in: the repository search registered through Relua's public
+    // dependency API (the CLI wires it in).
+    .target(name: "ReluaGitHub", dependencies: ["Relua", "GitHub"]),
     // GitHub's repository search: the live client (URLSession) and a loopback fake server.
     .target(name: "GitHub"),
     .target(name: "GitHubFake"),
@@ -59,7 +62,7 @@ let package = Package(
     .target(name: "WebSocketEcho", dependencies: ["WebSocket"]),
     .executableTarget(
       name: "relua",
-      dependencies: ["Lua", "Relua", "GitHub", "GitHubFake", "WebSocketEcho", .product(name: "ArgumentParser", package: "swift-argument-parser")]
+      dependencies: ["Lua", "Relua", "ReluaGitHub", "GitHub", "GitHubFake", "WebSocketEcho", .product(name: "ArgumentParser", package: "swift-argument-parser")]
     ),
     // The floor of `lua.send`'s shape in plain C (no relua): what the Lua VM alone costs.
     .target(name: "CBenchmarkFloor", dependencies: ["CLua"], path: "Benchmarks/CBenchmarkFloor"),
@@ -86,7 +89,7 @@ let package = Package(
     ),
     .testTarget(
       name: "ReluaTests",
-      dependencies: ["Relua", "Lua", "GitHub", "GitHubFake", "WebSocket", "WebSocketEcho", .product(name: "Clocks", package: "swift-clocks")]),
+      dependencies: ["Relua", "ReluaGitHub", "Lua", "GitHub", "GitHubFake", "WebSocket", "WebSocketEcho", .product(name: "Clocks", package: "swift-clocks")]),
     .testTarget(name: "CLITests", dependencies: ["relua", "WebSocketEcho"]),
     .testTarget(name: "GitHubTests", dependencies: ["GitHub", "GitHubFake"]),
     .testTarget(name: "WebSocketTests", dependencies: ["WebSocket", "WebSocketEcho"]),

@@ -30,13 +30,15 @@ local function rowsOf(result, liked)
   return rows
 end
 
--- A stub that records the queries and answers from `answers[q][page]` (a result, or { error = … }, delay).
+-- A stub that records the queries and answers from `answers[q][page]` (a result, or { error = … }),
+-- `delay` seconds later on the store's clock (it runs in the effect that searches, so it can wait).
 local function stub(answers, requests)
   return function(query)
     requests[#requests + 1] = query.q .. "#" .. query.page
     local answer = (answers[query.q] or {})[query.page] or { error = { kind = "http", status = 500, message = "no answer" } }
-    if answer.error then return nil, answer.error, answer.delay end
-    return answer.result, nil, answer.delay
+    if answer.delay then relua.deps.clock.sleep(answer.delay) end
+    if answer.error then return nil, answer.error end
+    return answer.result
   end
 end
 

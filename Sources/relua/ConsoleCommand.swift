@@ -1,7 +1,6 @@
 import ArgumentParser
 import Foundation
 import Lua
-import GitHub
 import Relua
 
 /// `relua repl [FILE]`: Lua's interactive mode; a FILE returning a feature opens it as an app.
@@ -32,8 +31,6 @@ struct ReplCommand: AsyncParsableCommand {
     let lua = try LuaState(options: options)
     defer { lua.close() }
     let session = try ConsoleSession(lua: lua, reader: LineReader())
-    // deps.github: the live client (GITHUB_TOKEN, RELUA_GITHUB_API for a fake server).
-    session.host.liveGitHub = .live(LiveGitHubClient.fromEnvironment())
     if let file, !(await session.load(file: file)) {
       throw ExitCode.failure
     }

@@ -1,5 +1,8 @@
 import ArgumentParser
 import Composable
+import GitHub
+import Relua
+import ReluaGitHub
 
 /// `relua`: run Lua feature scripts over the reducer engine.
 @main
@@ -14,6 +17,8 @@ struct ReluaCommand: AsyncParsableCommand {
     // Effects' nonisolated code runs on the main actor's queue, one job at a time: no thread hop
     // per await (see `MainSerialExecutor`). relua's blocking I/O runs on threads of its own.
     MainSerialExecutor.acquire()
+    // deps.github, the plug-in: the live client (GITHUB_TOKEN; RELUA_GITHUB_API for a fake server).
+    ReluaHost.registerForEveryState(GitHubDependency.make(.live(LiveGitHubClient.fromEnvironment())))
     do {
       var command = try parseAsRoot()
       if var asyncCommand = command as? AsyncParsableCommand {

@@ -1,7 +1,6 @@
 import ArgumentParser
 import Foundation
 import Lua
-import GitHub
 import Relua
 
 /// `relua run FILE [ARGS…]`: runs one script in the sandbox, like `lua FILE ARGS…`.
@@ -69,7 +68,7 @@ struct RunCommand: AsyncParsableCommand {
       let lua = try LuaState(options: options)
       defer { lua.close() }
       InterruptSignal.install(interactive: false)
-      try ReluaHost.install(in: lua).liveGitHub = .live(LiveGitHubClient.fromEnvironment())
+      try ReluaHost.install(in: lua)
       let argTable = try lua.table(array: arguments.map { .text($0) })
       try argTable.rawSet(.integer(0), .text(file))
       try lua.setGlobal("arg", .table(argTable))

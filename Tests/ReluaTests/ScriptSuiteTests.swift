@@ -7,7 +7,7 @@ import XCTest
 @MainActor
 final class ScriptSuiteTests: XCTestCase {
   func testScriptSuitePasses() async throws {
-    let echo = startScriptEchoServer()
+    let echo = prepareScriptSuite()
     defer { echo.stop() }
     let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
       .deletingLastPathComponent()

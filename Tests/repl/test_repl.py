@@ -817,20 +817,22 @@ def test_record_replays_a_github_search_without_the_server():
         server.kill()
         server.wait()
     written = run_recorded_test(recorded, directory)  # the server is gone
-    assert summary == "5 action(s): 3 sent, 2 received, 2 search(es)", summary
+    assert summary == "5 action(s): 3 sent, 2 received, 2 dependency call(s)", summary
     assert written.count("store:receive(\"searchResponse\"") == 2, written
     head = written[:written.index("test(")]  # the stub's answers, before the test
-    assert 'query = { page = 1, per_page = 10, q = "tca" }' in head, head[:3000]
-    assert 'query = { page = 2, per_page = 10, q = "tca" }' in head, head[:3000]
+    assert '{ "github", "search", arguments = { n = 1, { page = 1, per_page = 10, q = "tca" } }' in head, head[:3000]
+    assert '{ "github", "search", arguments = { n = 1, { page = 2, per_page = 10, q = "tca" } }' in head, head[:3000]
     assert 'q = "t" }' not in head, head[:3000]  # the debounce dropped "t"
-    # Without the server, the stub answers; a replay asking another query fails naming both.
-    changed = written.replace('query = { page = 2, per_page = 10, q = "tca" }', 'query = { page = 2, per_page = 10, q = "swift" }')
+    assert "github = recorded.github" in written, written[:3000]
+    # Without the server, the stub answers; a replay making another call fails naming both.
+    changed = written.replace('arguments = { n = 1, { page = 2, per_page = 10, q = "tca" } }',
+                              'arguments = { n = 1, { page = 2, per_page = 10, q = "swift" } }')
     with open(recorded, "w") as file:
         file.write(changed)
     result = subprocess.run([RELUA, "test", recorded], capture_output=True, text=True, cwd=directory, timeout=120)
     assert result.returncode != 0, result.stdout
-    assert ('search #2 asked { q = "tca", page = 2, per_page = 10 }, the session asked { q = "swift", page = 2, per_page = 10 }'
-            in result.stdout), result.stdout
+    assert ('call #2 to deps.github was deps.github.search({"page":2,"per_page":10,"q":"tca"}), '
+            'the session made deps.github.search({"page":2,"per_page":10,"q":"swift"})' in result.stdout), result.stdout
 
 
 def test_websocket_case_study_echoes_through_a_real_server():

@@ -11,6 +11,9 @@ public struct DependencyValues: Sendable {
   /// from `any Sendable` to an existential (`any Clock<Duration>` cost ~0.6 µs per read, each
   /// `deps.clock.sleep`).
   var storage: [ObjectIdentifier: any DependencyBoxing] = [:]
+  /// Dependencies a host knows by name only at run time (a script declares them), see
+  /// `subscript(named:)`.
+  var named: [String: any Sendable] = [:]
   /// Called when a test reads a dependency it did not provide.
   var unimplemented: (@Sendable (_ name: String) -> Void)?
 
@@ -32,6 +35,21 @@ public struct DependencyValues: Sendable {
       return Key.liveValue
     }
     set { storage[ObjectIdentifier(key)] = DependencyBox(newValue) }
+  }
+
+  /// A dependency a host names at run time (a script's own: relua's `relua.dependency "weather"`),
+  /// set for a store, a test or a subtree like any other; nil when nothing was set here.
+  public subscript(named name: String) -> (any Sendable)? {
+    get { named[name] }
+    set { named[name] = newValue }
+  }
+
+  /// Reports a dependency a test reached without giving it ("Unimplemented dependency: name", a
+  /// test failure), as reading an unset key does; nothing outside tests. For dependencies a host
+  /// resolves itself (`subscript(named:)`).
+  public func reportUnimplemented(_ name: String) {
+    guard context == .test else { return }
+    unimplemented?(name)
   }
 
   /// Whether a value was set explicitly for `key`.

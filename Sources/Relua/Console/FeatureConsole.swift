@@ -44,9 +44,7 @@ final class FeatureConsole {
     self.file = file
     let host = session.host
     definition = try host.feature(featureValue, what: "relua repl")
-    var dependencies = DependencyValues.fallback
-    if let live = host.liveGitHub { dependencies.github = live }
-    store = try LuaStoreObject(host: host, feature: definition, dependencies: dependencies)
+    store = try LuaStoreObject(host: host, feature: definition, dependencies: DependencyValues.fallback)
     storeValue = .userdata(try host.lua.userdata(store))
     shownState = store.store.state
     observe()
@@ -300,7 +298,7 @@ final class FeatureConsole {
       return session.output.writeError("\(error); nothing is recorded")
     }
     let recording = SessionRecording(path: path, featureFile: file, initialState: currentState)
-    recording.install(on: store.store)
+    recording.install(on: store.store, host: session.host)
     self.recording = recording
     session.output.write(session.output.styled("recording to \(path); :stop writes it", .dim))
     if store.store.effectsInFlight > 0 {
@@ -323,7 +321,7 @@ final class FeatureConsole {
     }
     self.recording = nil
     recording.uninstall(from: store.store)
-    let searches = recording.searches.isEmpty ? "" : ", \(recording.searches.count) search(es)"
+    let searches = recording.calls.isEmpty ? "" : ", \(recording.calls.count) dependency call(s)"
     session.output.write(session.output.styled(
       "wrote \(path) (\(recording.steps.count) action(s): \(recording.sentCount) sent, \(recording.receivedCount) received\(searches)); run it with relua test \(path)", .dim))
   }

@@ -10,8 +10,9 @@ import Foundation
 /// - when each happened, on a monotonic clock, in milliseconds: the test runs on a test clock and
 ///   advances it by the time between steps, so debounces, timers and cancellations fire in the
 ///   replay where they fired live;
-/// - what the live dependencies produced: uuids, random numbers, and each `deps.github.search`
-///   (the query, the answer or error, how long it took), replayed by a stub that checks the queries.
+/// - what the live dependencies produced: uuids, random numbers, and each call to a dependency the
+///   host program registered (`deps.github.search`, a program's own): its arguments, its answer
+///   and how long it took, replayed by stubs that check the calls (`relua.recordedCalls`).
 ///
 /// Times: an effect's step in the replay happens at its ideal time (a sleep of exactly 0.3 s), live
 /// a little later (the machine's latency), so every recorded time is at or after the replay's;
@@ -28,25 +29,32 @@ final class SessionRecording {
     var time: Duration
   }
 
-  /// A `deps.github.search` the session made.
-  struct Search {
+  /// A call the session made to a dependency the host registered (`deps.github.search{…}`).
+  struct Call {
     enum Answer {
       case pending
-      case result(Value)
-      case failure(Value)
+      case values([Value])
       /// Cancelled (a newer query, a dismissed screen) before it was answered.
       case cancelled
     }
-    var query: Value
+    var dependency: String
+    var member: String
+    var arguments: [Value]
     var time: Duration
     var answer: Answer = .pending
     var latency: Duration = .zero
+    /// Whether it was awaited (the replay waits its latency) or answered at once.
+    var awaited: Bool
+
+    var shown: String {
+      "deps.\(dependency)\(member.isEmpty ? "" : "." + member)(\(arguments.map { $0.luaLiteral() }.joined(separator: ", ")))"
+    }
   }
 
   enum Event {
     case step(Step)
-    /// The search asked at that time (an index into `searches`).
-    case search(Int)
+    /// The call made at that time (an index into `calls`).
+    case call(Int)
   }
 
   let path: String
@@ -54,7 +62,7 @@ final class SessionRecording {
   let initialState: Value
   private let start = ContinuousClock.now
   private(set) var events: [Event] = []
-  private(set) var searches: [Search] = []
+  private(set) var calls: [Call] = []
   let uuids = LockedValue<[String]>([])
   /// The store's next stack element id when recording began (the test store starts there).
   private var firstStackID = 0
@@ -91,24 +99,23 @@ final class SessionRecording {
     events.append(.step(Step(action: action, received: received, state: state, time: now)))
   }
 
-  func searchAsked(_ query: RepositorySearchClient.Query) -> Int {
-    searches.append(Search(query: query.value, time: now))
-    events.append(.search(searches.count - 1))
-    return searches.count - 1
+  func callMade(_ call: Call) -> Int {
+    var call = call
+    call.time = now
+    calls.append(call)
+    events.append(.call(calls.count - 1))
+    return calls.count - 1
   }
 
-  func searchAnswered(_ index: Int, _ answer: Result<Value, RepositorySearchClient.SearchFailure>, cancelled: Bool) {
-    searches[index].latency = now - searches[index].time
-    switch answer {
-    case .success(let value): searches[index].answer = cancelled ? .cancelled : .result(value)
-    case .failure(let failure):
-      searches[index].answer = cancelled || failure.record["kind"].stringValue == "cancelled" ? .cancelled : .failure(failure.record)
-    }
+  func callAnswered(_ index: Int, _ values: [Value]?) {
+    calls[index].latency = now - calls[index].time
+    calls[index].answer = values.map { .values($0) } ?? .cancelled
   }
 
-  /// Wraps the store's uuid, random and github dependencies so that what they produce is written
-  /// down, and hooks the store's reduced actions.
-  func install(on store: Store<Value, FeatureAction>) {
+  /// Wraps the store's uuid and random dependencies and those the host registered so that what
+  /// they produce is written down, and hooks the store's reduced actions.
+  func install(on store: Store<Value, FeatureAction>, host: ReluaHost) {
+    registered = host.named.declarations.values.filter { $0.declaredAt == nil }
     var dependencies = store.dependencies
     let live = savedDependencies ?? dependencies
     savedDependencies = live
@@ -125,15 +132,70 @@ final class SessionRecording {
       randoms.withLock { $0.append(value) }
       return value
     }
-    let github = live.github
-    dependencies.github = RepositorySearchClient { [weak self] query in
-      let index = self?.searchAsked(query)
-      let answer = await github.search(query)
-      if let index { self?.searchAnswered(index, answer, cancelled: Task.isCancelled) }
-      return answer
-    }
+    for declaration in registered { record(declaration, in: &dependencies, live: live) }
     store.dependencies = dependencies
     hook(store)
+  }
+
+  /// The dependencies the host registered (their calls are recorded; a script's own run again).
+  private var registered: [NamedDependencies.Declaration] = []
+
+  /// Gives the store a copy of `declaration`'s Swift implementation that writes down each call
+  /// of a function or async member. (A store given Lua values for it runs those again.)
+  private func record(_ declaration: NamedDependencies.Declaration, in dependencies: inout DependencyValues, live: DependencyValues) {
+    let name = declaration.name
+    var implementation = declaration.live
+    if let given = live[named: name] as? NamedDependencies.Given {
+      guard let givenImplementation = given.implementation else { return record(name, implementation, in: &dependencies) }
+      implementation = givenImplementation
+    }
+    record(name, implementation, in: &dependencies)
+  }
+
+  private func record(_ name: String, _ implementation: NamedDependencies.Implementation, in dependencies: inout DependencyValues) {
+    guard case .swift(let shape) = implementation else { return }
+    func wrap(_ member: String, _ found: ReluaDependency.Member) -> ReluaDependency.Member {
+      switch found {
+      case .function(let body):
+        return .function { [weak self] arguments in
+          let index = self?.callMade(Call(dependency: name, member: member, arguments: arguments, time: .zero, awaited: false))
+          let answer = try Self.answer { try body(arguments) }
+          if let index { self?.callAnswered(index, answer) }
+          return answer
+        }
+      case .async(let body):
+        return .async { [weak self] arguments in
+          let index = self?.callMade(Call(dependency: name, member: member, arguments: arguments, time: .zero, awaited: true))
+          let answer = try await Self.answer { try await body(arguments) }
+          if let index { self?.callAnswered(index, Task.isCancelled ? nil : answer) }
+          return answer
+        }
+      case .stream, .value:
+        return found
+      }
+    }
+    switch shape {
+    case .function(let member):
+      dependencies.setReluaDependency(name, to: .function(wrap("", member)))
+    case .members(let members):
+      dependencies.setReluaDependency(name, to: .members(Dictionary(uniqueKeysWithValues: members.map { ($0.key, wrap($0.key, $0.value)) })))
+    }
+  }
+
+  /// A member's answer as Lua sees it: its values, or `nil, err` for a failure (argument errors
+  /// and cancellation are not answers).
+  private static func answer(_ body: () throws -> [Value]) throws -> [Value] {
+    do { return try body() } catch let error as ReluaDependency.ArgumentError { throw error } catch {
+      return [.null, ReluaDependency.Failure.from(error).record]
+    }
+  }
+
+  private static func answer(_ body: () async throws -> [Value]) async throws -> [Value] {
+    do { return try await body() } catch let error as ReluaDependency.ArgumentError { throw error } catch is CancellationError {
+      throw CancellationError()
+    } catch {
+      return [.null, ReluaDependency.Failure.from(error).record]
+    }
   }
 
   /// Records the actions `store` reduces (again after `:reload` made a new store).
@@ -193,13 +255,13 @@ final class SessionRecording {
     let randomList = randoms.withLock { $0 }
     if !uuidList.isEmpty { deps.append("uuid = { " + uuidList.map { quoteLuaString($0) }.joined(separator: ", ") + " }") }
     if !randomList.isEmpty { deps.append("random = { " + randomList.map(String.init).joined(separator: ", ") + " }") }
-    if !searches.isEmpty { deps.append("github = github") }
+    for name in Set(calls.map(\.dependency)).sorted() { deps.append("\(name) = recorded.\(name)") }
     if firstStackID > 0 { deps.append("stackElementID = \(firstStackID)") }
     let steps = self.steps
     var lines = [
       "-- Recorded with `relua repl \(featureFile)` (:record … :stop) on \(Self.today()):",
       "-- \(steps.count) action(s), \(sentCount) sent at the prompt and \(receivedCount) received from effects"
-        + (searches.isEmpty ? "" : ", \(searches.count) GitHub search(es)") + ".",
+        + (calls.isEmpty ? "" : ", \(calls.count) dependency call(s)") + ".",
       "-- Each step sends (or receives) what the session did and expects the whole state it led to;",
       "-- the test clock advances by the time that passed before it, so effects run when they did.",
       "local relua = require \"relua\"",
@@ -214,7 +276,7 @@ final class SessionRecording {
       "end",
       "",
     ]
-    if !searches.isEmpty { lines += try githubStubLines() }
+    if !calls.isEmpty { lines += try recordedCallLines() }
     let title = steps.filter { !$0.received }.map(\.action.name).prefix(3).joined(separator: ", ")
     lines += [
       "test(\(quoteLuaString("recorded session: " + title)), function()",
@@ -227,7 +289,7 @@ final class SessionRecording {
     let origin: Int64 = events.first.map { event in
       switch event {
       case .step(let step): Self.milliseconds(step.time)
-      case .search(let index): Self.milliseconds(searches[index].time)
+      case .call(let index): Self.milliseconds(calls[index].time)
       }
     } ?? 0
     var clock: Int64 = 0
@@ -244,10 +306,10 @@ final class SessionRecording {
         let verb = step.received ? "receive" : "send"
         let payload = step.received ? Self.receivedPayload(step.action.payload) : (step.action.payload.isNull ? "" : step.action.payload.luaLiteral() + ", ")
         lines.append("  store:\(verb)(\(quoteLuaString(step.action.name)), \(payload)becomes(\(Self.longString(try step.state.json()))))")
-      case .search(let index):
-        // The replay's search is asked by now (an effect woke up): move the clock here first so that
+      case .call(let index):
+        // The replay's call is made by now (an effect woke up): move the clock here first so that
         // the stub's answer, due after its latency, is scheduled before the clock passes it.
-        advance(to: searches[index].time, "deps.github.search " + searches[index].query.luaLiteral())
+        advance(to: calls[index].time, calls[index].shown)
       }
     }
     if !events.isEmpty, let stopTime { advance(to: stopTime, ":stop") }
@@ -267,52 +329,36 @@ final class SessionRecording {
     }
   }
 
-  /// The `github` stub: the session's searches in order, each answered as it was live.
-  private func githubStubLines() throws -> [String] {
+  /// `local recorded = relua.recordedCalls{ … }`: the session's calls in order, each answered as
+  /// it was live (see `relua.recordedCalls`).
+  private func recordedCallLines() throws -> [String] {
     var lines = [
-      "-- deps.github.search as the session saw it, in order: the query, then the answer (result, or",
-      "-- error) and its latency in seconds, or `cancelled` when it was cancelled (or unanswered at :stop).",
-      "local searches = {",
+      "-- The calls the session made to the host's dependencies, in order: the arguments, then the",
+      "-- answer and its latency in seconds, or `cancelled` when it was cancelled (or unanswered at :stop).",
+      "local recorded = relua.recordedCalls {",
     ]
-    for search in searches {
-      var fields = ["query = " + search.query.luaLiteral()]
-      switch search.answer {
-      case .result(let value):
-        fields.append("seconds = " + Self.seconds(Self.milliseconds(search.latency, roundingDown: true)))
-        fields.append("result = relua.fromJSON" + Self.longString(try value.json()))
-      case .failure(let error):
-        fields.append("seconds = " + Self.seconds(Self.milliseconds(search.latency, roundingDown: true)))
-        fields.append("error = " + error.luaLiteral())
+    for call in calls {
+      var fields = [quoteLuaString(call.dependency), quoteLuaString(call.member), "arguments = " + (try Self.list(call.arguments))]
+      switch call.answer {
+      case .values(let values):
+        if call.awaited { fields.append("seconds = " + Self.seconds(Self.milliseconds(call.latency, roundingDown: true))) }
+        fields.append("results = " + (try Self.list(values, json: true)))
       case .cancelled, .pending:
         fields.append("cancelled = true")
       }
       lines.append("  { " + fields.joined(separator: ", ") + " },")
     }
-    lines += [
-      "}",
-      "local function show(query)",
-      "  local text = string.format(\"{ q = %q, page = %s, per_page = %s\", query.q, query.page, query.per_page)",
-      "  if query.sort then text = text .. string.format(\", sort = %q\", query.sort) end",
-      "  if query.language then text = text .. string.format(\", language = %q\", query.language) end",
-      "  return text .. \" }\"",
-      "end",
-      "local asked = 0",
-      "local function github(query)",
-      "  asked = asked + 1",
-      "  local recorded = searches[asked]",
-      "  if recorded == nil then",
-      "    error(\"recorded session: search #\" .. asked .. \" \" .. show(query) .. \" was not in the session (it made \" .. #searches .. \")\", 0)",
-      "  end",
-      "  if show(query) ~= show(recorded.query) then",
-      "    error(\"recorded session: search #\" .. asked .. \" asked \" .. show(query) .. \", the session asked \" .. show(recorded.query), 0)",
-      "  end",
-      "  -- A cancelled search never answers: the replay cancels it as the session did.",
-      "  if recorded.cancelled then return nil, { kind = \"transport\", message = \"unanswered\" }, 24 * 3600 end",
-      "  return recorded.result, recorded.error, recorded.seconds",
-      "end",
-      "",
-    ]
+    lines += ["}", ""]
     return lines
+  }
+
+  /// `{ n = 2, nil, { … } }`: values in a Lua list that keeps its nils (big tables as JSON).
+  private static func list(_ values: [Value], json: Bool = false) throws -> String {
+    let items = try values.map { value -> String in
+      if json, value.isContainer { return "relua.fromJSON" + longString(try value.json()) }
+      return value.luaLiteral()
+    }
+    return "{ n = \(values.count)" + items.map { ", " + $0 }.joined() + " }"
   }
 
   private static func longString(_ text: String) -> String {

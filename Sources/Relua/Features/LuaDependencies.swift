@@ -59,41 +59,21 @@ enum LuaDependencies {
         return [try lua.value(value)]
       }, cancel: subscription.cancel)
     }))
-    let github = try lua.table()
-    try github.rawSet("search", .function(host.driver.awaitable(name: "deps.github.search", in: lua) { arguments in
-      let query = try searchQuery(arguments.first, host: host)
-      switch await DependencyValues.current.github.search(query) {
-      case .success(let result): return [try lua.value(result)]
-      case .failure(let failure): return [.nil, try lua.value(failure.record)]
-      }
-    }))
-    try deps.rawSet("github", .table(github))
     try deps.rawSet("websocket", .table(LuaWebSocket.makeTable(host: host)))
     try deps.rawSet("dismiss", .function(lua.function { _ in
       MainActor.assumeIsolated { DependencyValues.current.dismiss() }
       return []
     }))
+    // Any other name is a dependency declared by a script or registered by the host program
+    // (`NamedDependencies`).
+    let metatable = try lua.table()
+    try metatable.rawSet("__index", .function(lua.function { [unowned host] stack in
+      guard let name = stack.values.dropFirst().first?.stringValue else { return [.nil] }
+      return [try host.named.index(name)]
+    }))
+    try metatable.rawSet("__name", "deps")
+    try deps.setMetatable(metatable)
     return deps
-  }
-
-  /// `{ q = "tca", page = 2, per_page = 10, sort = "stars", language = "swift" }`.
-  private static func searchQuery(_ argument: LuaValue?, host: ReluaHost) throws -> RepositorySearchClient.Query {
-    guard let argument, case .table = argument, case .record(let record) = try host.value(from: argument) else {
-      throw LuaError.argument(position: 1, message: "deps.github.search{ q = …, page = …, per_page = … } expects a table")
-    }
-    guard case .string(let q) = record["q"] else {
-      throw LuaError.argument(position: 1, message: "deps.github.search: 'q' (the query text) is required")
-    }
-    func integer(_ key: String, _ fallback: Int) throws -> Int {
-      switch record[key] {
-      case .null: return fallback
-      case .integer(let value) where value > 0: return Int(value)
-      default: throw LuaError.argument(position: 1, message: "deps.github.search: '\(key)' must be a positive integer")
-      }
-    }
-    return RepositorySearchClient.Query(
-      q: q, page: try integer("page", 1), perPage: try integer("per_page", 30),
-      sort: record["sort"].stringValue, language: record["language"].stringValue)
   }
 }
 
@@ -173,56 +153,20 @@ struct DependencyOptions {
         } else {
           throw ReluaError.usage("deps.date: expected seconds since 1970 or \"live\"")
         }
-      case "github":
-        apply.append(try Self.githubStub(value, host: host))
       case "websocket":
         // A live client of the test store's own (its sockets by id are its own).
         guard value.stringValue == "live" else { throw ReluaError.usage("deps.websocket: expected \"live\" (real connections)") }
         let client = WebSocketClient.live()
         apply.append { $0.websocket = client }
       default:
-        throw ReluaError.usage("deps: unknown dependency '\(name)' (known: clock, date, github, random, stackElementID, uuid, websocket)")
+        guard let declaration = host.named.declaration(name) else {
+          let known = (["clock", "date", "random", "stackElementID", "uuid", "websocket"] + host.dependencyNames).sorted()
+          throw ReluaError.usage("deps: unknown dependency '\(name)' (known: \(known.joined(separator: ", ")))")
+        }
+        let given = try NamedDependencies.given(value, for: declaration)
+        apply.append { $0[named: name] = given }
       }
     }
-  }
-
-  /// `github = function(query) return result end` (or `return nil, err`; a third value delays the
-  /// answer by that many seconds on the store's clock): a scripted stub, called with the query as
-  /// a table on each search. `github = "live"`: the host's live client.
-  private static func githubStub(_ value: LuaValue, host: ReluaHost) throws -> (inout DependencyValues) -> Void {
-    if let live = host.liveGitHub, value.stringValue == "live" {
-      return { $0.github = live }
-    }
-    guard let stub = value.functionValue else {
-      throw ReluaError.usage("deps.github: expected a function(query) returning a result (or nil, err), or \"live\"")
-    }
-    let box = UncheckedSendable(stub)
-    let client = RepositorySearchClient { [host] query in
-      do {
-        let results = try host.lua.call(box.value, host.lua.value(query.value))
-        // A third value is a delay in seconds on the store's clock (a slow response, for tests).
-        if results.count > 2, !results[2].isNil {
-          guard let delay = results[2].doubleValue.flatMap(Duration.luaSeconds) else {
-            throw ReluaError.usage("its third value (a delay) must be \(Duration.luaSecondsRule)")
-          }
-          if delay > .zero { try await DependencyValues.current.clock.sleep(for: delay, isolation: #isolation) }
-        }
-        let result = try results.first.map { try host.value(from: $0) } ?? .null
-        if result.isNull {
-          let error = try results.dropFirst().first.map { try host.value(from: $0) } ?? .null
-          return .failure(.init(error.isNull ? .record(ValueRecord([("kind", .string("transport")), ("message", .string("the stub returned nothing"))])) : error))
-        }
-        return .success(result)
-      } catch is CancellationError {
-        return .failure(.init(kind: "cancelled", message: "The search was cancelled."))
-      } catch {
-        // The search fails as a transport error, and the test fails with the stub's message.
-        let message = LuaCoroutineDriver.message(of: error)
-        host.dependencyFailures.append("the deps.github stub raised: \(message)")
-        return .failure(.init(kind: "transport", message: "the github stub raised: \(message)"))
-      }
-    }
-    return { $0.github = client }
   }
 
   func prepare(_ values: inout DependencyValues) {

@@ -49,7 +49,6 @@ public final class LuaStoreObject {
     let feature = try host.feature(stack.value(at: 1), what: "relua.Store(Feature, options)")
     let options = stack.isNil(at: 2) ? nil : try stack.table(at: 2)
     var dependencies = DependencyValues.fallback
-    if let live = host.liveGitHub { dependencies.github = live }
     try DependencyOptions(options?["deps"].tableValue, host: host).prepare(&dependencies)
     var state: Value?
     if let options {

@@ -17,6 +17,8 @@ public final class ReluaHost {
   public private(set) var module: LuaTable!
   /// The `deps` table handed to reducers, `state(deps)` and effects.
   private(set) var deps: LuaTable!
+  /// The dependencies scripts reach by name (`relua.dependency`, `register(_:)`).
+  private(set) var named: NamedDependencies!
   /// `deps`' registry reference: handler calls push it directly (the host keeps `deps` alive).
   private var depsReference: lua_Integer = 0
   private var resolvers: [ObjectIdentifier: ActionResolver] = [:]
@@ -43,8 +45,6 @@ public final class ReluaHost {
   /// reducers, which stores run on the main actor; `nonisolated(unsafe)` spares the per-action
   /// executor check of `MainActor.assumeIsolated`.
   nonisolated(unsafe) let currentSend = CurrentSend()
-  /// The live GitHub client stores use for `deps = { github = "live" }` and the REPL (set by the CLI).
-  public var liveGitHub: RepositorySearchClient?
 
   private struct Entry {
     weak var state: LuaState?
@@ -76,6 +76,7 @@ public final class ReluaHost {
     compiler = FeatureCompiler(tags: tags)
     stateMemory = StateMemory(lua: lua, views: views) { [unowned self] in self.heldStates() }
     views.willGrow = { [unowned self] bytes in try self.stateMemory.willGrow(by: bytes) }
+    named = try NamedDependencies(host: self)
     deps = try LuaDependencies.makeTable(host: self)
     depsReference = lua_Integer(deps.registryReference)
     let primitives = try lua.table()
@@ -111,6 +112,11 @@ public final class ReluaHost {
       throw ReluaError.usage("the relua prelude did not return its module")
     }
     self.module = module
+    try module.rawSet("dependency", .function(lua.function { [unowned self] stack in
+      [try self.declareDependency(stack)]
+    }))
+    try module.rawSet("deps", .table(deps))
+    for dependency in Self.everyStateDependencies { try register(dependency) }
     try module.rawSet("Store", .function(lua.function { [unowned self] stack in
       [try LuaStoreObject.make(host: self, stack: stack)]
     }))

@@ -384,6 +384,60 @@ enum ReluaPrelude {
 
     -- Tags the host reads.
     host.register(FeatureMT, HandlersMT, ChildMT, AlertMT, EffectMT)
+    -- relua.recordedCalls{ { "github", "search", arguments = { … }, results = { … }, seconds = s }, … }:
+    -- stubs that replay a recorded session's dependency calls (what :record writes), one table per
+    -- dependency for `deps = { github = recorded.github }`. Each dependency answers its calls in the
+    -- recorded order, after the recorded latency on the store's clock (`cancelled = true`: never,
+    -- as the session's was cancelled first); a call the session did not make raises, naming both.
+    function M.recordedCalls(calls)
+      local function show(...)
+        local shown = {}
+        for i = 1, select("#", ...) do
+          local value = select(i, ...)
+          local ok, text = pcall(M.toJSON, value)
+          shown[i] = ok and text or tostring(value)
+        end
+        return concat(shown, ", ")
+      end
+      local byName, asked, stubs = {}, {}, {}
+      for _, call in ipairs(calls) do
+        local name = call[1]
+        byName[name] = byName[name] or {}
+        byName[name][#byName[name] + 1] = call
+      end
+      for name, list in pairs(byName) do
+        asked[name] = 0
+        local stub = {}
+        for _, call in ipairs(list) do
+          local member = call[2]
+          stub[member] = stub[member] or function(...)
+            asked[name] = asked[name] + 1
+            local n = asked[name]
+            local recorded = list[n]
+            local function call(m, ...) return format("deps.%s%s(%s)", name, m == "" and "" or "." .. m, show(...)) end
+            local this = call(member, ...)
+            if recorded == nil then
+              error(format("recorded session: call #%d to deps.%s, %s, was not in the session (it made %d)", n, name, this, #list), 0)
+            end
+            local expected = call(recorded[2], table.unpack(recorded.arguments, 1, recorded.arguments.n or #recorded.arguments))
+            if this ~= expected then
+              error(format("recorded session: call #%d to deps.%s was %s, the session made %s", n, name, this, expected), 0)
+            end
+            if recorded.cancelled then
+              M.deps.clock.sleep(24 * 3600)
+              return nil
+            end
+            if (recorded.seconds or 0) > 0 then M.deps.clock.sleep(recorded.seconds) end
+            local results = recorded.results or {}
+            return table.unpack(results, 1, results.n or #results)
+          end
+        end
+        -- A dependency that is one function was recorded under the member "".
+        stubs[name] = stub[""] or stub
+      end
+      return stubs
+    end
+
     return M
     """#
 }

@@ -4,6 +4,7 @@ import Lua
 import XCTest
 
 @testable import Relua
+import ReluaGitHub
 
 /// A property-based driver: random sequences of each example feature's declared actions — and of
 /// paths that are not declared — with random payloads, well-typed and not, sent to a store of the
@@ -57,11 +58,14 @@ final class PropertyDriverTests: XCTestCase {
     dependencies.random = .seeded(random.next())
     dependencies.clock = ImmediateClock<Duration>()
     dependencies.date = .constant(Date(timeIntervalSince1970: 1_700_000_000))
-    dependencies.github = RepositorySearchClient { query in
+    // deps.github, the plug-in, answering offline (given to this test store from Swift).
+    let offline = RepositorySearchClient { query in
       query.q.count % 2 == 0
         ? .success(.record(ValueRecord([("total_count", .integer(0)), ("incomplete_results", .boolean(false)), ("items", .array([]))])))
         : .failure(.init(kind: "transport", message: "offline"))
     }
+    try host.register(GitHubDependency.make(.notConfigured))
+    dependencies.setReluaDependency("github", to: GitHubDependency.shape(offline))
     let store = try LuaStoreObject(host: host, feature: feature, dependencies: dependencies)
     var sent = 0, failed = 0
     for step in 0..<steps {

@@ -5,6 +5,7 @@ import Lua
 import XCTest
 
 @testable import Relua
+import ReluaGitHub
 
 /// The repository search feature in Lua, its effects going through the *live* GitHub client to the
 /// fake GitHub server over loopback (no stub, no mocked transport).
@@ -62,7 +63,7 @@ final class SearchEndToEndTests: XCTestCase {
     let scripts = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
       .deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent("Scripts").path
     let lua = try LuaState(options: LuaOptions(scriptRoots: [scripts]))
-    try ReluaHost.install(in: lua).liveGitHub = .live(LiveGitHubClient(baseURL: server.baseURL, timeout: 5))
+    try ReluaHost.install(in: lua).register(GitHubDependency.make(.live(LiveGitHubClient(baseURL: server.baseURL, timeout: 5))))
     return (server, lua)
   }
 }

@@ -246,7 +246,7 @@ final class LuaTestRunnerTests: XCTestCase {
     let scriptsTests = URL(fileURLWithPath: #filePath)
       .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
       .appendingPathComponent("Scripts/Tests").path
-    let echo = startScriptEchoServer()
+    let echo = prepareScriptSuite()
     defer { echo.stop() }
     let summary = await LuaTestRunner().run(paths: [scriptsTests])
     XCTAssertGreaterThan(summary.passed, 0)

@@ -1,4 +1,4 @@
-import Composable
+import Relua
 
 /// The GitHub repository search as Lua effects see it: `deps.github.search{ q = …, page = …,
 /// per_page = …, sort = …, language = … }` (async) returns `result` or `nil, err`.
@@ -9,8 +9,8 @@ import Composable
 /// - `err`: `{ kind = "transport" | "timeout" | "http" | "rateLimited" | "decoding", message,
 ///   status?, resetAt? (epoch seconds), retryAfter? (seconds) }` — `message` is a sentence for the user.
 ///
-/// The live client comes from the GitHub module; tests give a stub (`deps = { github = … }`). A
-/// test that gives none fails with "Unimplemented dependency: github".
+/// The live client comes from the GitHub module (`live(_:)`); scripts reach it as `deps.github`
+/// once a program registers it (`GitHubDependency`); tests give a stub (`deps = { github = … }`).
 public struct RepositorySearchClient: Sendable {
   public struct Query: Sendable, Equatable {
     public var q: String
@@ -61,17 +61,5 @@ public struct RepositorySearchClient: Sendable {
   /// Used when no client was configured: every search fails with a clear message.
   public static let notConfigured = RepositorySearchClient { _ in
     .failure(SearchFailure(kind: "transport", message: "No GitHub client is configured for this store."))
-  }
-}
-
-private enum RepositorySearchKey: DependencyKey {
-  static let liveValue = RepositorySearchClient.notConfigured
-  static var name: String { "github" }
-}
-
-extension DependencyValues {
-  public var github: RepositorySearchClient {
-    get { self[RepositorySearchKey.self] }
-    set { self[RepositorySearchKey.self] = newValue }
   }
 }

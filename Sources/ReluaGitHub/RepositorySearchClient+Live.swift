@@ -1,5 +1,6 @@
 import Foundation
 import GitHub
+import Relua
 
 extension RepositorySearchClient {
   /// Searches through the live GitHub client: results and errors in the shapes scripts see.
