@@ -148,3 +148,32 @@ describe("declaring dependencies", function()
       .to_error("deps: unknown dependency 'wether' (known: clock, config, date")
   end)
 end)
+
+describe("a feature gives dependencies to its subtree (TCA's .dependency)", function()
+  local Preview = relua.feature "Preview" {
+    state = { weather = Weather:initial() },
+    actions = {},
+    compose = { relua.scope("weather", Weather) },
+    dependencies = { weather = function(city) return { celsius = #city } end },
+  }
+
+  it("the child reads what its parent gave, in a live store and a test alike", function()
+    local live = relua.Store(Preview)
+    live:send("weather.lookUp", "Paris")
+    expect(live:state().weather.celsius).to_be(5)
+    local store = relua.TestStore(Preview)
+    store:send("weather.load", "Oslo", function(s) s.weather.city = "Oslo" end)
+    store:receive("weather.loaded", 4, function(s) s.weather.celsius = 4 end)
+  end)
+
+  it("what a feature gives is checked like a test's deps", function()
+    local Bad = relua.feature "Bad" {
+      state = {}, actions = { go = {} },
+      dependencies = { wether = function() end },
+      reduce = relua.on { go = function() end },
+    }
+    local store = relua.TestStore(Bad)
+    expect(function() store:send("go") end)
+      .to_error("feature 'Bad': dependencies: 'wether' is not a declared or registered dependency")
+  end)
+end)

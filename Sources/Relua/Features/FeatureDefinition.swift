@@ -35,11 +35,15 @@ public final class FeatureDefinition {
     self.own = own
     self.viewFunction = viewFunction
     self.definedAt = definedAt
+    givesDependencies = (try? table.rawGet("dependencies"))?.tableValue != nil
   }
 
-  /// Whether the feature is only its own reducer (no children, no further reducers): a store
-  /// runs it as a leaf, without the composition's nodes.
-  var isLeaf: Bool { children.isEmpty && steps.count == 1 }
+  /// Whether the feature gives dependencies to its subtree (`dependencies = { … }`).
+  let givesDependencies: Bool
+
+  /// Whether the feature is only its own reducer (no children, no further reducers, no
+  /// dependencies given): a store runs it as a leaf, without the composition's nodes.
+  var isLeaf: Bool { children.isEmpty && steps.count == 1 && !givesDependencies }
 
   /// The `onChange` entries, in order (their index is their place in `OnChangeSnapshot`).
   var onChanges: [FeatureOnChange] {

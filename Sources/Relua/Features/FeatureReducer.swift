@@ -81,7 +81,33 @@ enum FeatureReducerBuilder {
     if !onChanges.isEmpty {
       reducer = AnyFeatureReducer(OnChangeSnapshot(base: reducer, entries: onChanges, feature: feature, host: host, baseline: baseline))
     }
-    return reducer
+    return givingDependencies(reducer, of: feature, host: host)
+  }
+
+  /// The feature's `dependencies = { name = … }` for it and its subtree (TCA's
+  /// `.dependency(\.x, …)`): given as a test gives them, over what the store has. A bad entry
+  /// fails each action of the feature with the reason (the state is unchanged).
+  private static func givingDependencies(_ reducer: AnyFeatureReducer, of feature: FeatureDefinition, host: ReluaHost) -> AnyFeatureReducer {
+    guard case .table(let table)? = try? feature.table.rawGet("dependencies") else { return reducer }
+    var givens: [(String, NamedDependencies.Given)] = []
+    do {
+      for (key, value) in try table.pairs() {
+        guard let name = key.stringValue, let declaration = host.named.declaration(name) else {
+          throw ReluaError.usage("feature '\(feature.name)': dependencies: '\(key.stringValue ?? "?")' is not a declared or registered dependency (built-in ones are given to stores)")
+        }
+        givens.append((name, try NamedDependencies.given(value, for: declaration)))
+      }
+    } catch {
+      let failure = error
+      return AnyFeatureReducer(Reduce<Value, FeatureAction> { _, action in
+        nonisolated(unsafe) var effect = Effect<FeatureAction>.none
+        MainActor.assumeIsolated { effect = host.reducerFailure(failure, feature: feature, action: action) }
+        return effect
+      })
+    }
+    return AnyFeatureReducer(reducer.transformDependencies { values in
+      for (name, given) in givens { values[named: name] = given }
+    })
   }
 
   /// A scope (by key or through a lens), or nil for the wrapping operators.

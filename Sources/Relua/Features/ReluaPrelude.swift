@@ -43,7 +43,7 @@ enum ReluaPrelude {
     end
 
     -- feature "Name" { state = …, actions = …, compose = {…}, bindable = {…}, reduce = …, view = … }
-    local featureFields = { state = true, actions = true, compose = true, bindable = true, reduce = true, view = true }
+    local featureFields = { state = true, actions = true, compose = true, bindable = true, reduce = true, view = true, dependencies = true }
     function M.feature(name)
       if type(name) ~= "string" or name == "" then
         fail(2, "relua.feature: expected a feature name (a string), got %s", type(name))
@@ -55,7 +55,7 @@ enum ReluaPrelude {
         end
         for key in pairs(spec) do
           if not featureFields[key] then
-            fail(2, "feature '%s': unknown field '%s' (known: actions, bindable, compose, reduce, state, view)", name, tostring(key))
+            fail(2, "feature '%s': unknown field '%s' (known: actions, bindable, compose, dependencies, reduce, state, view)", name, tostring(key))
           end
         end
         local state = spec.state
@@ -102,12 +102,15 @@ enum ReluaPrelude {
         if reduce ~= nil and type(reduce) ~= "function" and getmetatable(reduce) ~= HandlersMT then
           fail(2, "feature '%s': 'reduce' must be relua.on { action = function(state, payload, deps) ... end } or a function(state, action, deps)", name)
         end
+        if spec.dependencies ~= nil and type(spec.dependencies) ~= "table" then
+          fail(2, "feature '%s': 'dependencies' must be a table { name = value } (as a store's deps)", name)
+        end
         if spec.view ~= nil and type(spec.view) ~= "function" then
           fail(2, "feature '%s': 'view' must be a function(state) returning text", name)
         end
         return setmetatable({
           name = name, state = state, actions = actions, compose = compose, bindable = bindable,
-          reduce = reduce, view = spec.view, definedAt = definedAt,
+          reduce = reduce, view = spec.view, dependencies = spec.dependencies, definedAt = definedAt,
         }, FeatureMT)
       end
     end
