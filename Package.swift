@@ -8,6 +8,9 @@ let package = Package(
     .executable(name: "relua", targets: ["relua"]),
     .library(name: "Composable", targets: ["Composable"]),
     .library(name: "Lua", targets: ["Lua"]),
+    // relua in a Swift program of your own: ReluaRuntime, ReluaStore, ReluaDependency.
+    .library(name: "Relua", targets: ["Relua"]),
+    .library(name: "ReluaGitHub", targets: ["ReluaGitHub"]),
   ],
   dependencies: [
     .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
@@ -64,6 +67,11 @@ let package = Package(
       name: "relua",
       dependencies: ["Lua", "Relua", "ReluaGitHub", "GitHub", "GitHubFake", "WebSocketEcho", .product(name: "ArgumentParser", package: "swift-argument-parser")]
     ),
+    // An example of relua embedded in a Swift program: a terminal to-do list whose logic is a
+    // Lua feature and whose storage is a Swift dependency (Scripts/test drives it).
+    .executableTarget(
+      name: "relua-todo", dependencies: ["Relua"], path: "Examples/relua-todo",
+      exclude: ["Todo.lua", "todo_test.lua"]),
     // The floor of `lua.send`'s shape in plain C (no relua): what the Lua VM alone costs.
     .target(name: "CBenchmarkFloor", dependencies: ["CLua"], path: "Benchmarks/CBenchmarkFloor"),
     .executableTarget(

@@ -160,7 +160,7 @@ final class NamedDependencies {
 
   /// `deps.<name>.<member>`: a value member's value, else a proxy calling the member.
   private func memberValue(name: String, member: String?) throws -> LuaValue {
-    let (implementation, _) = try current(name)
+    let (implementation, _) = try current(name, member: member)
     switch implementation {
     case .swift(let shape):
       guard let found = try swiftMember(shape, name: name, member: member) else { return .nil }
@@ -183,7 +183,7 @@ final class NamedDependencies {
   }
 
   private func callable(name: String, member: String?) throws -> LuaValue {
-    let (implementation, source) = try current(name)
+    let (implementation, source) = try current(name, member: member)
     let shown = "deps.\(name)" + (member.map { ".\($0)" } ?? "")
     switch implementation {
     case .lua(let value):
@@ -239,18 +239,32 @@ final class NamedDependencies {
 
   /// The implementation for the store running now, and where it came from (for messages and the
   /// cache of Swift functions).
-  private func current(_ name: String) throws -> (Implementation, String) {
+  private func current(_ name: String, member: String? = nil) throws -> (Implementation, String) {
     guard let declaration = declarations[name] else { throw ReluaError.usage("deps.\(name): no such dependency") }
     let values = DependencyValues.current
     if let given = values[named: name] as? Given {
-      return given.implementation.map { ($0, "the given deps.\(name)") } ?? (declaration.live, "live")
+      guard let implementation = given.implementation else { return (declaration.live, "live") }
+      // A table given for some members: the others resolve as if it had not been given.
+      if let member, case .lua(.table(let table)) = implementation, try table.rawGet(.text(member)).isNil {
+        return try fallback(declaration, values, member: member)
+      }
+      return (implementation, "the given deps.\(name)")
     }
+    return try fallback(declaration, values, member: member)
+  }
+
+  /// What a store has that was not given: the live value, or in a test the test value — else
+  /// the test fails naming the dependency.
+  private func fallback(_ declaration: Declaration, _ values: DependencyValues, member: String?) throws -> (Implementation, String) {
+    let name = declaration.name
+    let shown = "deps.\(name)" + (member.map { ".\($0)" } ?? "")
     if values.context == .live { return (declaration.live, "live") }
     if let test = declaration.test { return (test, "test") }
     values.reportUnimplemented(name)
     throw ReluaError.usage(
-      "deps.\(name) is not given in this test (Unimplemented dependency: \(name)): give it with deps = { \(name) = … }")
+      "\(shown) is not given in this test (Unimplemented dependency: \(name)): give it with deps = { \(name) = … }")
   }
+
 
   // MARK: Swift members as Lua functions
 
