@@ -22,7 +22,7 @@ public class LuaRef {
 
   /// The registry reference, for an owner that keeps this value alive and pushes it on a hot path
   /// of its own state with `lua_rawgeti` (no checks: `push(onto:)` is the checked way).
-  public var registryReference: Int32 { reference }
+  package var registryReference: Int32 { reference }
 
   /// Whether the state this value lives in is still open.
   public var isValid: Bool { handle.isAlive && reference != LUA_NOREF }
@@ -66,7 +66,7 @@ public class LuaRef {
   }
 
   /// Pushes the value onto a raw stack the caller reserved a slot on (for hot paths).
-  public func push(onto L: OpaquePointer) throws(LuaError) { try push(onto: L, from: handle) }
+  package func push(onto L: OpaquePointer) throws(LuaError) { try push(onto: L, from: handle) }
 
   func isSameValue(as other: LuaRef) -> Bool {
     guard handle === other.handle else { return false }

@@ -79,7 +79,7 @@ extension LuaState {
   /// Calls `function` with arguments pushed straight onto the raw stack by `pushArguments`, and
   /// hands its results (`first` stack index, `count`) to `readResults` before they are popped:
   /// the allocation-free form of `call` for hot paths. Protected, errors typed as for `call`.
-  public func callRaw<R>(
+  package func callRaw<R>(
     _ function: LuaFunction, argumentCount: Int, pushArguments: (OpaquePointer) throws -> Void,
     readResults: (_ L: OpaquePointer, _ first: Int32, _ count: Int32) throws -> R
   ) throws -> R {
@@ -92,7 +92,7 @@ extension LuaState {
   /// the function alive (`LuaRef.registryReference`) and calls it on every event of a hot path.
   /// Inlined into the caller, with its two closures: no call through a closure context.
   @inlinable @inline(__always)
-  public func callRaw<R>(
+  package func callRaw<R>(
     registryReference reference: Int32, argumentCount: Int, pushArguments: (OpaquePointer) throws -> Void,
     readResults: (_ L: OpaquePointer, _ first: Int32, _ count: Int32) throws -> R
   ) throws -> R {
@@ -108,7 +108,8 @@ extension LuaState {
 
   /// The error of a failed protected call (its traceback taken when the message handler ran):
   /// the error object on top of `L`, the shim's message handler below it.
-  public func callFailure(status: Int32, on L: OpaquePointer) -> LuaError {
+  @usableFromInline
+  package func callFailure(status: Int32, on L: OpaquePointer) -> LuaError {
     let traceback = status == LUA_ERRRUN || status == LUA_ERRERR ? takeTraceback(L) : nil
     return failure(status: status, on: L, traceback: traceback)
   }

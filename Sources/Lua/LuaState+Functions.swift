@@ -7,21 +7,21 @@ public typealias LuaRawFunctionBody = (LuaStack) throws -> LuaReturn
 
 /// The leanest Swift function (see `LuaState.cFunction`): called with the Lua thread and the
 /// context object it was made with; returns `LuaReturn.status` or `LuaState.raiseStatus(_:on:)`.
-public typealias LuaCFunction = @convention(c) (OpaquePointer?, UnsafeMutableRawPointer?) -> Int32
+package typealias LuaCFunction = @convention(c) (OpaquePointer?, UnsafeMutableRawPointer?) -> Int32
 
 extension LuaState {
   /// A Lua function calling `callback` with `context` (retained until Lua collects the function),
   /// through the same trampoline as every Swift function but without a closure or a `LuaStack`:
   /// for the few functions on hot paths (state views' metamethods, `store:send`). The callback
   /// must not raise: it returns a status, and the trampoline raises after it has returned.
-  public func cFunction(_ callback: LuaCFunction, context: AnyObject) throws -> LuaFunction {
+  package func cFunction(_ callback: LuaCFunction, context: AnyObject) throws -> LuaFunction {
     try makeCFunction(callback, context: context, hot: false)
   }
 
   /// `cFunction` for the state's hottest function (a store's `send`): the first one made in a
   /// state is called without the trampoline reading its upvalue (≈ 40 instructions a call); later
   /// ones are ordinary `cFunction`s. Same contract otherwise.
-  public func hotCFunction(_ callback: LuaCFunction, context: AnyObject) throws -> LuaFunction {
+  package func hotCFunction(_ callback: LuaCFunction, context: AnyObject) throws -> LuaFunction {
     try makeCFunction(callback, context: context, hot: true)
   }
 
@@ -39,7 +39,7 @@ extension LuaState {
   }
 
   /// The status a `LuaCFunction` returns to raise `error` (same conversions as closures' errors).
-  public func raiseStatus(_ error: any Error, on L: OpaquePointer) -> Int32 { raise(error, on: L) }
+  package func raiseStatus(_ error: any Error, on L: OpaquePointer) -> Int32 { raise(error, on: L) }
 
   /// A Lua function calling a Swift closure with its arguments; returns the closure's values.
   /// A thrown error becomes a Lua error (the same Swift error comes back out of the outer call

@@ -172,16 +172,16 @@ public final class LuaState {
 
   /// The main thread's `lua_State*`. Unsafe: a raising Lua API called on it from Swift is
   /// undefined behaviour (it would longjmp through Swift frames); use CLuaShim's protected helpers.
-  public var unsafeState: OpaquePointer? { handle.mainThread }
+  package var unsafeState: OpaquePointer? { handle.mainThread }
 
   /// The `lua_State*` Swift should use now, for a hot path calling the shim's protected entries
   /// itself (see `unsafeState` for the rules): `withRawState` without the closure.
   @inlinable
-  public func currentRawState() throws(LuaError) -> OpaquePointer { try currentThread() }
+  package func currentRawState() throws(LuaError) -> OpaquePointer { try currentThread() }
 
   /// Calls `body` with the `lua_State*` Swift should use now (see `unsafeState` for the rules).
   /// The stack must be balanced when `body` returns.
-  public func withRawState<R>(_ body: (OpaquePointer) throws -> R) throws -> R {
+  package func withRawState<R>(_ body: (OpaquePointer) throws -> R) throws -> R {
     try body(currentThread())
   }
 
@@ -241,7 +241,7 @@ public final class LuaState {
   }
 
   /// Reads the value at `index` of a raw stack of this state (references for tables, functions...).
-  public func value(at index: Int32, in L: OpaquePointer) -> LuaValue {
+  package func value(at index: Int32, in L: OpaquePointer) -> LuaValue {
     switch lua_type(L, index) {
     case LUA_TBOOLEAN: return .boolean(lua_toboolean(L, index) != 0)
     case LUA_TNUMBER:

@@ -35,7 +35,8 @@ public final class Store<State, Action> {
   /// Makes a root store from a reduce function (for hosts that build reducers at run time).
   /// `transaction`: the host's own undo for transactional sends (see `StoreTransaction`); with it,
   /// every send is transactional.
-  public init(
+  @usableFromInline
+  package init(
     initialState: State, reduce: @escaping (inout State, Action) -> Effect<Action>,
     dependencies: DependencyValues, transactional: Bool = false, transaction: StoreTransaction<State>? = nil
   ) {
@@ -48,7 +49,7 @@ public final class Store<State, Action> {
   /// Makes a root store from a reduce function isolated to the main actor, where the store runs
   /// its reducers: a host whose reducers live there gives them to the store as they are, and the
   /// store calls them without an executor check (optimized builds; debug builds check).
-  public convenience init(
+  package convenience init(
     initialState: State, reduceOnMainActor reduce: @escaping @MainActor (inout State, Action) -> Effect<Action>,
     dependencies: DependencyValues, transaction: StoreTransaction<State>? = nil
   ) {
@@ -115,7 +116,7 @@ public final class Store<State, Action> {
   /// Sends an action as a transaction: if a reducer fails (`Effect.failure`), the state is restored to
   /// what it was before this call, no effect of the send starts, and the error is thrown.
   @inlinable @inline(__always) @discardableResult
-  public func sendChecked(_ action: Action) throws -> StoreTask {
+  package func sendChecked(_ action: Action) throws -> StoreTask {
     // Inlinable so hosts get it specialized for their state and action types (no generic
     // metadata lookups per send), and inlined into their send (a call level and a copy of the
     // action less). `root!` borrows the root for the call (`if let root` would retain and
@@ -160,7 +161,7 @@ public final class Store<State, Action> {
   /// a session as a test (`TestStore` asserts the first with `send`, the others with `receive`).
   /// Read the state in it for the state that action led to. Root stores only (nil and ignored on
   /// scoped stores); one handler at a time. Called before a failed transactional send is rolled back.
-  public var onReduce: ((Action, _ received: Bool) -> Void)? {
+  package var onReduce: ((Action, _ received: Bool) -> Void)? {
     get { root?.didReduce }
     set { root?.didReduce = newValue }
   }

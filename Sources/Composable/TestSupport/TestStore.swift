@@ -61,7 +61,7 @@ public final class TestStore<State, Action> {
     set { store.limits = newValue }
   }
 
-  public init<R: Reducer>(
+  package init<R: Reducer>(
     initialState: State,
     reducer: R,
     isEqual: @escaping (State, State) -> Bool,
