@@ -10,9 +10,12 @@ final class FeatureCompiler {
   /// made, whose children are filled in when it ends.
   private var inProgress: [UnsafeRawPointer: FeatureDefinition] = [:]
   private let tags: ReluaTags
+  /// The reducer of a registered Swift feature, by name (see `ReluaSwiftFeature`).
+  private let swiftReducer: (String) -> AnyFeatureReducer?
 
-  init(tags: ReluaTags) {
+  init(tags: ReluaTags, swiftReducer: @escaping (String) -> AnyFeatureReducer? = { _ in nil }) {
     self.tags = tags
+    self.swiftReducer = swiftReducer
   }
 
   func definition(of value: LuaValue, what: String) throws -> FeatureDefinition {
@@ -47,6 +50,7 @@ final class FeatureCompiler {
     let definition = FeatureDefinition(
       name: name, table: table, actions: actions, children: [], bindable: bindable, own: own,
       viewFunction: try table.rawGet("view").functionValue, definedAt: try table.rawGet("definedAt").stringValue ?? name)
+    if let swift = try table.rawGet("swift").stringValue { definition.swiftReducer = swiftReducer(swift) }
     inProgress[identity] = definition
     defer { inProgress[identity] = nil }
     var children: [FeatureChild] = []

@@ -38,12 +38,16 @@ public final class FeatureDefinition {
     givesDependencies = (try? table.rawGet("dependencies"))?.tableValue != nil
   }
 
+  /// The reducer of a feature written in Swift (`relua.swiftFeature`), run in place of a Lua
+  /// one; nil for a Lua feature.
+  var swiftReducer: AnyFeatureReducer?
+
   /// Whether the feature gives dependencies to its subtree (`dependencies = { … }`).
   let givesDependencies: Bool
 
   /// Whether the feature is only its own reducer (no children, no further reducers, no
   /// dependencies given): a store runs it as a leaf, without the composition's nodes.
-  var isLeaf: Bool { children.isEmpty && steps.count == 1 && !givesDependencies }
+  var isLeaf: Bool { children.isEmpty && steps.count == 1 && !givesDependencies && swiftReducer == nil }
 
   /// The `onChange` entries, in order (their index is their place in `OnChangeSnapshot`).
   var onChanges: [FeatureOnChange] {

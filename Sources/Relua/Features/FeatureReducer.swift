@@ -65,7 +65,11 @@ enum FeatureReducerBuilder {
       case .child(let index):
         if let scope = scope(feature.children[index], host: host) { sequence.append(scope) }
       case .own:
-        sequence.append(AnyFeatureReducer(LuaLeafReducer(feature: feature, host: host)))
+        if let swift = feature.swiftReducer {
+          sequence.append(swift)
+        } else {
+          sequence.append(AnyFeatureReducer(LuaLeafReducer(feature: feature, host: host)))
+        }
       case .reduce(let own):
         sequence.append(AnyFeatureReducer(LuaLeafReducer(feature: feature, host: host, reducer: own)))
       case .onChange(let entry):

@@ -19,6 +19,9 @@ public final class ReluaHost {
   private(set) var deps: LuaTable!
   /// The dependencies scripts reach by name (`relua.dependency`, `register(_:)`).
   private(set) var named: NamedDependencies!
+  /// Features written in Swift that scripts compose (`relua.swiftFeature`), and their tables.
+  var swiftFeatures: [String: ReluaSwiftFeature] = [:]
+  var swiftFeatureTables: [String: LuaValue] = [:]
   /// `deps`' registry reference: handler calls push it directly (the host keeps `deps` alive).
   private var depsReference: lua_Integer = 0
   private var resolvers: [ObjectIdentifier: ActionResolver] = [:]
@@ -73,7 +76,7 @@ public final class ReluaHost {
     try lua.withRawState { relua_gc_generational($0) }
     views = try StateViews(lua: lua)
     driver = try LuaCoroutineDriver.of(lua)
-    compiler = FeatureCompiler(tags: tags)
+    compiler = FeatureCompiler(tags: tags) { [unowned self] name in self.swiftFeatures[name]?.reducer }
     stateMemory = StateMemory(lua: lua, views: views) { [unowned self] in self.heldStates() }
     views.willGrow = { [unowned self] bytes in try self.stateMemory.willGrow(by: bytes) }
     named = try NamedDependencies(host: self)
@@ -117,6 +120,10 @@ public final class ReluaHost {
     }))
     try module.rawSet("deps", .table(deps))
     for dependency in Self.everyStateDependencies { try register(dependency) }
+    for feature in Self.everyStateSwiftFeatures { register(feature) }
+    try module.rawSet("swiftFeature", .function(lua.function { [unowned self] stack in
+      [try self.swiftFeatureTable(try stack.string(at: 1))]
+    }))
     try module.rawSet("Store", .function(lua.function { [unowned self] stack in
       [try LuaStoreObject.make(host: self, stack: stack)]
     }))
