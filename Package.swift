@@ -58,7 +58,8 @@ let package = Package(
     .target(name: "ReluaGitHub", dependencies: ["Relua", "GitHub"]),
     // GitHub's repository search: the live client (URLSession) and a loopback fake server.
     .target(name: "GitHub"),
-    .target(name: "GitHubFake"),
+    // The recorded API bodies are its resources (Sources/GitHubFake/Fixtures): the one copy.
+    .target(name: "GitHubFake", resources: [.copy("Fixtures")]),
     // A WebSocket client (RFC 6455, ws:// only) on POSIX sockets, and a loopback echo server for
     // tests and demos (no SwiftNIO: docs/DESIGN-NOTES.md).
     .target(name: "WebSocket"),

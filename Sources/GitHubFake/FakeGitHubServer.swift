@@ -4,7 +4,7 @@ import Glibc
 #endif
 
 /// A real HTTP/1.1 server on 127.0.0.1 (an ephemeral port) that answers like GitHub's
-/// `GET /search/repositories` from the recorded bodies of `Fixtures/github/`, for tests and
+/// `GET /search/repositories` from the recorded bodies of its `Fixtures/`, for tests and
 /// offline demos. Written on POSIX sockets (no SwiftNIO: its build costs minutes on CI).
 ///
 /// - Page 1 of any query is the recorded example (its items' ids offset by the query, so queries
