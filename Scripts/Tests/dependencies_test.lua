@@ -177,3 +177,14 @@ describe("a feature gives dependencies to its subtree (TCA's .dependency)", func
       .to_error("feature 'Bad': dependencies: 'wether' is not a declared or registered dependency")
   end)
 end)
+
+describe("members", function()
+  it("a member a dependency does not have is an error naming the ones it has", function()
+    local Probe = relua.feature "Probe" {
+      state = {}, actions = { probe = {} },
+      reduce = relua.on { probe = function(_, _, deps) return deps.config.regoin end },
+    }
+    local store = relua.TestStore(Probe)
+    expect(function() store:send("probe") end).to_error("deps.config has no member 'regoin' (it has: fetchGreeting, region)")
+  end)
+end)

@@ -160,6 +160,10 @@ final class NamedDependencies {
 
   /// `deps.<name>.<member>`: a value member's value, else a proxy calling the member.
   private func memberValue(name: String, member: String?) throws -> LuaValue {
+    if let member, case .lua(.table(let live))? = declarations[name]?.live, try live.rawGet(.text(member)).isNil {
+      let members = try live.pairs().compactMap(\.key.stringValue).sorted()
+      throw ReluaError.usage("deps.\(name) has no member '\(member)' (it has: \(members.joined(separator: ", ")))")
+    }
     let (implementation, _) = try current(name, member: member)
     switch implementation {
     case .swift(let shape):
