@@ -25,8 +25,12 @@ struct FakeGitHubCommand: ParsableCommand {
   func run() throws {
     let server = FakeGitHubServer(totalCount: totalCount)
     let port = try server.start(port: port)
-    print("Fake GitHub listening on http://127.0.0.1:\(port)")
-    print("export RELUA_GITHUB_API=http://127.0.0.1:\(port)")
+    // Written at once, also when standard output is a pipe or a file (print would buffer it).
+    FileHandle.standardOutput.write(Data("""
+      Fake GitHub listening on http://127.0.0.1:\(port)
+      export RELUA_GITHUB_API=http://127.0.0.1:\(port)
+
+      """.utf8))
     if delay > 0 {
       for _ in 0..<10_000 { server.script(.delay(delay)) }
     }

@@ -66,6 +66,11 @@ struct TestCommand: AsyncParsableCommand {
       // In TAP output, what tests print must not look like TAP lines.
       print: tap ? { line in write("# " + line) } : nil))
     let summary = await runner.run(paths: paths, reporter: reporter)
+    if let filter, summary.results.isEmpty {
+      // A filter that matches nothing is a mistake to say out loud, not a silent success.
+      FileHandle.standardError.write(Data("relua test: no test's name contains '\(filter)' (in \(paths.joined(separator: ", ")))\n".utf8))
+      return 1
+    }
     return summary.exitCode
   }
 

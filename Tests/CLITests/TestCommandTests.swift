@@ -14,6 +14,36 @@ final class TestCommandTests: XCTestCase {
     pending("someday")
     """
 
+  func testAFilterThatMatchesNothingSaysSoAndFails() throws {
+    let dir = try ScriptDirectory()
+    try dir.write("mixed_test.lua", mixedSuite)
+    let result = try ReluaProcess.run(["test", ".", "--filter", "nothing like this"], currentDirectory: dir.url)
+    XCTAssertEqual(result.exitCode, 1, result.stdout)
+    XCTAssertTrue(result.stderr.contains("relua test: no test's name contains 'nothing like this' (in .)"), result.stderr)
+    let matching = try ReluaProcess.run(["test", ".", "--filter", "upper"], currentDirectory: dir.url)
+    XCTAssertEqual(matching.exitCode, 0, matching.stdout + matching.stderr)
+  }
+
+  func testFakeGitHubPrintsItsAddressIntoAPipe() throws {
+    let process = Process()
+    process.executableURL = ReluaProcess.binary
+    process.arguments = ["fake-github", "--port", "0"]
+    let out = Pipe()
+    process.standardOutput = out
+    try process.run()
+    defer { process.terminate() }
+    // Block-buffered output would keep the line in the child until it exits (never).
+    let arrived = DispatchSemaphore(value: 0)
+    nonisolated(unsafe) var data = Data()
+    DispatchQueue.global().async {
+      data = out.fileHandleForReading.availableData
+      arrived.signal()
+    }
+    XCTAssertEqual(arrived.wait(timeout: .now() + 10), .success, "no address within 10 s")
+    let line = String(decoding: data, as: UTF8.self)
+    XCTAssertTrue(line.hasPrefix("Fake GitHub listening on http://127.0.0.1:"), line)
+  }
+
   func testPrintsOneLinePerTestTheFailuresAndTheClosingLine() throws {
     let dir = try ScriptDirectory()
     try dir.write("mixed_test.lua", mixedSuite)

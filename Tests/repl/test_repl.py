@@ -783,6 +783,31 @@ def test_record_replays_an_effect_and_its_received_action():
     assert "skipInFlightEffects" not in written, written
 
 
+def test_record_outside_scripts_writes_a_test_that_runs_where_it_was_written():
+    # A feature in a folder of its own (no Scripts/ around it): the recorded test requires it by
+    # its name beside the test, and passes there; a test written where it could not require the
+    # feature is refused, saying why, and the recording is kept.
+    directory = tempfile.mkdtemp(prefix="relua_own_")
+    shutil.copy(os.path.join(ROOT, "Scripts", "Features", "Counter.lua"), os.path.join(directory, "Counter.lua"))
+    elsewhere = tempfile.mkdtemp(prefix="relua_elsewhere_")
+    t = repl("Counter.lua", cwd=directory)
+    try:
+        t.expect(r"Guess: 0")
+        t.line(":record counter_test.lua")
+        t.expect(r"recording to")
+        t.line(":increment")
+        t.expect(r"Guess: 1")
+        t.line(":stop %s" % os.path.join(elsewhere, "x_test.lua"))
+        t.expect(r"cannot write .*x_test\.lua: its test could not require")
+        t.line(":stop")
+        t.expect(r"wrote counter_test\.lua")
+    finally:
+        t.close()
+    result = subprocess.run([RELUA, "test", "counter_test.lua"], capture_output=True, text=True, cwd=directory, timeout=120)
+    assert result.returncode == 0, result.stdout + result.stderr
+    assert "1 passed, 0 failed" in result.stdout, result.stdout
+
+
 def test_record_replays_a_github_search_without_the_server():
     # Against the fake GitHub: a query typed in two steps within the debounce, its answer, the next
     # page; the recorded test's stub answers as the server did, so it passes with the server gone.

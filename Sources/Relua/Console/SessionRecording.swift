@@ -222,12 +222,17 @@ final class SessionRecording {
 
   // MARK: Writing
 
-  /// `require` name of the feature script: its path under `Scripts/`, dotted.
-  var moduleName: String {
-    var relative = featureFile
-    if let range = featureFile.range(of: "Scripts/", options: .backwards) { relative = String(featureFile[range.upperBound...]) }
-    if relative.hasSuffix(".lua") { relative.removeLast(4) }
-    return relative.replacingOccurrences(of: "/", with: ".")
+  /// `require` name of the feature script for a test written at `testPath`, as `relua test`
+  /// finds modules (`LuaTestDiscovery.scriptRoots`): its path below the test's directory or below
+  /// the `Scripts` directory found from there, dotted; nil when neither holds it.
+  func moduleName(forTestAt testPath: String) -> String? {
+    let feature = URL(fileURLWithPath: featureFile).standardizedFileURL.resolvingSymlinksInPath().path
+    for root in LuaTestDiscovery.scriptRoots(for: testPath) {
+      let prefix = URL(fileURLWithPath: root).standardizedFileURL.resolvingSymlinksInPath().path + "/"
+      guard feature.hasPrefix(prefix), feature.hasSuffix(".lua") else { continue }
+      return String(feature.dropFirst(prefix.count).dropLast(4)).replacingOccurrences(of: "/", with: ".")
+    }
+    return nil
   }
 
   /// Milliseconds, rounded (times) or rounded down (latencies).
@@ -250,6 +255,10 @@ final class SessionRecording {
 
   /// Writes the test to `path` (the `:record` file unless `:stop` names another).
   func write(to path: String) throws {
+    guard let module = moduleName(forTestAt: path) else {
+      throw ReluaError.usage(
+        "cannot write \(path): its test could not require \(featureFile) (relua test finds modules beside the test and under Scripts/); record into the feature's directory or under Scripts/")
+    }
     var deps: [String] = ["clock = \"test\""]
     let uuidList = uuids.withLock { $0 }
     let randomList = randoms.withLock { $0 }
@@ -265,7 +274,7 @@ final class SessionRecording {
       "-- Each step sends (or receives) what the session did and expects the whole state it led to;",
       "-- the test clock advances by the time that passed before it, so effects run when they did.",
       "local relua = require \"relua\"",
-      "local Feature = require \"\(moduleName)\"",
+      "local Feature = require \"\(module)\"",
       "",
       "local function becomes(json)",
       "  local expected = relua.fromJSON(json)",
