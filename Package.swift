@@ -41,6 +41,9 @@ let package = Package(
         .linkedLibrary("m"), .linkedLibrary("dl"),
       ]),
     .target(name: "Lua", dependencies: ["CLua", "CLuaShim"]),
+    // relua's own C on the shim: the state views' metamethods and a reducer handler's call (the
+    // Lua layer knows nothing of views).
+    .target(name: "CReluaShim", dependencies: ["CLua", "CLuaShim"]),
     .target(
       name: "Composable",
       dependencies: [
@@ -52,7 +55,7 @@ let package = Package(
       ]
     ),
     // The scripting host: Lua values and state views, the feature DSL over Composable, the test runner.
-    .target(name: "Relua", dependencies: ["Lua", "CLua", "CLuaShim", "Composable", "CEditLine", "WebSocket"]),
+    .target(name: "Relua", dependencies: ["Lua", "CLua", "CLuaShim", "CReluaShim", "Composable", "CEditLine", "WebSocket"]),
     // deps.github as a plug-in: the repository search registered through Relua's public
     // dependency API (the CLI wires it in).
     .target(name: "ReluaGitHub", dependencies: ["Relua", "GitHub"]),

@@ -1,4 +1,6 @@
 #include "CLuaShim.h"
+#include "CLuaShimHost.h"
+#include "sandbox.h"
 
 #include <ctype.h>
 #include <stdatomic.h>
@@ -48,17 +50,8 @@ static void *relua_alloc(void *ud, void *ptr, size_t osize, size_t nsize) {
 
 #pragma mark - Instruction budget and interrupt (count hook)
 
-enum { RELUA_HOOK_STEP = 1000 };
-// With a shared budget each top-level call is charged one hook step on entry: a call shorter than
-// a step is never seen by the count hook (each call re-arms it, and a new coroutine starts with a
-// full count), so without the charge a chain of short calls — effects starting effects — would
-// run for free. The charge is the most such a call can hide.
-
-static void relua_hook(lua_State *L, lua_Debug *ar);
-
-static int relua_wants_hook(relua_control *c) { return c->instruction_limit > 0 || c->interruptible; }
-
-static void relua_install_hook(lua_State *L, relua_control *c) {
+// (RELUA_HOOK_STEP, relua_hook, relua_wants_hook: CLuaShimHost.h)
+void relua_install_hook(lua_State *L, relua_control *c) {
   if (relua_wants_hook(c)) {
     int step = RELUA_HOOK_STEP;
     if (c->instruction_limit > 0 && c->instruction_limit < step) step = (int)c->instruction_limit;
@@ -94,7 +87,7 @@ static void relua_raise_where(lua_State *L, const char *message) {
 
 // Once the budget is spent (or an interrupt arrived) the hook fires on every instruction and raises
 // again, so `pcall` cannot swallow it: the script unwinds to the protected call Swift made.
-static void relua_hook(lua_State *L, lua_Debug *ar) {
+void relua_hook(lua_State *L, lua_Debug *ar) {
   (void)ar;
   relua_control *c = relua_getcontrol(L);
   if (!c->interrupted && c->interrupt_flag && relua_flag_get(c->interrupt_flag)) c->interrupted = 1;
@@ -129,36 +122,6 @@ static void relua_hook(lua_State *L, lua_Debug *ar) {
     return;
   }
   if (lua_gethookcount(L) != c->hook_step) lua_sethook(L, relua_hook, LUA_MASKCOUNT, c->hook_step);
-}
-
-// Every protected entry from Swift goes through enter/leave. The outermost one starts a fresh
-// budget; every one turns on strict memory accounting for the Lua code it runs. Inlined: every
-// handler call of a send runs them.
-static inline __attribute__((always_inline)) int relua_enter(lua_State *L, relua_control *c) {
-  int saved_strict = c->strict;
-  if (c->entries++ == 0) {
-    if (!c->shared_budget) {
-      c->budget_exhausted = 0;
-      c->exhausted_where[0] = '\0';
-      c->instructions_remaining = c->instruction_limit;
-    } else if (c->instruction_limit > 0 && !c->budget_exhausted) {
-      c->instructions_remaining -= RELUA_HOOK_STEP;
-      if (c->instructions_remaining <= 0) c->budget_exhausted = 1;
-    }
-    c->interrupted = 0;
-    c->memory_limit_hit = 0;
-    if (c->interrupt_flag) relua_flag_set(c->interrupt_flag, 0);
-    relua_install_hook(L, c);
-  } else if (relua_wants_hook(c) && lua_gethook(L) != relua_hook) {
-    relua_install_hook(L, c);  // a thread that never ran under this budget
-  }
-  c->strict = 1;
-  return saved_strict;
-}
-
-static inline void relua_leave(relua_control *c, int saved_strict) {
-  c->entries--;
-  c->strict = saved_strict;
 }
 
 #pragma mark - Warnings
@@ -230,7 +193,7 @@ void relua_close(lua_State *L) {
 
 #pragma mark - Boxes: Swift objects owned by Lua values
 
-static int relua_box_gc(lua_State *L) {
+int relua_box_gc(lua_State *L) {
   relua_box *box = lua_touserdata(L, 1);
   relua_control *c = relua_getcontrol(L);
   if ((void *)box == c->checked_object) c->checked_object = NULL;  // its memory may be reused
@@ -344,38 +307,6 @@ typedef struct relua_function_box {
   relua_callback callback;
 } relua_function_box;
 
-// Runs a Swift callback and raises or yields for it once it has returned, so no longjmp ever
-// crosses a Swift frame. While Swift runs, allocations are not refused (soft mode) and Swift sees
-// this thread as the current one.
-static inline __attribute__((always_inline)) int relua_run_callback(lua_State *L, relua_control *c, relua_callback callback, void *context) {
-  lua_State *saved_current = c->current;
-  int saved_strict = c->strict;
-  c->current = L;
-  c->strict = 0;
-  int status = callback(L, context);
-  c->current = saved_current;
-  c->strict = saved_strict;
-  if (saved_strict && c->memory_limit && c->memory_used + c->external_used > c->memory_limit && lua_checkstack(L, 1)) {
-    // Swift allocated past the limit: a strict allocation now collects and raises if still over.
-    lua_newuserdatauv(L, 1, 0);
-    lua_settop(L, -2);
-  }
-  if (status >= 0) return status;
-  if (status == RELUA_STATUS_ERROR) return lua_error(L);
-  if (status == RELUA_STATUS_ARGERROR) {
-    int position = (int)lua_tointeger(L, -2);
-    return luaL_argerror(L, position, lua_tostring(L, -1));
-  }
-  return lua_yield(L, -3 - status);
-}
-
-// relua_run_callback for a Swift function whose context may have been released (a closure can
-// still be called, from a finalizer, after its box's __gc): that raises instead.
-static inline __attribute__((always_inline)) int relua_call_swift(lua_State *L, relua_control *c, relua_callback callback, void *context) {
-  if (context == NULL) return luaL_error(L, "attempt to call a released Swift function");
-  return relua_run_callback(L, c, callback, context);
-}
-
 // Every Swift function is this C function with one upvalue, its function box.
 static int relua_trampoline(lua_State *L) {
   relua_function_box *function = lua_touserdata(L, lua_upvalueindex(1));
@@ -391,9 +322,9 @@ void relua_pushfunction(lua_State *L, relua_callback callback, void *context, re
   lua_pushcclosure(L, relua_trampoline, 1);
 }
 
-// The box of a context the control block holds (the hot function's, the views'): `gc` forgets
+// The box of a context the control block holds (the hot function's, a host's): `gc` forgets
 // it there, then releases it as any box's __gc does.
-static void relua_pushslotbox(lua_State *L, void *context, relua_release_fn release, lua_CFunction gc) {
+void relua_pushslotbox(lua_State *L, void *context, relua_release_fn release, lua_CFunction gc) {
   relua_box *box = lua_newuserdatauv(L, sizeof(relua_box), 0);
   relua_setbox(L, box, context, release);
   lua_createtable(L, 0, 2);
@@ -432,94 +363,9 @@ void relua_pushhotfunction(lua_State *L, relua_callback callback, void *context,
   lua_pushcclosure(L, relua_hot_trampoline, 1);
 }
 
-#pragma mark - State views' metamethods
-
-// `view.key` and `view.key = number or boolean` on a session's own fields are most of what a
-// reducer does. They reach Swift here with plain arguments, reading the methods from the control
-// block (no upvalue, no function box): the Swift side touches no Lua state, allocates nothing in
-// Lua and cannot fail, so none of the trampoline's bookkeeping applies. Whatever it declines
-// (another view, a key that is not a string, a field holding a table or a string, a stale view)
-// takes the general Swift metamethod exactly as a trampoline call would. The receiver's type is
-// not checked here: `read` and `write` accept only the exact bits of the session's root view,
-// which no full userdata's address can have (see ViewHandle), and lua_touserdata gives NULL for
-// anything else.
-
-// The general path, out of line: the short path keeps a small frame.
-static __attribute__((noinline)) int relua_view_general(lua_State *L, relua_callback callback, void *context) {
-  return relua_call_swift(L, relua_getcontrol(L), callback, context);
-}
-
-static int relua_view_index(lua_State *L) {
-  relua_control *c = relua_getcontrol(L);
-  void *context = c->view_context;
-  if (context && lua_type(L, 2) == LUA_TSTRING) {
-    size_t length;
-    const char *key = lua_tolstring(L, 2, &length);
-    relua_scalar field;
-    switch (c->view_methods.read(context, lua_touserdata(L, 1), key, length, &field)) {
-      case RELUA_SCALAR_NIL: lua_pushnil(L); return 1;
-      case RELUA_SCALAR_BOOLEAN: lua_pushboolean(L, field.boolean); return 1;
-      case RELUA_SCALAR_INTEGER: lua_pushinteger(L, field.integer); return 1;
-      case RELUA_SCALAR_FLOAT: lua_pushnumber(L, field.number); return 1;
-      default: break;
-    }
-  }
-  return relua_view_general(L, c->view_methods.index, context);
-}
-
-static int relua_view_newindex(lua_State *L) {
-  relua_control *c = relua_getcontrol(L);
-  void *context = c->view_context;
-  if (context == NULL) return relua_view_general(L, c->view_methods.newindex, context);
-  relua_scalar value;
-  if (lua_isinteger(L, 3)) {  // the commonest write first: one call fewer
-    value.kind = RELUA_SCALAR_INTEGER;
-    value.integer = lua_tointegerx(L, 3, NULL);
-  } else {
-    switch (lua_type(L, 3)) {
-      case LUA_TNUMBER:
-        value.kind = RELUA_SCALAR_FLOAT;
-        value.number = lua_tonumberx(L, 3, NULL);
-        break;
-      case LUA_TBOOLEAN:
-        value.kind = RELUA_SCALAR_BOOLEAN;
-        value.boolean = lua_toboolean(L, 3);
-        break;
-      default:
-        return relua_view_general(L, c->view_methods.newindex, context);
-    }
-  }
-  if (lua_type(L, 2) == LUA_TSTRING) {
-    size_t length;
-    const char *key = lua_tolstring(L, 2, &length);
-    if (c->view_methods.write(context, lua_touserdata(L, 1), key, length, &value)) return 0;
-  }
-  return relua_view_general(L, c->view_methods.newindex, context);
-}
-
-// The views' box: owns the context; once collected, the metamethods raise as a released Swift
-// function would.
-static int relua_view_box_gc(lua_State *L) {
-  relua_box *box = lua_touserdata(L, 1);
-  relua_control *c = relua_getcontrol(L);
-  if (box && box->context && c->view_context == box->context) c->view_context = NULL;
-  return relua_box_gc(L);
-}
-
-void relua_pushviewmethods(lua_State *L, const relua_view_methods *methods, void *context, relua_release_fn release) {
-  relua_control *c = relua_getcontrol(L);
-  relua_pushslotbox(L, context, release, relua_view_box_gc);
-  c->view_methods = *methods;
-  c->view_context = context;
-  lua_pushvalue(L, -1);
-  lua_pushcclosure(L, relua_view_index, 1);     // box index
-  lua_rotate(L, -2, 1);                         // index box
-  lua_pushcclosure(L, relua_view_newindex, 1);  // index newindex (each keeps the box alive)
-}
-
 #pragma mark - Protected entries
 
-static int relua_msgh(lua_State *L) {
+int relua_msgh(lua_State *L) {
   luaL_traceback(L, L, NULL, 1);
   lua_setfield(L, LUA_REGISTRYINDEX, RELUA_TRACEBACK_KEY);
   lua_settop(L, 1);
@@ -555,40 +401,7 @@ int relua_pcallwith(lua_State *L, int nargs, int nresults, int handler) {
   return status;
 }
 
-// A reducer handler's call in its common shape, `handler(view, nil, deps, nil)`, as one C call:
-// the arguments are constants Swift passes as plain values (the view is a light userdata whose
-// bits Swift computed, the handler and deps are registry references), so nothing crosses back
-// into Lua between pushing them and the protected call. Only the first result is kept, and only
-// when it is not nil (see RELUA_HANDLER_RETURNED).
-int relua_callhandler(lua_State *L, lua_Integer handler_ref, void *view, lua_Integer deps_ref, int nargs) {
-  if (!lua_checkstack(L, 9)) return RELUA_HANDLER_NOROOM;
-  int top = lua_gettop(L);
-  lua_pushcfunction(L, relua_msgh);
-  lua_rawgeti(L, LUA_REGISTRYINDEX, handler_ref);
-  lua_pushlightuserdata(L, view);
-  // Only what the handler declares (most take the state alone: then deps stay in the registry).
-  if (nargs > 1) {
-    lua_pushnil(L);
-    if (nargs > 2) {
-      lua_rawgeti(L, LUA_REGISTRYINDEX, deps_ref);
-      if (nargs > 3) lua_pushnil(L);
-    }
-  }
-  relua_control *c = relua_getcontrol(L);
-  int saved = relua_enter(L, c);
-  // All results (a handler that returns nothing, the common case, then costs Lua no nil to push).
-  int status = lua_pcall(L, nargs, LUA_MULTRET, top + 1);
-  relua_leave(c, saved);
-  if (status != LUA_OK) return status;
-  if (lua_gettop(L) > top + 1 && lua_type(L, top + 2) != LUA_TNIL) {
-    lua_settop(L, top + 2);
-    return RELUA_HANDLER_RETURNED;
-  }
-  lua_settop(L, top);
-  return LUA_OK;
-}
-
-static int relua_protected(lua_State *L, int nargs, int nresults) {
+int relua_protected(lua_State *L, int nargs, int nresults) {
   relua_control *c = relua_getcontrol(L);
   int saved = relua_enter(L, c);
   int status = lua_pcall(L, nargs, nresults, 0);
@@ -729,185 +542,13 @@ int relua_gc_count_bytes(lua_State *L) {
 
 #pragma mark - Standard library and sandbox
 
-static int relua_print(lua_State *L) {
-  int n = lua_gettop(L);
-  luaL_Buffer buffer;
-  luaL_buffinit(L, &buffer);
-  for (int i = 1; i <= n; i++) {
-    if (i > 1) luaL_addchar(&buffer, '\t');
-    luaL_tolstring(L, i, NULL);
-    luaL_addvalue(&buffer);
-  }
-  luaL_pushresult(&buffer);
-  size_t length;
-  const char *text = lua_tolstring(L, -1, &length);
-  relua_control *c = relua_getcontrol(L);
-  if (c->print) {
-    int saved = c->strict;
-    c->strict = 0;
-    c->print(c->print_context, text, length);
-    c->strict = saved;
-  } else {
-    fwrite(text, 1, length, stdout);
-    fputc('\n', stdout);
-    fflush(stdout);
-  }
-  return 0;
-}
-
-// load(chunk [, name [, mode [, env]]]) with the mode forced to text.
-static int relua_safe_load(lua_State *L) {
-  if (lua_gettop(L) < 3) lua_settop(L, 3);  // an absent env stays absent
-  lua_pushliteral(L, "t");
-  lua_replace(L, 3);
-  lua_pushvalue(L, lua_upvalueindex(1));
-  lua_rotate(L, 1, 1);
-  lua_call(L, lua_gettop(L) - 1, LUA_MULTRET);
-  return lua_gettop(L);
-}
-
-static int relua_safe_collectgarbage(lua_State *L) {
-  const char *option = luaL_optstring(L, 1, "collect");
-  if (strcmp(option, "collect") != 0 && strcmp(option, "count") != 0 &&
-      strcmp(option, "step") != 0 && strcmp(option, "isrunning") != 0)
-    return luaL_error(L, "collectgarbage('%s') is not allowed in the sandbox", option);
-  lua_pushvalue(L, lua_upvalueindex(1));
-  lua_rotate(L, 1, 1);
-  lua_call(L, lua_gettop(L) - 1, LUA_MULTRET);
-  return lua_gettop(L);
-}
-
-static int relua_valid_module_name(const char *name) {
-  int segment = 0;
-  for (const char *p = name; *p; p++) {
-    if (*p == '.') {
-      if (segment == 0) return 0;
-      segment = 0;
-    } else if (isalnum((unsigned char)*p) || *p == '_' || *p == '-') {
-      segment++;
-    } else {
-      return 0;
-    }
-  }
-  return segment > 0;
-}
-
-// package.searchers entry: "a.b" -> <root>/a/b.lua or <root>/a/b/init.lua, only inside the roots.
-static int relua_root_searcher(lua_State *L) {
-  const char *name = luaL_checkstring(L, 1);
-  if (!relua_valid_module_name(name))
-    return luaL_error(L, "module '%s' refused: modules are dotted names (like 'a.b') found inside the script roots", name);
-  const char *relative = luaL_gsub(L, name, ".", "/");
-  lua_pushliteral(L, "");
-  int message = lua_gettop(L);
-  static const char *const suffixes[] = {".lua", "/init.lua"};
-  lua_Integer roots = (lua_Integer)lua_rawlen(L, lua_upvalueindex(1));
-  for (lua_Integer i = 1; i <= roots; i++) {
-    lua_rawgeti(L, lua_upvalueindex(1), i);
-    const char *root = lua_tostring(L, -1);
-    for (int s = 0; s < 2; s++) {
-      const char *path = lua_pushfstring(L, "%s/%s%s", root, relative, suffixes[s]);
-      FILE *file = fopen(path, "r");
-      if (file) {
-        fclose(file);
-        if (luaL_loadfilex(L, path, "t") != LUA_OK)
-          return luaL_error(L, "error loading module '%s' from file '%s':\n\t%s", name, path, lua_tostring(L, -1));
-        lua_pushvalue(L, -2);  // the path, passed to the chunk as its second argument
-        return 2;
-      }
-      lua_pushfstring(L, "%s\n\tno file '%s'", lua_tostring(L, message), path);
-      lua_replace(L, message);
-      lua_settop(L, -2);
-    }
-    lua_settop(L, -2);
-  }
-  return 1;
-}
+#pragma mark - The standard library (the sandbox itself: sandbox.c)
 
 typedef struct relua_open_arguments {
   int trusted;
   const char *const *roots;
   int root_count;
 } relua_open_arguments;
-
-static void relua_keep_fields(lua_State *L, int source, const char *const *names) {
-  lua_newtable(L);
-  for (; *names; names++) {
-    lua_getfield(L, source, *names);
-    lua_setfield(L, -2, *names);
-  }
-}
-
-static void relua_sandbox(lua_State *L, int roots) {
-  lua_pushglobaltable(L);
-  int globals = lua_gettop(L);
-  luaL_getsubtable(L, LUA_REGISTRYINDEX, LUA_LOADED_TABLE);
-  int loaded = lua_gettop(L);
-
-  lua_pushnil(L); lua_setfield(L, globals, "dofile");
-  lua_pushnil(L); lua_setfield(L, globals, "loadfile");
-  lua_getfield(L, globals, "load");
-  lua_pushcclosure(L, relua_safe_load, 1);
-  lua_setfield(L, globals, "load");
-  lua_getfield(L, globals, "collectgarbage");
-  lua_pushcclosure(L, relua_safe_collectgarbage, 1);
-  lua_setfield(L, globals, "collectgarbage");
-
-  lua_getfield(L, globals, "string");
-  lua_pushnil(L);
-  lua_setfield(L, -2, "dump");
-  lua_settop(L, -2);
-
-  lua_pushnil(L); lua_setfield(L, globals, "io");
-  lua_pushnil(L); lua_setfield(L, loaded, "io");
-
-  static const char *const os_kept[] = {"clock", "date", "difftime", "time", NULL};
-  lua_getfield(L, globals, "os");
-  relua_keep_fields(L, lua_gettop(L), os_kept);
-  lua_pushvalue(L, -1);
-  lua_setfield(L, globals, "os");
-  lua_setfield(L, loaded, "os");
-  lua_settop(L, -2);
-
-  static const char *const debug_kept[] = {"traceback", NULL};
-  lua_getfield(L, globals, "debug");
-  relua_keep_fields(L, lua_gettop(L), debug_kept);
-  lua_pushvalue(L, -1);
-  lua_setfield(L, globals, "debug");
-  lua_setfield(L, loaded, "debug");
-  lua_settop(L, -2);
-
-  lua_getfield(L, globals, "package");
-  int package = lua_gettop(L);
-  lua_pushnil(L); lua_setfield(L, package, "loadlib");
-  lua_pushnil(L); lua_setfield(L, package, "searchpath");
-  lua_pushliteral(L, ""); lua_setfield(L, package, "cpath");
-  lua_pushliteral(L, ""); lua_setfield(L, package, "path");
-  lua_createtable(L, 2, 0);
-  lua_getfield(L, package, "searchers");
-  lua_rawgeti(L, -1, 1);  // the preload searcher
-  lua_rawseti(L, -3, 1);
-  lua_settop(L, -2);
-  lua_pushvalue(L, roots);
-  lua_pushcclosure(L, relua_root_searcher, 1);
-  lua_rawseti(L, -2, 2);
-  lua_setfield(L, package, "searchers");
-  lua_settop(L, globals - 1);
-}
-
-static void relua_add_root_searcher(lua_State *L, int roots) {
-  lua_getglobal(L, "package");
-  lua_getfield(L, -1, "searchers");
-  lua_Integer n = (lua_Integer)lua_rawlen(L, -1);
-  for (lua_Integer i = n; i >= 2; i--) {
-    lua_rawgeti(L, -1, i);
-    lua_rawseti(L, -2, i + 1);
-  }
-  lua_pushvalue(L, roots);
-  lua_pushcclosure(L, relua_root_searcher, 1);
-  lua_rawseti(L, -2, 2);
-  lua_settop(L, -3);
-}
 
 static int relua_openlibs_body(lua_State *L) {
   relua_open_arguments *arguments = lua_touserdata(L, 1);

@@ -33,41 +33,6 @@ typedef void (*relua_print_fn)(void *context, const char *text, size_t length);
 #define RELUA_STATUS_ARGERROR (-2)
 static inline int relua_status_yield(int n) { return -3 - n; }
 
-#pragma mark - State views' own fields (no Lua stack, no trampoline)
-
-/// A nil, boolean or number crossing between C and Swift as plain values.
-typedef struct relua_scalar {
-  int kind;  // RELUA_SCALAR_*
-  int boolean;
-  lua_Integer integer;
-  lua_Number number;
-} relua_scalar;
-
-enum {
-  RELUA_SCALAR_NONE = 0,  // not a scalar access: take the general path
-  RELUA_SCALAR_NIL,
-  RELUA_SCALAR_BOOLEAN,
-  RELUA_SCALAR_INTEGER,
-  RELUA_SCALAR_FLOAT,
-};
-
-/// `view.key` (a string key of `length` bytes) when the field is a scalar or absent: fills `field`
-/// and returns its kind; RELUA_SCALAR_NONE to decline. Touches no Lua state and never fails.
-typedef int (*relua_view_read_fn)(void *context, void *view, const char *key, size_t length, relua_scalar *field);
-/// `view.key = value` (a boolean or number): returns 1 when done, 0 to decline. Touches no Lua
-/// state and never fails.
-typedef int (*relua_view_write_fn)(void *context, void *view, const char *key, size_t length, const relua_scalar *value);
-
-/// The `__index` and `__newindex` of state views (light userdata). `read`/`write` are tried first;
-/// when they decline, `index`/`newindex` run as any Swift function does (through the trampoline's
-/// protocol: bookkeeping, then raising or yielding after Swift has returned).
-typedef struct relua_view_methods {
-  relua_view_read_fn read;
-  relua_view_write_fn write;
-  relua_callback index;
-  relua_callback newindex;
-} relua_view_methods;
-
 #pragma mark - Interrupt flag (atomic, shared with other threads)
 
 typedef struct relua_flag relua_flag;
@@ -108,9 +73,10 @@ typedef struct relua_control {
   int warn_on;
   relua_print_fn print;
   void *print_context;
-  // state views' metamethods (relua_pushviewmethods); context NULL once released
-  relua_view_methods view_methods;
-  void *view_context;
+  // a host C target's slots: its functions and their context, NULL once released (relua's state
+  // views: Sources/CReluaShim)
+  void *host_functions[4];
+  void *host_context;
   // the state's hot Swift function (relua_pushhotfunction); context NULL once released
   relua_callback hot_callback;
   void *hot_context;
@@ -141,16 +107,6 @@ int relua_pcallwith(lua_State *L, int nargs, int nresults, int handler);
 /// values, pushes the message handler and the function; returns the stack top from before them
 /// (the handler is at top + 1), or -1 when the stack cannot grow.
 int relua_pushcall(lua_State *L, int slots, int function_ref);
-/// Calls the function under `handler_ref` as `handler(view, nil, deps, nil)` (`view` a light
-/// userdata, `deps` the value under `deps_ref`), protected, with the message handler, passing the
-/// first `nargs` (1–4) of those arguments (what the handler declares: it cannot see more). Returns
-/// LUA_OK when it returned nothing or nil (stack as before); RELUA_HANDLER_RETURNED when it
-/// returned a value, which is on top with the message handler below it; an error status with the
-/// error on top and the message handler below it; RELUA_HANDLER_NOROOM (nothing pushed) when the
-/// stack cannot grow.
-int relua_callhandler(lua_State *L, lua_Integer handler_ref, void *view, lua_Integer deps_ref, int nargs);
-#define RELUA_HANDLER_NOROOM (-1)
-#define RELUA_HANDLER_RETURNED (-2)
 int relua_load(lua_State *L, const char *buffer, size_t length, const char *chunkname, const char *mode);
 /// Reads a file and loads it (chunk name "@path"); LUA_ERRFILE with a message if unreadable.
 int relua_loadfile(lua_State *L, const char *path, const char *mode);
@@ -200,9 +156,6 @@ relua_box *relua_toobject(lua_State *L, int idx, const void *metatable);
 /// relua_toobject for a hot function's receiver, which is the same object call after call: the
 /// last object accepted is remembered (until collected), and then only its type is checked.
 relua_box *relua_tocheckedobject(lua_State *L, int idx, const void *metatable);
-/// Pushes `__index` and `__newindex` (two functions) for state views, calling `methods` with
-/// `context`; `release(context)` runs when Lua has collected both. One set per Lua state.
-void relua_pushviewmethods(lua_State *L, const relua_view_methods *methods, void *context, relua_release_fn release);
 /// Replaces the description string on top by a Swift error object (userdata; tostring gives the
 /// description).
 void relua_pusherror(lua_State *L, void *context, relua_release_fn release);

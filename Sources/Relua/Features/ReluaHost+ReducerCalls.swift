@@ -1,5 +1,6 @@
 import CLua
 import CLuaShim
+import CReluaShim
 import Composable
 import Lua
 

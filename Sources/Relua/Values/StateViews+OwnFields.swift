@@ -1,5 +1,6 @@
 import CLua
 import CLuaShim
+import CReluaShim
 
 // The short path of the commonest accesses, `s.field` and `s.field = number or boolean` on the
 // session's own record. The shim's view metamethods call these with plain arguments (no Lua

@@ -1,5 +1,6 @@
 import CLua
 import CLuaShim
+import CReluaShim
 import Lua
 
 /// Lua's live access to state, for one Lua state (make one per `LuaState`, keep it as long).
