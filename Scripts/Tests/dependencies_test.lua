@@ -188,3 +188,23 @@ describe("members", function()
     expect(function() store:send("probe") end).to_error("deps.config has no member 'regoin' (it has: fetchGreeting, region)")
   end)
 end)
+
+describe("Feature:withDependencies (one place in a composition)", function()
+  local Pair = relua.feature "Pair" {
+    state = { stubbed = Weather:initial(), real = Weather:initial() },
+    actions = {},
+    compose = {
+      relua.scope("stubbed", Weather:withDependencies { weather = function() return { celsius = 99 } end }),
+      relua.scope("real", Weather),
+    },
+  }
+
+  it("only the scope it is given to sees it", function()
+    local store = relua.Store(Pair)
+    store:send("stubbed.lookUp", "Paris")
+    store:send("real.lookUp", "Paris")
+    expect(store:state().stubbed.celsius).to_be(99)
+    expect(store:state().real.celsius).to_be(21)
+    expect(Weather.dependencies).to_be_nil()  -- the feature itself is unchanged
+  end)
+end)

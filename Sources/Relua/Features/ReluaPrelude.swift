@@ -127,6 +127,21 @@ enum ReluaPrelude {
       return host.copy(state)
     end
 
+    -- Feature:withDependencies { name = value }: the same feature giving those dependencies to
+    -- itself and its subtree (over any it gives already), for one place in a composition:
+    -- relua.scope("preview", Weather:withDependencies { weather = stub }).
+    function FeatureMT:withDependencies(given)
+      if getmetatable(self) ~= FeatureMT then fail(2, "Feature:withDependencies: call it with ':'") end
+      if type(given) ~= "table" then fail(2, "feature '%s': withDependencies expects a table { name = value }", self.name) end
+      local copy = {}
+      for key, value in pairs(self) do copy[key] = value end
+      local dependencies = {}
+      for key, value in pairs(self.dependencies or {}) do dependencies[key] = value end
+      for key, value in pairs(given) do dependencies[key] = value end
+      copy.dependencies = dependencies
+      return setmetatable(copy, FeatureMT)
+    end
+
     function FeatureMT:__tostring() return "Feature " .. self.name end
 
     function M.isFeature(value) return getmetatable(value) == FeatureMT end
