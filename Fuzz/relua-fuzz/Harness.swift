@@ -1,6 +1,7 @@
 import Foundation
 import Lua
 import Relua
+import ReluaGitHub
 
 /// One fuzz target: runs one input. Errors the host reports (bad JSON, Lua errors, bad actions)
 /// are expected; a crash, a hang or a broken invariant (`invariantFailed`) is a bug.
@@ -180,7 +181,10 @@ func makeFuzzHost(for target: String) -> (LuaState, ReluaHost) {
     let lua = try LuaState(options: LuaOptions(
       memoryLimit: 64 << 20, instructionLimit: 1_000_000, sharesInstructionBudget: true, interruptible: true,
       scriptRoots: [scriptsDirectory], warningHandler: luaOutput, print: luaOutput))
-    return (lua, try ReluaHost.install(in: lua))
+    let host = try ReluaHost.install(in: lua)
+    // deps.github as the relua command has it (the plug-in), never reaching the network here.
+    try host.register(GitHubDependency.make(.notConfigured))
+    return (lua, host)
   } catch {
     fatalError("relua-fuzz \(target): cannot make a Lua state: \(error)")
   }
