@@ -68,7 +68,7 @@ public enum InterruptSignal {
   public static func disarm() {
     armings -= 1
     guard armings == 0 else { return }
-    running.store(nil, ordering: .releasing)
+    running.store(nil, ordering: .sequentiallyConsistent)
   }
 
   /// Sets (or clears, with nil) the state a press at the prompt also interrupts (see `background`).
@@ -86,9 +86,12 @@ public enum InterruptSignal {
   /// no Lua (it came as armed work was finishing) ends relua, as a press between chunks does.
   @MainActor
   static func endIfPressedWithoutPrompt() {
-    guard !toPrompt.load(ordering: .acquiring), pressedSinceArm.exchange(false, ordering: .acquiringAndReleasing) else { return }
+    guard !toPrompt.load(ordering: .acquiring), pressedSinceArm.exchange(false, ordering: .sequentiallyConsistent) else { return }
     signal(SIGINT, SIG_DFL)
-    raise(SIGINT)
+    // To the process, not this thread: the main actor runs on a Dispatch worker, which blocks
+    // signals, and `raise` would leave SIGINT pending there for ever (relua then read on from a
+    // pipe that had ended: the REPL ignored Ctrl-C, 1 run in 3).
+    kill(getpid(), SIGINT)
   }
 
   /// Hands a Ctrl-C to the prompt, as if pressed while it waits: it drops what was typed and shows
@@ -113,8 +116,14 @@ public enum InterruptSignal {
     defer { errno = savedErrno }
     if let handle = running.load(ordering: .acquiring) {
       Unmanaged<LuaInterruptHandle>.fromOpaque(handle).takeUnretainedValue().interrupt()
-      pressedSinceArm.store(true, ordering: .releasing)
-      if !toPrompt.load(ordering: .acquiring) && pressedWhileArmed.exchange(true, ordering: .acquiringAndReleasing) {
+      pressedSinceArm.store(true, ordering: .sequentiallyConsistent)
+      // Without a prompt: a second press while armed ends relua; so does one that the session
+      // disarmed under (this handler runs on any thread: the session may have disarmed and
+      // checked for presses between the load of `running` above and the store just made, and
+      // then missed it — seen as a REPL on piped input that ignored Ctrl-C, 1 run in 10 under load).
+      if !toPrompt.load(ordering: .acquiring)
+        && (pressedWhileArmed.exchange(true, ordering: .acquiringAndReleasing) || running.load(ordering: .sequentiallyConsistent) == nil)
+      {
         signal(SIGINT, SIG_DFL)
         raise(SIGINT)
       }
