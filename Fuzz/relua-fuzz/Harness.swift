@@ -12,7 +12,7 @@ protocol FuzzTarget: AnyObject {
 
 @MainActor
 enum FuzzTargets {
-  static let names = ["json", "lua-value", "action-path", "run"]
+  static let names = ["json", "lua-value", "action-path", "run", "websocket-frames"]
   nonisolated(unsafe) static var current: (any FuzzTarget)?
 
   static func make(_ name: String) -> (any FuzzTarget)? {
@@ -21,6 +21,7 @@ enum FuzzTargets {
     case "lua-value": return LuaValueTarget()
     case "action-path": return ActionPathTarget()
     case "run": return RunTarget()
+    case "websocket-frames": return WebSocketFramesTarget()
     default: return nil
     }
   }
