@@ -3,7 +3,8 @@ import Foundation
 import Lua
 import Relua
 
-/// `relua repl [FILE]`: Lua's interactive mode; a FILE returning a feature opens it as an app.
+/// `relua repl [options] [FILE [ARGS…]]`: Lua's interactive mode, with lua.c's options; a FILE
+/// returning a feature opens it as an app.
 struct ReplCommand: AsyncParsableCommand {
   static let configuration = CommandConfiguration(
     commandName: "repl",
@@ -16,25 +17,88 @@ struct ReplCommand: AsyncParsableCommand {
       the commands (:increment, :state, :screens, :back, :undo, :redo, :reload, :save, :load, \
       :record). History is kept in ~/.relua_history ($RELUA_HISTORY). With standard input not a \
       terminal, no prompts are printed, so the REPL can be scripted.
+
+      lua.c's options, in order, before FILE: -e STAT runs STAT, -l MOD requires MOD into the \
+      global MOD (-l G=MOD into G), -v prints the version, -i is accepted (the REPL is \
+      interactive anyway), -- ends the options, - runs standard input as a chunk and ends. relua's \
+      own --trusted, --memory-limit and --instruction-limit go anywhere before FILE. Trusted, \
+      LUA_INIT_5_4 or LUA_INIT runs first (@FILE runs that file) and LUA_PATH/LUA_CPATH set \
+      require's paths, as in lua.c. `require "Features.GuessingGame"` finds the repository's \
+      Scripts/ from its root, as `relua run` does.
       """
   )
 
-  @OptionGroup var sandbox: SandboxOptions
-
-  @Argument(help: "A Lua script to run first (a feature script opens feature mode).")
-  var file: String?
+  @Argument(parsing: .captureForPassthrough, help: "lua.c's options, then a Lua script to run first and its arguments.")
+  var words: [String] = []
 
   @MainActor
   func run() async throws {
-    var options = sandbox.luaOptions(scriptRoots: file.map(LuaTestDiscovery.scriptRoots(for:)) ?? [FileManager.default.currentDirectoryPath])
+    let line: LuaCommandLine
+    do { line = try LuaCommandLine(words) } catch {
+      throw ValidationError("\(error)\n\n\(LuaCommandLine.usage)")
+    }
+    if line.help {
+      print(Self.helpMessage())
+      return
+    }
+    try await Self.run(line, interactive: true)
+  }
+
+  /// Runs lua.c's command line with the REPL: `-v`, `LUA_INIT` (trusted), `-l`/`-e` in order,
+  /// then the script (`-` is standard input, which ends it); then the prompt when `interactive`.
+  @MainActor
+  static func run(_ line: LuaCommandLine, interactive: Bool) async throws {
+    if line.version {
+      print("relua (\(LuaVersion.release))")
+      if line.script == nil && line.steps.isEmpty && !line.interactive { return }
+    }
+    let file = line.script == "-" ? nil : line.script
+    let cwd = FileManager.default.currentDirectoryPath
+    // Without a script, `require` looks where it would for a script here: the directory and
+    // the repository's Scripts/ found from it.
+    let roots = LuaTestDiscovery.scriptRoots(for: file ?? (cwd + "/(repl)"))
+    var options = LuaOptions(
+      trusted: line.trusted, memoryLimit: line.memoryLimit, instructionLimit: line.instructionLimit, scriptRoots: roots)
     options.interruptible = true
     let lua = try LuaState(options: options)
     defer { lua.close() }
     let session = try ConsoleSession(lua: lua, reader: LineReader())
+    if line.trusted, let initialization = Self.luaInit() {
+      let ok: Bool
+      if initialization.hasPrefix("@") {
+        ok = await session.execute("dofile(...)", chunkName: "=LUA_INIT", arguments: [String(initialization.dropFirst())])
+      } else {
+        ok = await session.execute(initialization, chunkName: "=LUA_INIT")
+      }
+      if !ok { throw ExitCode.failure }
+    }
+    for step in line.steps {
+      let ok: Bool
+      switch step {
+      case .execute(let source): ok = await session.execute(source)
+      case .require(let global, let module): ok = await session.require(module, as: global)
+      }
+      if !ok { throw ExitCode.failure }
+    }
+    let argTable = try lua.table(array: line.arguments.map { .text($0) })
+    try argTable.rawSet(.integer(0), .text(line.script ?? "relua"))
+    try lua.setGlobal("arg", .table(argTable))
+    if line.script == "-" {
+      let source = String(decoding: FileHandle.standardInput.readDataToEndOfFile(), as: UTF8.self)
+      if !(await session.execute(source, chunkName: "=stdin", arguments: line.arguments)) { throw ExitCode.failure }
+      return
+    }
     if let file, !(await session.load(file: file)) {
       throw ExitCode.failure
     }
+    guard interactive else { return }
     let code = await session.run()
     if code != 0 { throw ExitCode(code) }
+  }
+
+  /// LUA_INIT_5_4, else LUA_INIT (lua.c's order).
+  static func luaInit() -> String? {
+    let environment = ProcessInfo.processInfo.environment
+    return environment["LUA_INIT_\(LuaVersion.number / 100)_\(LuaVersion.number % 100)"] ?? environment["LUA_INIT"]
   }
 }

@@ -1,6 +1,8 @@
 import ArgumentParser
+import Foundation
 import Composable
 import GitHub
+import Lua
 import Relua
 import ReluaGitHub
 
@@ -19,6 +21,12 @@ struct ReluaCommand: AsyncParsableCommand {
     MainSerialExecutor.acquire()
     // deps.github, the plug-in: the live client (GITHUB_TOKEN; RELUA_GITHUB_API for a fake server).
     ReluaHost.registerForEveryState(GitHubDependency.make(.live(LiveGitHubClient.fromEnvironment())))
+    let words = Array(CommandLine.arguments.dropFirst())
+    let commands: Set<String> = ["run", "test", "repl", "fake-github", "websocket-echo", "help", "-h", "--help"]
+    if words.first.map({ !commands.contains($0) }) ?? true {
+      await runLuaCommandLine(words)
+      return
+    }
     do {
       var command = try parseAsRoot()
       if var asyncCommand = command as? AsyncParsableCommand {
@@ -26,6 +34,33 @@ struct ReluaCommand: AsyncParsableCommand {
       } else {
         try command.run()
       }
+    } catch {
+      exit(withError: error)
+    }
+  }
+
+  /// `relua` alone, or with lua.c's options and a script (`relua -e "x = 1" script.lua a b`): the
+  /// REPL, or the script run as `relua run` runs it when it is given without `-i`.
+  @MainActor
+  static func runLuaCommandLine(_ words: [String]) async {
+    do {
+      let line: LuaCommandLine
+      do { line = try LuaCommandLine(words) } catch {
+        FileHandle.standardError.write(Data("relua: \(error)\n\(LuaCommandLine.usage)\n".utf8))
+        Foundation.exit(1)
+      }
+      if let script = line.script, script != "-", !line.interactive {
+        if line.version { print("relua (\(LuaVersion.release))") }
+        var sandbox = SandboxOptions()
+        sandbox.trusted = line.trusted
+        sandbox.memoryLimit = line.memoryLimit
+        sandbox.instructionLimit = line.instructionLimit
+        try await RunCommand.runScript(script, arguments: line.arguments, sandbox: sandbox, prelude: line.steps)
+        return
+      }
+      // lua.c: with -e or -v and no script, run them and end; otherwise the prompt.
+      let interactive = line.interactive || (line.script == nil && line.steps.isEmpty && !line.version)
+      try await ReplCommand.run(line, interactive: interactive)
     } catch {
       exit(withError: error)
     }

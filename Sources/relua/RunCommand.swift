@@ -60,6 +60,14 @@ struct RunCommand: AsyncParsableCommand {
 
   @MainActor
   func run() async throws {
+    try await Self.runScript(file, arguments: arguments, sandbox: sandbox)
+  }
+
+  /// Runs `file` as `relua run` does; `prelude`: lua.c's `-e`/`-l` steps first (`relua -e … FILE`).
+  @MainActor
+  static func runScript(
+    _ file: String, arguments: [String], sandbox: SandboxOptions, prelude: [LuaCommandLine.Step] = []
+  ) async throws {
     do {
       var options = sandbox.luaOptions(scriptRoots: LuaTestDiscovery.scriptRoots(for: file))
       options.interruptible = true  // Ctrl-C stops the script where it is (see InterruptSignal)
@@ -72,9 +80,24 @@ struct RunCommand: AsyncParsableCommand {
       let argTable = try lua.table(array: arguments.map { .text($0) })
       try argTable.rawSet(.integer(0), .text(file))
       try lua.setGlobal("arg", .table(argTable))
-      let chunk = try lua.load(file: file)
       InterruptSignal.arm(lua)
       defer { InterruptSignal.disarm() }
+      // lua.c's LUA_INIT_5_4 / LUA_INIT, trusted only (a sandboxed script reads no environment).
+      if sandbox.trusted, let initialization = ReplCommand.luaInit() {
+        let source = initialization.hasPrefix("@") ? "dofile(...)" : initialization
+        let arguments: [LuaValue] = initialization.hasPrefix("@") ? [.text(String(initialization.dropFirst()))] : []
+        _ = try await LuaCoroutineDriver.run(try lua.load(source, name: "=LUA_INIT"), arguments: arguments)
+      }
+      for step in prelude {
+        switch step {
+        case .execute(let source):
+          _ = try await LuaCoroutineDriver.run(try lua.load(source, name: "=(command line)"))
+        case .require(let global, let module):
+          let load = try lua.load("local g, m = ...; rawset(_G, g, require(m))", name: "=(command line)")
+          _ = try await LuaCoroutineDriver.run(load, arguments: [.text(global), .text(module)])
+        }
+      }
+      let chunk = try lua.load(file: file)
       _ = try await LuaCoroutineDriver.run(chunk, arguments: arguments.map { .text($0) })
     } catch let error as ReluaError {
       FileHandle.standardError.write(Data((error.fullDescription + "\n").utf8))

@@ -14,10 +14,15 @@ struct ReluaProcess {
     Bundle.main.bundleURL.appendingPathComponent("relua")
   }
 
-  static func run(_ arguments: [String], stdin: String? = nil, currentDirectory: URL? = nil) throws -> Result {
+  static func run(
+    _ arguments: [String], stdin: String? = nil, currentDirectory: URL? = nil, environment: [String: String] = [:]
+  ) throws -> Result {
     let process = Process()
     process.executableURL = binary
     process.arguments = arguments
+    if !environment.isEmpty {
+      process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
+    }
     if let currentDirectory { process.currentDirectoryURL = currentDirectory }
     let out = Pipe(), err = Pipe(), input = Pipe()
     process.standardOutput = out
