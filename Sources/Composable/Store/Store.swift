@@ -169,6 +169,24 @@ public final class Store<State, Action> {
   /// How many effects are running.
   public var effectsInFlight: Int { root?.inFlightCount ?? view!.inFlightCount() }
 
+  /// The effects running now, oldest first (root stores; empty for scoped ones): for a host that
+  /// shows and cancels them (a REPL's `:cancel`).
+  public var runningEffects: [RunningEffect] {
+    guard let root else { return [] }
+    return root.inFlight.keys.sorted().map { id in
+      let entry = root.inFlight[id]!
+      return RunningEffect(id: id, cancelIDs: entry.declared.map(\.description), isConcatenation: entry.activity == nil)
+    }
+  }
+
+  /// Cancels the running effect `id` (see `runningEffects`); false when it is not running.
+  @discardableResult
+  public func cancelEffect(_ id: Int) -> Bool {
+    guard let root, root.inFlight[id] != nil else { return false }
+    root.cancelTasks(id..<(id + 1))
+    return true
+  }
+
   /// Cancels every running effect.
   public func cancelAllEffects() {
     if let root { root.cancelAllEffects() } else { view!.cancelAll() }

@@ -40,6 +40,8 @@ final class StoreRoot<State, Action> {
   struct InFlight {
     var task: Task<Void, Never>
     var ids: [CancelID]
+    /// The cancel ids as the effect was given them (`ids` holds each at every prefix of its place).
+    var declared: [CancelID] = []
     /// Whether the task has had its first main-actor turn.
     var started = false
     /// A run effect's sleeps on a `TestStoreClock`; nil for a concatenation.
@@ -430,7 +432,7 @@ final class StoreRoot<State, Action> {
         keys.append(key)
       }
     }
-    inFlight[taskID] = InFlight(task: task, ids: keys, activity: activity)
+    inFlight[taskID] = InFlight(task: task, ids: keys, declared: ids, activity: activity)
     unstartedEffects += 1
     if activity == nil { concatenations.insert(taskID) }
     for key in keys { cancellables[key, default: []].insert(taskID) }

@@ -254,7 +254,7 @@ public final class ConsoleSession {
       "  :help            this list",
       "  :quit            leave (or Ctrl-D); Ctrl-C stops a running chunk or drops the input being typed",
     ]
-    if feature != nil { lines += FeatureConsole.helpLines }
+    if let feature { lines += FeatureConsole.helpLines + feature.actionHelpLines }
     return lines.joined(separator: "\n")
   }
 

@@ -33,6 +33,7 @@ final class FeatureConsole {
     "  :state [PATH]      the state (or part of it: :state counter.count)",
     "  :screens           what is on screen, from the root to the top",
     "  :back              dismiss or pop the screen on top",
+    "  :cancel [N | all]  list the running effects, or cancel one (or every one)",
     "  :undo / :redo      step back and forth through the states of this session",
     "  :reload            re-read the scripts, keep the state (a script error keeps the old code)",
     "  :save FILE         write the state as JSON;  :load FILE  open a saved state",
@@ -142,6 +143,8 @@ final class FeatureConsole {
       } catch {
         session.report(error)
       }
+    case "cancel":
+      cancelEffects(argument.trimmingCharacters(in: .whitespaces))
     case "screens":
       for (depth, screen) in store.screens.enumerated() {
         output.write(String(repeating: "  ", count: depth) + screen.feature.name + (screen.place.isEmpty ? "" : "  (\(screen.place))"))
@@ -177,6 +180,32 @@ final class FeatureConsole {
   }
 
   /// Sends `name` relative to the screen on top, else as a path from the root.
+  /// `:cancel` lists the running effects; `:cancel N` cancels effect N, `:cancel all` every one.
+  private func cancelEffects(_ argument: String) {
+    let output = session.output
+    let running = store.store.runningEffects
+    func describe(_ effect: RunningEffect) -> String {
+      let kind = effect.isConcatenation ? "a concatenation" : "an effect"
+      return "#\(effect.id)  \(kind)" + (effect.cancelIDs.isEmpty ? "" : ", cancellable as " + effect.cancelIDs.joined(separator: ", "))
+    }
+    switch argument {
+    case "":
+      guard !running.isEmpty else { return output.write(output.styled("(no effect is running)", .dim)) }
+      output.write((running.map(describe) + [":cancel N stops one, :cancel all every one"]).joined(separator: "\n"))
+    case "all":
+      store.store.cancelAllEffects()
+      output.write(output.styled(running.isEmpty ? "(no effect is running)" : "cancelled \(running.count) effect(s)", .dim))
+    default:
+      guard let id = Int(argument.hasPrefix("#") ? String(argument.dropFirst()) : argument) else {
+        return output.writeError("usage: :cancel [N | all] (:cancel lists the running effects)")
+      }
+      guard let effect = running.first(where: { $0.id == id }), store.store.cancelEffect(id) else {
+        return output.writeError("no effect #\(id) is running (:cancel lists them)")
+      }
+      output.write(output.styled("cancelled " + describe(effect), .dim))
+    }
+  }
+
   private func send(_ name: String, payloadSource: String?) {
     let payload: Value
     do {
@@ -210,9 +239,17 @@ final class FeatureConsole {
   /// what it leads to) through its hook; a send that fails is rolled back, so it is forgotten there too.
   private func perform(_ body: () throws -> Void) {
     let before = currentState
+    let effectsBefore = store.store.effectsInFlight
     let mark = recording?.mark
     do {
       try body()
+      if ValueDiff.lines(from: before, to: currentState) == nil {
+        // Say so: a command that did nothing visible (`:remove {}`, a guess already there).
+        let started = store.store.effectsInFlight - effectsBefore
+        let output = session.output
+        output.write(output.styled(started > 0 ? "(no change yet: \(started) effect(s) started)" : "(no change)", .dim))
+        return
+      }
       showChange(from: before, cause: nil)
     } catch {
       if let mark { recording?.rollBack(to: mark) }
@@ -326,10 +363,41 @@ final class FeatureConsole {
       "wrote \(path) (\(recording.steps.count) action(s): \(recording.sentCount) sent, \(recording.receivedCount) received\(searches)); run it with relua test \(path)", .dim))
   }
 
+  /// `:help`'s part for the screen on top: its actions with their payload types, and its
+  /// children's prefixes (what `:ACTION` reaches from here).
+  var actionHelpLines: [String] {
+    guard let top = store.screens.last else { return [] }
+    let place = top.place.isEmpty ? "" : " (at \(top.place))"
+    if let style = top.alertStyle {
+      return ["On top, the \(style.rawValue)\(place): each button's command is on the screen; :back dismisses it."]
+    }
+    var lines = ["Actions of \(top.feature.name), the screen on top\(place):"]
+    // Its own, then those of the children it scopes (reached by name alone, as completion offers).
+    var entries = top.feature.actions.sorted { $0.key < $1.key }.map { (name: $0.key, payload: $0.value, note: "") }
+    entries += top.feature.bindable.sorted().map { (name: "binding.\($0)", payload: .any, note: "sets \($0)") }
+    for child in top.feature.children {
+      guard case .scope(let scoped) = child.kind else { continue }
+      entries += scoped.actions.sorted { $0.key < $1.key }.map { (name: $0.key, payload: $0.value, note: "\(child.key).\($0.key)") }
+    }
+    if entries.isEmpty { lines.append("  (none of its own)") }
+    let width = entries.map { $0.name.count + ($0.payload == .none ? 0 : $0.payload.description.count + 1) }.max() ?? 0
+    for entry in entries {
+      var text = ":" + entry.name + (entry.payload == .none ? "" : " " + entry.payload.description)
+      if !entry.note.isEmpty { text += String(repeating: " ", count: max(1, width - text.count + 3)) + "(" + entry.note + ")" }
+      lines.append("  " + text)
+    }
+    for child in top.feature.children {
+      if case .scope = child.kind { continue }
+      lines.append("  :\(child.key).…  \(child.summary)")
+    }
+    if top.closeAction != nil { lines.append("  :back  closes it") }
+    return lines
+  }
+
   // MARK: Completion
 
   func completions() -> [String] {
-    var names = [":send", ":state", ":screens", ":back", ":undo", ":redo", ":reload", ":save", ":load", ":record", ":stop"]
+    var names = [":send", ":state", ":screens", ":back", ":cancel", ":undo", ":redo", ":reload", ":save", ":load", ":record", ":stop"]
     if let top = store.screens.last {
       names += top.feature.actions.keys.map { ":" + $0 }
       names += top.feature.children.map { ":" + $0.key + "." }
@@ -348,5 +416,26 @@ final class FeatureConsole {
     }
     paths(currentState, "", 0)
     return names
+  }
+}
+
+extension FeatureChild {
+  /// How `:help` names a child: its operator and what it holds.
+  @MainActor
+  var summary: String {
+    func name(_ destination: Destination) -> String {
+      switch destination {
+      case .feature(let feature): return feature.name
+      case .alert(_, let style): return style == .alert ? "an alert" : "a confirmation dialog"
+      }
+    }
+    switch kind {
+    case .scope(let feature), .lens(let feature, _, _): return feature.name
+    case .optional(let feature): return "\(feature.name), when present"
+    case .forEach(let feature): return "\(feature.name) by id: :\(key)[ID].ACTION"
+    case .presents(let kinds): return "presents " + kinds.keys.sorted().map { "\($0) (\(name(kinds[$0]!)))" }.joined(separator: ", ")
+    case .presented(let destination): return "presents \(name(destination)); :\(key).dismiss"
+    case .stack(let kinds): return "a stack of " + kinds.keys.sorted().map { "\($0) (\(name(kinds[$0]!)))" }.joined(separator: ", ")
+    }
   }
 }
