@@ -100,3 +100,20 @@ describe("store:finish()", function()
     expect(#store:state().log).to_be(3)
   end)
 end)
+
+describe("an effect's error names the script line that returned it", function()
+  it("the line of a tail-called Effect.run (its function's), not a Swift file", function()
+    local Failing = relua.feature "Failing" {
+      state = {}, actions = { go = {} },
+      reduce = relua.on { go = function()
+        return relua.Effect.run(function() error("boom", 0) end)
+      end },
+    }
+    local store = relua.Store(Failing)
+    store:send("go")
+    store:wait()
+    local warning = store:warnings()[1] or ""
+    expect(warning).to_match('returned from "[^"]*effects_exact_test%.lua:%d+" threw an unhandled error: boom')
+    expect(warning:find(".swift", 1, true)).to_be_nil()
+  end)
+end)

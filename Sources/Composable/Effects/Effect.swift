@@ -65,6 +65,17 @@ public struct Effect<Action> {
     fileID: StaticString = #fileID,
     line: UInt = #line
   ) -> Effect {
+    runOnMainActor(priority: priority, operation: operation, catch: handler, place: "\(fileID):\(line)")
+  }
+
+  /// `runOnMainActor` whose warnings name `place`: where the effect was returned in the host's
+  /// own terms (a script's `file:line`), not a Swift file.
+  public static func runOnMainActor(
+    priority: TaskPriority? = nil,
+    operation: @escaping @MainActor @Sendable (_ send: Send<Action>) async throws -> Void,
+    catch handler: (@MainActor @Sendable (_ error: any Error, _ send: Send<Action>) async -> Void)? = nil,
+    place: String
+  ) -> Effect {
     let dependencies = DependencyValues.currentOrNil
     return Effect(
       operation: .run(
@@ -77,7 +88,7 @@ public struct Effect<Action> {
               await handler(error, send)
             } else if !Task.isCancelled {
               send.warn(
-                "An \"Effect.run\" returned from \"\(fileID):\(line)\" threw an unhandled error: \(error)"
+                "An \"Effect.run\" returned from \"\(place)\" threw an unhandled error: \(error)"
               )
             }
           }

@@ -109,7 +109,7 @@ enum LuaEffects {
         await host.runEffectCatch(handler.value, error: error, feature: feature.value, send: send, definedAt: definedAt)
       }
     }
-    return .runOnMainActor(operation: operation, catch: catchHandler)
+    return .runOnMainActor(operation: operation, catch: catchHandler, place: definedAt)
   }
 }
 

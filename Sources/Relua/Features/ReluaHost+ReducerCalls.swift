@@ -228,6 +228,16 @@ func luaLocation(_ L: OpaquePointer, level: Int32) -> String? {
   return "\(source):\(record.currentline)"
 }
 
+/// `file:line` where the Lua function on top of `L`'s stack was defined (popped); nil for a C one.
+func luaDefinition(ofFunctionOnTop L: OpaquePointer) -> String? {
+  var record = lua_Debug()
+  guard lua_getinfo(L, ">S", &record) != 0, record.linedefined > 0 else { return nil }
+  let source = withUnsafeBytes(of: &record.short_src) { bytes in
+    String(decoding: bytes.prefix { $0 != 0 }, as: UTF8.self)
+  }
+  return "\(source):\(record.linedefined)"
+}
+
 import Foundation
 
 extension ReluaHost {

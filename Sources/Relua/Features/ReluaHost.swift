@@ -89,6 +89,15 @@ public final class ReluaHost {
       stack.push(luaLocation(stack.unsafeState, level: Int32(level)) ?? "?")
       return .values(1)
     }))
+    // `file:line` where the function at 1 was defined ("?" for a C function): where a
+    // tail-called constructor (`return Effect.run(function …)`) can no longer see its caller.
+    try primitives.rawSet("defined", .function(lua.rawFunction { stack in
+      let L = stack.unsafeState
+      guard lua_type(L, 1) == LUA_TFUNCTION else { throw LuaError.argument(position: 1, message: "function expected") }
+      lua_pushvalue(L, 1)
+      stack.push(luaDefinition(ofFunctionOnTop: L) ?? "?")
+      return .values(1)
+    }))
     try primitives.rawSet("copy", .function(views.copyFunction))
     try primitives.rawSet("deps", .function(lua.rawFunction { [unowned self] stack in
       try self.deps.push(onto: stack.unsafeState)

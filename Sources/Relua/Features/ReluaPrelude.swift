@@ -334,7 +334,11 @@ enum ReluaPrelude {
       if type(fn) ~= "function" then fail(2, "Effect.run: expected a function(send), got %s", type(fn)) end
       local catch = options and options.catch
       if catch ~= nil and type(catch) ~= "function" then fail(2, "Effect.run: 'catch' must be a function(error, send)") end
-      return effect { kind = "run", fn = fn, catch = catch, definedAt = host.where(2) }
+      -- Where it was returned; a tail call (`return Effect.run(…)`) leaves no caller's frame, so
+      -- then where its function was written.
+      local at = host.where(2)
+      if at == "?" then at = host.defined(fn) end
+      return effect { kind = "run", fn = fn, catch = catch, definedAt = at }
     end
 
     local function list(kind, ...)
