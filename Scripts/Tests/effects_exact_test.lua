@@ -117,3 +117,27 @@ describe("an effect's error names the script line that returned it", function()
     expect(warning:find(".swift", 1, true)).to_be_nil()
   end)
 end)
+
+describe("an await inside a coroutine of the script's own", function()
+  it("says exactly why it cannot wait there, at the line that awaited", function()
+    local F = relua.feature "F" {
+      state = { err = "" }, actions = { go = {}, failed = "string" },
+      reduce = relua.on {
+        go = function(_, _, deps)
+          return relua.Effect.run(function(send)
+            local nested = coroutine.wrap(function() deps.clock.sleep(1) end)
+            local _, err = pcall(nested)
+            send("failed", tostring(err))
+          end)
+        end,
+        failed = function(s, e) s.err = e end,
+      },
+    }
+    local store = relua.TestStore(F, { deps = { clock = "test" } })
+    store:exhaustive(false)
+    store:send("go")
+    store:receive("failed")
+    local err = store:state().err
+    expect(err).to_match("effects_exact_test%.lua:%d+: 'deps%.clock%.sleep' is asynchronous and cannot wait inside a coroutine of the script's own")
+  end)
+end)

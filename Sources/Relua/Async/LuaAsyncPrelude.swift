@@ -27,9 +27,11 @@ enum LuaAsyncPrelude {
     local function awaitable(name, start)
       local outside = format("'%s' is asynchronous: call it inside Effect.run (or a test body)", name)
       local blocked = format("'%s' is asynchronous and cannot wait here: a Swift call between it and its coroutine cannot be suspended", name)
+      local nested = format("'%s' is asynchronous and cannot wait inside a coroutine of the script's own (coroutine.create or wrap): only the effect's (or test's) own coroutine can wait; call it there, outside the nested one", name)
       return function(...)
         local co, main = running()
-        if main or not driven[co] then error(outside, 2) end
+        if main then error(outside, 2) end
+        if not driven[co] then error(nested, 2) end
         if not isyieldable() then error(blocked, 2) end
         local results = pack(start(...))
         if results[1] then return unpack(results, 2, results.n) end
