@@ -58,12 +58,12 @@ struct ReplCommand: AsyncParsableCommand {
     // the repository's Scripts/ found from it.
     let roots = LuaTestDiscovery.scriptRoots(for: file ?? (cwd + "/(repl)"))
     var options = LuaOptions(
-      trusted: line.trusted, memoryLimit: line.memoryLimit, instructionLimit: line.instructionLimit, scriptRoots: roots)
+      trusted: line.own.trusted, memoryLimit: line.own.memoryLimit, instructionLimit: line.own.instructionLimit, scriptRoots: roots)
     options.interruptible = true
     let lua = try LuaState(options: options)
     defer { lua.close() }
     let session = try ConsoleSession(lua: lua, reader: LineReader())
-    if line.trusted, let initialization = Self.luaInit() {
+    if line.own.trusted, let initialization = Self.luaInit() {
       let ok: Bool
       if initialization.hasPrefix("@") {
         ok = await session.execute("dofile(...)", chunkName: "=LUA_INIT", arguments: [String(initialization.dropFirst())])

@@ -26,15 +26,19 @@ struct LuaCommandLine {
   /// The script (`-` for standard input), and its arguments.
   var script: String?
   var arguments: [String] = []
-  var trusted = false
-  var memoryLimit: Int?
-  var instructionLimit: Int?
+  /// relua's own `--trusted`, `--memory-limit`, `--instruction-limit`.
+  var own = OwnOptions()
 
-  struct Invalid: Error, CustomStringConvertible {
-    let description: String
-  }
+  typealias Invalid = OwnOptions.Invalid
 
   init(_ words: [String]) throws {
+    try parse(words)
+    for (name, limit) in [("--memory-limit", own.memoryLimit), ("--instruction-limit", own.instructionLimit)] {
+      if let limit, limit <= 0 { throw Invalid(description: "\(name) must be positive") }
+    }
+  }
+
+  private mutating func parse(_ words: [String]) throws {
     var index = words.startIndex
     func value(for option: String, attached: String) throws -> String {
       if !attached.isEmpty { return attached }
@@ -54,13 +58,13 @@ struct LuaCommandLine {
         return
       }
       if word.hasPrefix("--") {
-        let (name, attached) = Self.split(word)
-        switch name {
-        case "--trusted" where attached == nil: trusted = true
-        case "--memory-limit", "--instruction-limit":
-          let text = try attached ?? value(for: name, attached: "")
-          guard let number = Int(text), number > 0 else { throw Invalid(description: "the value '\(text)' is invalid for '\(name)'") }
-          if name == "--memory-limit" { memoryLimit = number } else { instructionLimit = number }
+        let taken = try own.take(word) {
+          guard index < words.endIndex else { return nil }
+          defer { index += 1 }
+          return words[index]
+        }
+        if taken { continue }
+        switch word {
         case "--version": version = true
         case "--help": help = true
         default: throw Invalid(description: "unrecognized option '\(word)'")
@@ -95,12 +99,6 @@ struct LuaCommandLine {
       script = words[index]
       arguments = Array(words[(index + 1)...])
     }
-  }
-
-  /// `--name=value` → (`--name`, `value`); any other word → (word, nil).
-  private static func split(_ word: String) -> (String, String?) {
-    guard let equals = word.firstIndex(of: "=") else { return (word, nil) }
-    return (String(word[..<equals]), String(word[word.index(after: equals)...]))
   }
 
   /// lua.c's usage text, with relua's own options.

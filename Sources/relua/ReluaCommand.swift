@@ -52,9 +52,9 @@ struct ReluaCommand: AsyncParsableCommand {
       if let script = line.script, script != "-", !line.interactive {
         if line.version { print("relua (\(LuaVersion.release))") }
         var sandbox = SandboxOptions()
-        sandbox.trusted = line.trusted
-        sandbox.memoryLimit = line.memoryLimit
-        sandbox.instructionLimit = line.instructionLimit
+        sandbox.trusted = line.own.trusted
+        sandbox.memoryLimit = line.own.memoryLimit
+        sandbox.instructionLimit = line.own.instructionLimit
         try await RunCommand.runScript(script, arguments: line.arguments, sandbox: sandbox, prelude: line.steps)
         return
       }

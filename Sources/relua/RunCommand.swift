@@ -44,9 +44,9 @@ struct RunCommand: AsyncParsableCommand {
       throw ValidationError(error.description)
     }
     arguments = split.script
-    if split.trusted { sandbox.trusted = true }
-    if let limit = split.memoryLimit { sandbox.memoryLimit = limit }
-    if let limit = split.instructionLimit { sandbox.instructionLimit = limit }
+    if split.own.trusted { sandbox.trusted = true }
+    if let limit = split.own.memoryLimit { sandbox.memoryLimit = limit }
+    if let limit = split.own.instructionLimit { sandbox.instructionLimit = limit }
     try sandbox.validate()
   }
 

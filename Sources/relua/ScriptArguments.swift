@@ -5,13 +5,9 @@
 /// untouched; without this, `relua run spin.lua --instruction-limit 1000` ran unlimited.)
 struct ScriptArguments {
   var script: [String] = []
-  var trusted = false
-  var memoryLimit: Int?
-  var instructionLimit: Int?
+  var own = OwnOptions()
 
-  struct Invalid: Error, CustomStringConvertible {
-    let description: String
-  }
+  typealias Invalid = OwnOptions.Invalid
 
   /// `endedOptions`: a `--` already came before FILE (relua's options ended there).
   init(_ words: [String], endedOptions: Bool = false) throws {
@@ -27,26 +23,12 @@ struct ScriptArguments {
         script += words[index...]
         return
       }
-      let (name, attached) = Self.split(word)
-      switch name {
-      case "--trusted" where attached == nil:
-        trusted = true
-      case "--memory-limit", "--instruction-limit":
-        guard let text = attached ?? (index < words.endIndex ? words[index] : nil) else {
-          throw Invalid(description: "missing value for '\(name)'")
-        }
-        if attached == nil { index += 1 }
-        guard let number = Int(text) else { throw Invalid(description: "the value '\(text)' is invalid for '\(name)'") }
-        if name == "--memory-limit" { memoryLimit = number } else { instructionLimit = number }
-      default:
-        script.append(word)
+      let taken = try own.take(word) {
+        guard index < words.endIndex else { return nil }
+        defer { index += 1 }
+        return words[index]
       }
+      if !taken { script.append(word) }
     }
-  }
-
-  /// `--name=value` → (`--name`, `value`); any other word → (word, nil).
-  private static func split(_ word: String) -> (String, String?) {
-    guard word.hasPrefix("--"), let equals = word.firstIndex(of: "=") else { return (word, nil) }
-    return (String(word[..<equals]), String(word[word.index(after: equals)...]))
   }
 }
