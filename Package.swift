@@ -62,11 +62,13 @@ let package = Package(
     // GitHub's repository search: the live client (URLSession) and a loopback fake server.
     .target(name: "GitHub"),
     // The recorded API bodies are its resources (Sources/GitHubFake/Fixtures): the one copy.
-    .target(name: "GitHubFake", resources: [.copy("Fixtures")]),
+    .target(name: "GitHubFake", dependencies: ["LoopbackListener"], resources: [.copy("Fixtures")]),
+    // The loopback servers' common part: a TCP listener on 127.0.0.1, a thread per connection.
+    .target(name: "LoopbackListener"),
     // A WebSocket client (RFC 6455, ws:// only) on POSIX sockets, and a loopback echo server for
     // tests and demos (no SwiftNIO: docs/DESIGN-NOTES.md).
     .target(name: "WebSocket"),
-    .target(name: "WebSocketEcho", dependencies: ["WebSocket"]),
+    .target(name: "WebSocketEcho", dependencies: ["WebSocket", "LoopbackListener"]),
     .executableTarget(
       name: "relua",
       dependencies: ["Lua", "Relua", "ReluaGitHub", "GitHub", "GitHubFake", "WebSocketEcho", .product(name: "ArgumentParser", package: "swift-argument-parser")]

@@ -1,4 +1,5 @@
 import Foundation
+import LoopbackListener
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -34,7 +35,7 @@ public final class FakeGitHubServer: @unchecked Sendable {
   private let lock = NSLock()
   private var queued: [Behaviour] = []
   private var recorded: [Request] = []
-  private var socket: Int32 = -1
+  private let listener = LoopbackListener()
   public private(set) var port: UInt16 = 0
 
   public init(totalCount: Int = 40) {
@@ -51,57 +52,17 @@ public final class FakeGitHubServer: @unchecked Sendable {
   /// Starts listening (port 0: the system picks one) and returns the port.
   @discardableResult
   public func start(port requested: UInt16 = 0) throws -> UInt16 {
-    let fd = Glibc.socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-    guard fd >= 0 else { throw FakeGitHubError("socket: \(String(cString: strerror(errno)))") }
-    var yes: Int32 = 1
-    setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &yes, socklen_t(MemoryLayout<Int32>.size))
-    var address = sockaddr_in()
-    address.sin_family = sa_family_t(AF_INET)
-    address.sin_port = requested.bigEndian
-    address.sin_addr.s_addr = inet_addr("127.0.0.1")
-    let bound = withUnsafePointer(to: &address) {
-      $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+    do {
+      port = try listener.start(port: requested) { [self] client in serve(client) }
+    } catch {
+      throw FakeGitHubError(error.description)
     }
-    guard bound == 0, listen(fd, 64) == 0 else {
-      close(fd)
-      throw FakeGitHubError("cannot listen on 127.0.0.1:\(requested): \(String(cString: strerror(errno)))")
-    }
-    var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-    _ = withUnsafeMutablePointer(to: &address) {
-      $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(fd, $0, &length) }
-    }
-    socket = fd
-    port = UInt16(bigEndian: address.sin_port)
-    let thread = Thread { [self] in acceptLoop(fd) }
-    thread.start()
     return port
   }
 
-  public func stop() {
-    let fd = lock.withLock { () -> Int32 in
-      let fd = socket
-      socket = -1
-      return fd
-    }
-    if fd >= 0 {
-      shutdown(fd, Int32(SHUT_RDWR))
-      close(fd)
-    }
-  }
+  public func stop() { listener.stop() }
 
   deinit { stop() }
-
-  private func acceptLoop(_ fd: Int32) {
-    while true {
-      let client = accept(fd, nil, nil)
-      if client < 0 {
-        if errno == EINTR { continue }
-        return  // closed by stop()
-      }
-      let thread = Thread { [self] in serve(client) }
-      thread.start()
-    }
-  }
 
   // MARK: One connection (one request; answers carry `Connection: close`)
 

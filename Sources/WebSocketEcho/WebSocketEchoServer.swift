@@ -1,4 +1,5 @@
 import Foundation
+import LoopbackListener
 import WebSocket
 #if canImport(Glibc)
 import Glibc
@@ -14,7 +15,7 @@ import Glibc
 /// - anything else: it echoes until the client closes.
 public final class WebSocketEchoServer: @unchecked Sendable {  // its mutable state is under `lock`
   private let lock = NSLock()
-  private var socket: Int32 = -1
+  private let listener = LoopbackListener()
   private var open = 0
   private var served = 0
   public private(set) var port: UInt16 = 0
@@ -32,55 +33,17 @@ public final class WebSocketEchoServer: @unchecked Sendable {  // its mutable st
   /// Starts listening (port 0: the system picks one) and returns the port.
   @discardableResult
   public func start(port requested: UInt16 = 0) throws -> UInt16 {
-    let fd = Glibc.socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-    guard fd >= 0 else { throw WebSocketError("socket: \(SocketIO.errorText())", url: "ws://127.0.0.1:\(requested)/") }
-    var yes: Int32 = 1
-    setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &yes, socklen_t(MemoryLayout<Int32>.size))
-    var address = sockaddr_in()
-    address.sin_family = sa_family_t(AF_INET)
-    address.sin_port = requested.bigEndian
-    address.sin_addr.s_addr = inet_addr("127.0.0.1")
-    let bound = withUnsafePointer(to: &address) {
-      $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+    do {
+      port = try listener.start(port: requested) { [self] client in serve(client) }
+    } catch {
+      throw WebSocketError(error.description, url: "ws://127.0.0.1:\(requested)/")
     }
-    guard bound == 0, listen(fd, 64) == 0 else {
-      let why = SocketIO.errorText()
-      close(fd)
-      throw WebSocketError("cannot listen: \(why)", url: "ws://127.0.0.1:\(requested)/")
-    }
-    var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-    _ = withUnsafeMutablePointer(to: &address) {
-      $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(fd, $0, &length) }
-    }
-    lock.withLock { socket = fd }
-    port = UInt16(bigEndian: address.sin_port)
-    Thread { [self] in acceptLoop(fd) }.start()
     return port
   }
 
-  public func stop() {
-    let fd = lock.withLock { () -> Int32 in
-      defer { socket = -1 }
-      return socket
-    }
-    if fd >= 0 {
-      shutdown(fd, Int32(SHUT_RDWR))
-      close(fd)
-    }
-  }
+  public func stop() { listener.stop() }
 
   deinit { stop() }
-
-  private func acceptLoop(_ fd: Int32) {
-    while true {
-      let client = accept(fd, nil, nil)
-      if client < 0 {
-        if errno == EINTR { continue }
-        return  // closed by stop()
-      }
-      Thread { [self] in serve(client) }.start()
-    }
-  }
 
   private func serve(_ client: Int32) {
     defer { close(client) }
