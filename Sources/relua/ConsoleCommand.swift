@@ -63,22 +63,11 @@ struct ReplCommand: AsyncParsableCommand {
     let lua = try LuaState(options: options)
     defer { lua.close() }
     let session = try ConsoleSession(lua: lua, reader: LineReader())
-    if line.own.trusted, let initialization = Self.luaInit() {
-      let ok: Bool
-      if initialization.hasPrefix("@") {
-        ok = await session.execute("dofile(...)", chunkName: "=LUA_INIT", arguments: [String(initialization.dropFirst())])
-      } else {
-        ok = await session.execute(initialization, chunkName: "=LUA_INIT")
+    let initialization = line.own.trusted ? LuaCommandLine.initialization() : nil
+    for chunk in [initialization].compactMap({ $0 }) + line.steps.map(\.chunk) {
+      guard await session.execute(chunk.source, chunkName: chunk.name, arguments: chunk.arguments) else {
+        throw ExitCode.failure
       }
-      if !ok { throw ExitCode.failure }
-    }
-    for step in line.steps {
-      let ok: Bool
-      switch step {
-      case .execute(let source): ok = await session.execute(source)
-      case .require(let global, let module): ok = await session.require(module, as: global)
-      }
-      if !ok { throw ExitCode.failure }
     }
     let argTable = try lua.table(array: line.arguments.map { .text($0) })
     try argTable.rawSet(.integer(0), .text(line.script ?? "relua"))
@@ -94,11 +83,5 @@ struct ReplCommand: AsyncParsableCommand {
     guard interactive else { return }
     let code = await session.run()
     if code != 0 { throw ExitCode(code) }
-  }
-
-  /// LUA_INIT_5_4, else LUA_INIT (lua.c's order).
-  static func luaInit() -> String? {
-    let environment = ProcessInfo.processInfo.environment
-    return environment["LUA_INIT_\(LuaVersion.number / 100)_\(LuaVersion.number % 100)"] ?? environment["LUA_INIT"]
   }
 }

@@ -1,3 +1,6 @@
+import Foundation
+import Lua
+
 /// lua.c's command line, as `relua` alone and `relua repl` take it:
 ///
 ///     relua [options] [script [args]]
@@ -16,6 +19,31 @@ struct LuaCommandLine {
   enum Step: Equatable {
     case execute(String)
     case require(global: String, module: String)
+
+    /// The step as a Lua chunk: its source, its name in errors, and its arguments (`...`).
+    var chunk: Chunk {
+      switch self {
+      case .execute(let source): return Chunk(source: source, name: "=(command line)", arguments: [])
+      case .require(let global, let module):
+        return Chunk(source: "local g, m = ...; rawset(_G, g, require(m))", name: "=(command line)", arguments: [global, module])
+      }
+    }
+  }
+
+  struct Chunk {
+    var source: String
+    var name: String
+    var arguments: [String]
+  }
+
+  /// lua.c's `LUA_INIT_5_4`, else `LUA_INIT`, as a chunk (`@file` runs that file); for trusted
+  /// states only (a sandboxed one reads no environment).
+  static func initialization() -> Chunk? {
+    let environment = ProcessInfo.processInfo.environment
+    guard let text = environment["LUA_INIT_\(LuaVersion.number / 100)_\(LuaVersion.number % 100)"] ?? environment["LUA_INIT"]
+    else { return nil }
+    if text.hasPrefix("@") { return Chunk(source: "dofile(...)", name: "=LUA_INIT", arguments: [String(text.dropFirst())]) }
+    return Chunk(source: text, name: "=LUA_INIT", arguments: [])
   }
 
   var steps: [Step] = []

@@ -82,20 +82,10 @@ struct RunCommand: AsyncParsableCommand {
       try lua.setGlobal("arg", .table(argTable))
       InterruptSignal.arm(lua)
       defer { InterruptSignal.disarm() }
-      // lua.c's LUA_INIT_5_4 / LUA_INIT, trusted only (a sandboxed script reads no environment).
-      if sandbox.trusted, let initialization = ReplCommand.luaInit() {
-        let source = initialization.hasPrefix("@") ? "dofile(...)" : initialization
-        let arguments: [LuaValue] = initialization.hasPrefix("@") ? [.text(String(initialization.dropFirst()))] : []
-        _ = try await LuaCoroutineDriver.run(try lua.load(source, name: "=LUA_INIT"), arguments: arguments)
-      }
-      for step in prelude {
-        switch step {
-        case .execute(let source):
-          _ = try await LuaCoroutineDriver.run(try lua.load(source, name: "=(command line)"))
-        case .require(let global, let module):
-          let load = try lua.load("local g, m = ...; rawset(_G, g, require(m))", name: "=(command line)")
-          _ = try await LuaCoroutineDriver.run(load, arguments: [.text(global), .text(module)])
-        }
+      // lua.c's LUA_INIT (trusted only), then `-e`/`-l` in order.
+      let initialization = sandbox.trusted ? LuaCommandLine.initialization() : nil
+      for step in [initialization].compactMap({ $0 }) + prelude.map(\.chunk) {
+        _ = try await LuaCoroutineDriver.run(try lua.load(step.source, name: step.name), arguments: step.arguments.map { .text($0) })
       }
       let chunk = try lua.load(file: file)
       _ = try await LuaCoroutineDriver.run(chunk, arguments: arguments.map { .text($0) })

@@ -78,7 +78,8 @@ public final class ConsoleSession {
 
   // MARK: lua.c's command line
 
-  /// lua.c's `-e stat` (and `LUA_INIT`): runs `source` as a chunk, printing nothing but errors.
+  /// lua.c's `-e stat`, `-l g=mod` and `LUA_INIT`: runs `source` as a chunk with `arguments` as
+  /// its `...`, printing nothing but errors.
   /// False after an error (reported).
   public func execute(_ source: String, chunkName: String = "=(command line)", arguments: [String] = []) async -> Bool {
     do {
@@ -86,20 +87,6 @@ public final class ConsoleSession {
       InterruptSignal.arm(lua)
       defer { InterruptSignal.disarm() }
       _ = try await LuaCoroutineDriver.run(chunk, arguments: arguments.map { .text($0) })
-      return true
-    } catch {
-      report(error)
-      return false
-    }
-  }
-
-  /// lua.c's `-l g=mod`: `g = require "mod"`.
-  public func require(_ module: String, as global: String) async -> Bool {
-    do {
-      let chunk = try lua.load("local g, m = ...; rawset(_G, g, require(m))", name: "=(command line)")
-      InterruptSignal.arm(lua)
-      defer { InterruptSignal.disarm() }
-      _ = try await LuaCoroutineDriver.run(chunk, arguments: [.text(global), .text(module)])
       return true
     } catch {
       report(error)

@@ -20,6 +20,16 @@ final class NamedDependencies {
     var test: Implementation?
     /// `file:line` of a script's `relua.dependency`; nil for Swift.
     var declaredAt: String?
+
+    /// The names of the live value's members, sorted; nil when it is a function.
+    func memberNames() throws -> [String]? {
+      switch live {
+      case .swift(.function), .lua(.function): return nil
+      case .swift(.members(let members)): return members.keys.sorted()
+      case .lua(.table(let table)): return try table.pairs().compactMap(\.key.stringValue).sorted()
+      case .lua: return nil
+      }
+    }
   }
 
   /// An implementation: Lua values (a function, or a table of functions and values), or Swift.
@@ -96,14 +106,9 @@ final class NamedDependencies {
   static func given(_ value: LuaValue, for declaration: Declaration) throws -> Given {
     let name = declaration.name
     if value.stringValue == "live" { return Given(implementation: nil) }
-    let takesTable: Bool
-    let members: [String]
-    switch declaration.live {
-    case .swift(.function): takesTable = false; members = []
-    case .swift(.members(let found)): takesTable = true; members = found.keys.sorted()
-    case .lua(.table(let table)): takesTable = true; members = try table.pairs().compactMap(\.key.stringValue).sorted()
-    case .lua: takesTable = false; members = []
-    }
+    let declared = try declaration.memberNames()
+    let takesTable = declared != nil
+    let members = declared ?? []
     switch value {
     case .function where !takesTable || members.count == 1:
       return Given(implementation: .lua(value))
@@ -161,7 +166,7 @@ final class NamedDependencies {
   /// `deps.<name>.<member>`: a value member's value, else a proxy calling the member.
   private func memberValue(name: String, member: String?) throws -> LuaValue {
     if let member, case .lua(.table(let live))? = declarations[name]?.live, try live.rawGet(.text(member)).isNil {
-      let members = try live.pairs().compactMap(\.key.stringValue).sorted()
+      let members = try declarations[name]?.memberNames() ?? []
       throw ReluaError.usage("deps.\(name) has no member '\(member)' (it has: \(members.joined(separator: ", ")))")
     }
     let (implementation, _) = try current(name, member: member)
