@@ -33,3 +33,9 @@ print(pcall(function() return relua.deps.config.nope end))
 print(pcall(relua.swiftFeature, "None"))
 local recorded = relua.recordedCalls { { "weather", "", arguments = { n = 1, "a" }, results = { n = 1, { c = 1 } } } }
 print(pcall(recorded.weather, "b"))
+print(pcall(F.withDependencies, F, 42))
+print(pcall(F.withDependencies, 1, {}))
+local G = F:withDependencies { weather = function() return { c = 7 } end }
+local g = relua.Store(G)
+g:send("look", "x")
+print(g:state().c, pcall(relua.Store, F:withDependencies { nope = 1 }))
