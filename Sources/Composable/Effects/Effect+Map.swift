@@ -15,10 +15,16 @@ extension Effect {
       let body = run.body
       // The transform runs on the main actor, where the store delivers actions.
       nonisolated(unsafe) let transform = transform
+      var driven: DrivenStart<Parent>?
+      if let child = run.driven {
+        nonisolated(unsafe) let start = child.start
+        driven = DrivenStart(start: { parent in start(parent.embedding(transform)) }, place: child.place)
+      }
       return Effect<Parent>(
-        operation: .run(RunOperation(priority: run.priority, dependencies: run.dependencies) { @MainActor send in
-          await body(send.map(transform))
-        })
+        operation: .run(
+          RunOperation(
+            priority: run.priority, dependencies: run.dependencies,
+            body: { @MainActor send in await body(send.map(transform)) }, driven: driven))
       )
     case let .merge(effects): return Effect<Parent>(operation: .merge(effects.map { $0._map(transform) }))
     case let .concatenate(effects):

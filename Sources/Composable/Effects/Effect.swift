@@ -154,4 +154,6 @@ struct RunOperation<Action> {
   /// the task's own (each async frame lives in the task's memory while the effect is suspended).
   var dependencies: DependencyValues?
   var body: @MainActor @Sendable (Send<Action>) async -> Void
+  /// How a driven effect starts without a task (see `Effect.driven`); `body` then hosts it in one.
+  var driven: DrivenStart<Action>? = nil
 }

@@ -16,7 +16,7 @@ extension StoreRoot {
   func cancelTasks(_ ids: Range<Int>) {
     for taskID in ids {
       guard let entry = inFlight[taskID] else { continue }
-      entry.task.cancel()
+      entry.runner.cancel()
       finished(taskID)
     }
   }

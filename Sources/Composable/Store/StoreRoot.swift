@@ -38,7 +38,7 @@ final class StoreRoot<State, Action> {
 
   // Effects in flight.
   struct InFlight {
-    var task: Task<Void, Never>
+    var runner: EffectRunner
     var ids: [CancelID]
     /// The cancel ids as the effect was given them (`ids` holds each at every prefix of its place).
     var declared: [CancelID] = []
@@ -58,6 +58,12 @@ final class StoreRoot<State, Action> {
   var startQueue: [Int] = []
   var startQueueHead = 0
   var startWaiters: [Int: CheckedContinuation<Void, Never>] = [:]
+  /// Driven effects (`Effect.driven`) not yet started, by id: started in `startDrivenEffects`.
+  /// One cancelled before its turn leaves at once (its id is then in neither of these).
+  var drivenStarts: [Int: @MainActor () -> Void] = [:]
+  /// Tasks that have not had their first turn.
+  var tasksToBegin: Set<Int> = []
+  var drivenStartsScheduled = false
   /// Effect tasks made and not yet returned, cancelled ones included.
   var liveTasks = 0
   /// Effects in flight that have not had their first turn; run effects started and not asleep;
@@ -387,9 +393,10 @@ final class StoreRoot<State, Action> {
   /// A task an effect runs in, and its id in `inFlight`.
   typealias EffectTask = (id: Int, task: Task<Void, Never>)
 
-  /// Starts an effect; returns the tasks it created (for concatenation).
+  /// Starts an effect; returns the tasks it created (for concatenation, whose effects all run in
+  /// tasks: `tasksOnly`).
   @discardableResult
-  func start(_ effect: Effect<Action>, ids: [CancelID]) -> [EffectTask] {
+  func start(_ effect: Effect<Action>, ids: [CancelID], tasksOnly: Bool = false) -> [EffectTask] {
     switch effect.operation {
     case .none:
       return []
@@ -397,14 +404,18 @@ final class StoreRoot<State, Action> {
       if isSending { buffer.append(action) } else { receive(action) }
       return []
     case let .run(run):
+      if !tasksOnly, let driven = run.driven {
+        startDriven(driven, dependencies: run.dependencies, ids: ids)
+        return []
+      }
       return [startRun(run, ids: ids)]
     case let .merge(effects):
-      return effects.flatMap { start($0, ids: ids) }
+      return effects.flatMap { start($0, ids: ids, tasksOnly: tasksOnly) }
     case let .concatenate(effects):
       return [startConcatenation(effects, ids: ids)]
     case let .cancellable(inner, id, cancelInFlight):
       if cancelInFlight { cancel(id) }
-      return start(inner, ids: ids + [id])
+      return start(inner, ids: ids + [id], tasksOnly: tasksOnly)
     case let .cancel(id):
       cancel(id)
       return []
@@ -422,7 +433,7 @@ final class StoreRoot<State, Action> {
   /// with that id in all of its descendants (through optional, forEach, presents and stack), while
   /// a child's cancel reaches neither its parent's effects nor a sibling's.
   private func register(
-    _ task: Task<Void, Never>, id taskID: Int, ids: [CancelID], activity: EffectActivity? = nil
+    _ runner: EffectRunner, id taskID: Int, ids: [CancelID], activity: EffectActivity? = nil
   ) {
     var keys: [CancelID] = []
     for id in ids {
@@ -432,7 +443,7 @@ final class StoreRoot<State, Action> {
         keys.append(key)
       }
     }
-    inFlight[taskID] = InFlight(task: task, ids: keys, declared: ids, activity: activity)
+    inFlight[taskID] = InFlight(runner: runner, ids: keys, declared: ids, activity: activity)
     unstartedEffects += 1
     if activity == nil { concatenations.insert(taskID) }
     for key in keys { cancellables[key, default: []].insert(taskID) }
@@ -467,18 +478,13 @@ final class StoreRoot<State, Action> {
 
   private func startRun(_ run: RunOperation<Action>, ids: [CancelID]) -> EffectTask {
     let taskID = makeTaskID()
+    tasksToBegin.insert(taskID)
     let link = self.link
     let send = Send<Action>(
       deliver: { link.root?.receive($0) },
       warning: { link.root?.warn($0) })
     let body = run.body
-    let activity = EffectActivity(awake: awakeEffects) { onMainActor in
-      if onMainActor {
-        MainActor.assumeIsolated { link.root?.signalActivity() }
-      } else {
-        Task { @MainActor in link.root?.signalActivity() }
-      }
-    }
+    let activity = makeActivity()
     // Starts on the main actor (see `RunOperation`). Its task-locals are bound here and copied
     // into the task as it is made (see `RunOperation.dependencies`).
     let task = DependencyValues.$task.withValue(run.dependencies) {
@@ -493,12 +499,46 @@ final class StoreRoot<State, Action> {
         }
       }
     }
-    register(task, id: taskID, ids: ids, activity: activity)
+    register(.task(task), id: taskID, ids: ids, activity: activity)
     return (taskID, task)
+  }
+
+  /// A run effect's count of sleeps (see `EffectActivity`).
+  private func makeActivity() -> EffectActivity {
+    let link = self.link
+    return EffectActivity(awake: awakeEffects) { onMainActor in
+      if onMainActor {
+        MainActor.assumeIsolated { link.root?.signalActivity() }
+      } else {
+        Task { @MainActor in link.root?.signalActivity() }
+      }
+    }
+  }
+
+  /// Registers a driven effect (`Effect.driven`): it starts in `startDrivenEffects`, when its turn
+  /// comes, and ends when it finishes or is cancelled.
+  private func startDriven(_ driven: DrivenStart<Action>, dependencies: DependencyValues?, ids: [CancelID]) {
+    let taskID = makeTaskID()
+    let link = self.link
+    let activity = makeActivity()
+    let core = DrivenEffectCore(dependencies: dependencies, activity: activity)
+    core.onEnd = {
+      guard let root = link.root else { return }
+      if root.drivenStarts.removeValue(forKey: taskID) != nil { root.skipCancelledStarts() }
+      root.finished(taskID)
+      root.taskEnded()
+    }
+    let send = Send<Action>(deliver: { link.root?.receive($0) }, warning: { link.root?.warn($0) })
+    let effect = DrivenEffect(core: core, send: send, place: driven.place)
+    let start = driven.start
+    drivenStarts[taskID] = { start(effect) }
+    register(.driven(core), id: taskID, ids: ids, activity: activity)
+    scheduleDrivenStarts()
   }
 
   private func startConcatenation(_ effects: [Effect<Action>], ids: [CancelID]) -> EffectTask {
     let taskID = makeTaskID()
+    tasksToBegin.insert(taskID)
     nonisolated(unsafe) let effects = effects
     let link = self.link
     let task = Task { @MainActor in
@@ -506,7 +546,7 @@ final class StoreRoot<State, Action> {
       defer { link.root?.taskEnded() }
       for effect in effects {
         guard let root = link.root, !Task.isCancelled else { break }
-        let children = root.start(effect, ids: [])
+        let children = root.start(effect, ids: [], tasksOnly: true)
         root.inFlight[taskID]?.children = children.map(\.id)
         await withTaskCancellationHandler {
           for child in children { await child.task.value }
@@ -516,7 +556,7 @@ final class StoreRoot<State, Action> {
       }
       link.root?.finished(taskID)
     }
-    register(task, id: taskID, ids: ids)
+    register(.task(task), id: taskID, ids: ids)
     return (taskID, task)
   }
 
@@ -532,7 +572,7 @@ final class StoreRoot<State, Action> {
   func cancel(_ id: CancelID) {
     guard let taskIDs = cancellables.removeValue(forKey: id) else { return }
     for taskID in taskIDs {
-      inFlight[taskID]?.task.cancel()
+      inFlight[taskID]?.runner.cancel()
       finished(taskID)
     }
   }
@@ -543,14 +583,13 @@ final class StoreRoot<State, Action> {
 
   func cancelAllEffects() {
     for (taskID, entry) in inFlight {
-      entry.task.cancel()
+      entry.runner.cancel()
       finished(taskID)
     }
   }
 
   var inFlightCount: Int { inFlight.count }
   var inFlightTaskIDs: Set<Int> { Set(inFlight.keys) }
-  var inFlightTasks: [Int: Task<Void, Never>] { inFlight.mapValues(\.task) }
 
   isolated deinit {
     linkStorage?.root = nil
@@ -568,6 +607,21 @@ extension Effect {
     case .none, .send: return true
     case let .merge(effects), let .concatenate(effects): return effects.allSatisfy(\.isSynchronous)
     default: return false
+    }
+  }
+}
+
+/// How an effect in flight runs: a task, or driven by its host (`Effect.driven`).
+enum EffectRunner {
+  case task(Task<Void, Never>)
+  case driven(DrivenEffectCore)
+
+  /// Cancels it; a driven effect ends (and leaves the store's bookkeeping) there and then.
+  @MainActor
+  func cancel() {
+    switch self {
+    case let .task(task): task.cancel()
+    case let .driven(core): core.cancel()
     }
   }
 }

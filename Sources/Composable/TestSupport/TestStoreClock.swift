@@ -20,8 +20,26 @@ public final class TestStoreClock: Clock, @unchecked Sendable {
   private struct Sleeper {
     var id: Int
     var deadline: Instant
-    var continuation: CheckedContinuation<Void, any Error>
+    var waker: Waker
     var activity: EffectActivity?
+  }
+
+  /// How a sleep ends: a suspended task resumes, or a driven effect's callback runs.
+  private enum Waker {
+    case task(CheckedContinuation<Void, any Error>)
+    case callback(@MainActor () -> Void)
+
+    @MainActor
+    func wake() {
+      switch self {
+      case let .task(continuation): continuation.resume()
+      case let .callback(wake): wake()
+      }
+    }
+
+    func cancel() {
+      if case let .task(continuation) = self { continuation.resume(throwing: CancellationError()) }
+    }
   }
 
   private let lock = NSLock()
@@ -61,7 +79,7 @@ public final class TestStoreClock: Clock, @unchecked Sendable {
         let outcome: Outcome = lock.withLock {
           if Task.isCancelled { return .cancelled }
           if deadline < current { return .due }
-          sleepers[id] = Sleeper(id: id, deadline: deadline, continuation: continuation, activity: activity)
+          sleepers[id] = Sleeper(id: id, deadline: deadline, waker: .task(continuation), activity: activity)
           order.push(deadline, id)
           activity?.fellAsleep()
           return .asleep
@@ -78,7 +96,34 @@ public final class TestStoreClock: Clock, @unchecked Sendable {
         sleeper.activity?.wokeUp()
         return sleeper
       }
-      sleeper?.continuation.resume(throwing: CancellationError())
+      sleeper?.waker.cancel()
+    }
+  }
+
+  /// A sleep without a task, for an effect its host drives by callbacks (`Effect.driven`): takes
+  /// its place in the order of sleeps now, counts as a sleep of the effect running now (see
+  /// `DrivenEffect.step`), and calls `wake` when an advance reaches `deadline` (at once when it
+  /// has passed). Returns what cancels the sleep; `wake` is not called after it.
+  @MainActor
+  public func schedule(until deadline: Instant, _ wake: @escaping @MainActor () -> Void) -> @MainActor () -> Void {
+    let activity = EffectActivity.current
+    let id: Int? = lock.withLock {
+      defer { nextID += 1 }
+      if deadline < current { return nil }
+      sleepers[nextID] = Sleeper(id: nextID, deadline: deadline, waker: .callback(wake), activity: activity)
+      order.push(deadline, nextID)
+      activity?.fellAsleep()
+      return nextID
+    }
+    guard let id else {
+      wake()
+      return {}
+    }
+    activity?.announce(isolation: MainActor.shared)
+    return { [self] in
+      lock.withLock {
+        if sleepers.removeValue(forKey: id) != nil { activity?.wokeUp() }
+      }
     }
   }
 
@@ -88,6 +133,7 @@ public final class TestStoreClock: Clock, @unchecked Sendable {
   /// woken effect run to its next sleep (or its end) before the next: two timers due at the same
   /// instant then deliver in the order they went to sleep, every time (woken together, their
   /// order was the scheduler's).
+  @MainActor
   func wakeNext(notAfter limit: Instant? = nil) -> Bool {
     let sleeper: Sleeper? = lock.withLock {
       guard let sleeper = popFirst(notAfter: limit) else { return nil }
@@ -95,12 +141,13 @@ public final class TestStoreClock: Clock, @unchecked Sendable {
       sleeper.activity?.wokeUp()
       return sleeper
     }
-    sleeper?.continuation.resume()
+    sleeper?.waker.wake()
     return sleeper != nil
   }
 
   /// Moves `now` to `instant` (never back) and wakes the sleeps due by then, in their order.
   /// Their effects count as awake before this returns.
+  @MainActor
   func move(to instant: Instant) {
     let due: [Sleeper] = lock.withLock {
       if current < instant { current = instant }
@@ -109,7 +156,7 @@ public final class TestStoreClock: Clock, @unchecked Sendable {
       for sleeper in due { sleeper.activity?.wokeUp() }
       return due
     }
-    for sleeper in due { sleeper.continuation.resume() }
+    for sleeper in due { sleeper.waker.wake() }
   }
 
   /// The first sleep in waking order due by `limit` (any, without one), taken out. Under `lock`.

@@ -22,13 +22,10 @@ import Lua
 ///   instruction budget applies per resume (each step between two awaits).
 @MainActor
 public final class LuaCoroutineDriver {
-  /// The async Swift work behind one await.
-  public typealias Operation = @MainActor () async throws -> [LuaValue]
-
   private let spawnFunction: LuaFunction
   private let awaitableFunction: LuaFunction
   private let whereFunction: LuaFunction
-  private var pendingOperations: [Int64: Operation] = [:]
+  private var pendingOperations: [Int64: LuaSuspension] = [:]
   private var nextToken: Int64 = 0
 
   /// What every awaitable yield starts with: this driver's address, so no Lua value can forge it.
@@ -81,6 +78,29 @@ public final class LuaCoroutineDriver {
     try awaitable(name: name, in: state, locating: false) { arguments, _ in try await body(arguments) }
   }
 
+  /// An awaitable that decides how to wait when it is called, before its coroutine suspends:
+  /// `suspension` runs in the coroutine (its errors raise at the caller's line, as any function's)
+  /// and returns what to wait for — a callback, which needs no task (see `LuaSuspension`).
+  public func awaitable(
+    name: String, in state: LuaState, suspending suspension: @escaping @MainActor ([LuaValue]) throws -> LuaSuspension
+  ) throws -> LuaFunction {
+    let start = try state.rawFunction { [unowned self] stack in
+      try MainActor.assumeIsolated {
+        let waitFor: LuaSuspension
+        do {
+          waitFor = try suspension(stack.values)
+        } catch LuaError.argument(let position, let message) {
+          throw Self.argumentError(of: name, position: position, message: message)
+        }
+        return try self.suspend(stack, waitFor)
+      }
+    }
+    guard let wrapper = try awaitableFunction.call(.text(name), .function(start)).first?.functionValue else {
+      throw LuaError.conversion("the async prelude did not make an awaitable")
+    }
+    return wrapper
+  }
+
   /// `awaitable`, whose `body` also gets the script line that called it (`file:line`), taken
   /// before the coroutine yields (a test store's notes name it).
   func awaitable(
@@ -97,20 +117,15 @@ public final class LuaCoroutineDriver {
       // Level 0 is this function, 1 the Lua wrapper (`LuaAsyncPrelude.awaitable`), 2 its caller.
       let caller = locating ? luaLocation(stack.unsafeState, level: 2) : nil
       return try MainActor.assumeIsolated {
-        try self.suspend(stack) { arguments in
+        let arguments = stack.values
+        return try self.suspend(stack, .async {
           do {
             return try await body(arguments, caller)
           } catch LuaError.argument(let position, let message) {
-            // Raised after the yield, where Lua no longer knows the function: named here, and
-            // counted as Lua counts a method's arguments (without `self`).
-            let isMethod = name.contains(":")
-            let shown = isMethod ? position - 1 : position
-            throw LuaError.runtime(
-              message: shown == 0
-                ? "calling '\(name)' on bad self (\(message))" : "bad argument #\(shown) to '\(name)' (\(message))",
-              traceback: nil)
+            // Raised after the yield, where Lua no longer knows the function: named here.
+            throw Self.argumentError(of: name, position: position, message: message)
           }
-        }
+        })
       }
     }
     guard let wrapper = try awaitableFunction.call(.text(name), .function(start)).first?.functionValue else {
@@ -119,21 +134,27 @@ public final class LuaCoroutineDriver {
     return wrapper
   }
 
-  /// The Swift half of every awaitable: files the operation under a token and yields
+  /// An awaitable's bad argument, named as the script calls it (Lua's wrapper hides the name) and
+  /// counted as Lua counts a method's arguments (without `self`).
+  private static func argumentError(of name: String, position: Int, message: String) -> LuaError {
+    let shown = name.contains(":") ? position - 1 : position
+    return LuaError.runtime(
+      message: shown == 0 ? "calling '\(name)' on bad self (\(message))" : "bad argument #\(shown) to '\(name)' (\(message))",
+      traceback: nil)
+  }
+
+  /// The Swift half of every awaitable: files what it waits for under a token and yields
   /// `(marker, token)` to the driver (the trampoline does the yield, after this returns).
-  private func suspend(
-    _ stack: LuaStack, _ body: @escaping @MainActor ([LuaValue]) async throws -> [LuaValue]
-  ) throws -> LuaReturn {
-    let arguments = stack.values
+  private func suspend(_ stack: LuaStack, _ suspension: LuaSuspension) throws -> LuaReturn {
     nextToken += 1
-    pendingOperations[nextToken] = { try await body(arguments) }
+    pendingOperations[nextToken] = suspension
     try stack.push(.lightUserdata(marker))
     stack.push(nextToken)
     return .yield(2)
   }
 
-  /// The operation a yield asks for, if the yield came from an awaitable of this driver.
-  private func takeOperation(from yielded: [LuaValue]) -> Operation? {
+  /// What a yield waits for, if the yield came from an awaitable of this driver.
+  private func takeSuspension(from yielded: [LuaValue]) -> LuaSuspension? {
     guard yielded.count == 2, case .lightUserdata(let pointer) = yielded[0], pointer == marker,
       case .integer(let token) = yielded[1]
     else { return nil }
@@ -153,43 +174,93 @@ public final class LuaCoroutineDriver {
   func run(
     _ function: LuaFunction, arguments: [LuaValue], onFailure: (_ location: String?, _ traceback: String?) -> Void
   ) async throws -> [LuaValue] {
-    guard let thread = try spawnFunction.call(.function(function)).first?.threadValue else {
-      throw LuaError.conversion("the async prelude did not make a coroutine")
-    }
+    let thread = try spawn(function)
     var resumeArguments = arguments
     while true {
       if Task.isCancelled { try stop(thread) }
-      let outcome: LuaResumeResult
-      do {
-        outcome = try thread.resume(arguments: resumeArguments)
-      } catch LuaError.memory(let message) {
-        let (location, traceback) = locate(thread)
-        onFailure(location, traceback)
-        throw LuaError.memory(message: location.map { "\($0): \(message)" } ?? message)
-      } catch {
-        let (location, traceback) = locate(thread)
-        onFailure(location, traceback)
-        throw error
-      }
-      switch outcome {
+      switch try step(thread, with: resumeArguments, onFailure: onFailure) {
       case .finished(let results):
         return results
-      case .yielded(let yielded):
-        guard let operation = takeOperation(from: yielded) else {
-          let (location, _) = locate(thread)
-          try? thread.close()
-          throw LuaError.runtime(
-            message: (location.map { "\($0): " } ?? "")
-              + "unexpected coroutine.yield: only asynchronous functions may suspend a coroutine run by the driver",
-            traceback: nil)
-        }
+      case .suspended(let suspension):
         do {
-          resumeArguments = [true] + (try await operation())
+          resumeArguments = [true] + (try await wait(for: suspension))
         } catch {
           if Task.isCancelled { try stop(thread) }
           resumeArguments = [false, .text(Self.message(of: error))]
         }
       }
+    }
+  }
+
+  /// A new coroutine of this driver running `function`.
+  func spawn(_ function: LuaFunction) throws -> LuaThread {
+    guard let thread = try spawnFunction.call(.function(function)).first?.threadValue else {
+      throw LuaError.conversion("the async prelude did not make a coroutine")
+    }
+    return thread
+  }
+
+  enum Step {
+    case finished([LuaValue])
+    case suspended(LuaSuspension)
+  }
+
+  /// Resumes `thread` with `arguments` up to its next await or its end. Errors carry the script
+  /// line where the coroutine stood; a yield that is not an await is one.
+  func step(
+    _ thread: LuaThread, with arguments: [LuaValue], onFailure: (_ location: String?, _ traceback: String?) -> Void = { _, _ in }
+  ) throws -> Step {
+    let outcome: LuaResumeResult
+    do {
+      outcome = try thread.resume(arguments: arguments)
+    } catch LuaError.memory(let message) {
+      let (location, traceback) = locate(thread)
+      onFailure(location, traceback)
+      throw LuaError.memory(message: location.map { "\($0): \(message)" } ?? message)
+    } catch {
+      let (location, traceback) = locate(thread)
+      onFailure(location, traceback)
+      throw error
+    }
+    switch outcome {
+    case .finished(let results):
+      return .finished(results)
+    case .yielded(let yielded):
+      guard let suspension = takeSuspension(from: yielded) else {
+        let (location, _) = locate(thread)
+        try? thread.close()
+        throw LuaError.runtime(
+          message: (location.map { "\($0): " } ?? "")
+            + "unexpected coroutine.yield: only asynchronous functions may suspend a coroutine run by the driver",
+          traceback: nil)
+      }
+      return .suspended(suspension)
+    }
+  }
+
+  /// Waits in this task for what an await asked for.
+  private func wait(for suspension: LuaSuspension) async throws -> [LuaValue] {
+    switch suspension {
+    case .async(let operation):
+      return try await operation()
+    case .callback(let register):
+      let waiting = CallbackWait()
+      return try await withTaskCancellationHandler {
+        try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<UncheckedSendable<[LuaValue]>, any Error>) in
+          waiting.continuation = continuation
+          if Task.isCancelled {
+            waiting.finish(.failure(CancellationError()))
+          } else {
+            let cancel = register { waiting.finish($0) }
+            if waiting.continuation != nil { waiting.cancel = cancel }
+          }
+        }
+      } onCancel: {
+        Task { @MainActor in
+          waiting.cancel?()
+          waiting.finish(.failure(CancellationError()))
+        }
+      }.value
     }
   }
 
@@ -215,5 +286,20 @@ public final class LuaCoroutineDriver {
     case let error as LuaError: return error.message
     default: return String(describing: error)
     }
+  }
+}
+
+/// A callback await inside a task: the continuation is resumed once, by the callback or the
+/// task's cancellation, whichever comes first.
+@MainActor
+private final class CallbackWait {
+  var continuation: CheckedContinuation<UncheckedSendable<[LuaValue]>, any Error>?
+  var cancel: (@MainActor () -> Void)?
+
+  func finish(_ result: Result<[LuaValue], any Error>) {
+    guard let continuation else { return }
+    self.continuation = nil
+    cancel = nil
+    continuation.resume(with: result.map(UncheckedSendable.init))
   }
 }

@@ -26,13 +26,21 @@ enum LuaDependencies {
     }))
     try deps.rawSet("date", .function(lua.function { _ in [.number(DependencyValues.current.date.now.timeIntervalSince1970)] }))
     let clock = try lua.table()
-    try clock.rawSet("sleep", .function(host.driver.awaitable(name: "deps.clock.sleep", in: lua) { arguments in
+    try clock.rawSet("sleep", .function(host.driver.awaitable(name: "deps.clock.sleep", in: lua, suspending: { arguments in
       guard let duration = arguments.first?.doubleValue.flatMap(Duration.luaSeconds) else {
         throw LuaError.argument(position: 1, message: "deps.clock.sleep(seconds): expected \(Duration.luaSecondsRule)")
       }
-      try await DependencyValues.current.clock.sleep(for: duration, isolation: #isolation)
-      return []
-    }))
+      let clock = DependencyValues.current.clock
+      // A test store's clock wakes the sleep by callback: the effect waits without a task.
+      if let clock = clock as? TestStoreClock {
+        let deadline = clock.now.advanced(by: duration)
+        return .callback { resume in clock.schedule(until: deadline) { resume(.success([])) } }
+      }
+      return .async {
+        try await clock.sleep(for: duration, isolation: #isolation)
+        return []
+      }
+    })))
     // deps.clock.timer(seconds): `for tick in deps.clock.timer(1) do … end` (1, 2, 3… after each
     // interval on the store's clock; TCA's clock.timer).
     try clock.rawSet("timer", .function(lua.function { stack in

@@ -94,44 +94,51 @@ enum LuaEffects {
     }
   }
 
+  /// An `Effect.run`: a driven effect (no Swift task of its own) whose body runs as a coroutine
+  /// the driver steps by callbacks.
   private static func run(
     _ body: LuaFunction, catch handler: LuaFunction?, definedAt: String, feature: FeatureDefinition, host: ReluaHost
   ) -> Effect<FeatureAction> {
     let body = UncheckedSendable(body)
     let handler = handler.map(UncheckedSendable.init)
     let feature = UncheckedSendable(feature)
-    let operation: @MainActor @Sendable (Send<FeatureAction>) async throws -> Void = { send in
-      try await host.runEffectBody(body.value, arguments: [], feature: feature.value, send: send)
+    return .driven(place: definedAt) { effect in
+      host.startEffect(body.value, catch: handler?.value, feature: feature.value, effect: effect, definedAt: definedAt)
     }
-    var catchHandler: (@MainActor @Sendable (any Error, Send<FeatureAction>) async -> Void)?
-    if let handler {
-      catchHandler = { error, send in
-        await host.runEffectCatch(handler.value, error: error, feature: feature.value, send: send, definedAt: definedAt)
-      }
-    }
-    return .runOnMainActor(operation: operation, catch: catchHandler, place: definedAt)
   }
 }
 
 extension ReluaHost {
-  /// Runs an effect body as a driven coroutine: `body(send, ...)`.
-  func runEffectBody(
-    _ body: LuaFunction, arguments: [LuaValue], feature: FeatureDefinition, send: Send<FeatureAction>
-  ) async throws {
-    let sendFunction = try makeSendFunction(feature: feature, send: send)
-    _ = try await driver.run(body, arguments: [.function(sendFunction)] + arguments)
-  }
-
-  /// Runs an effect's `catch(error, send)` (its own errors become store warnings).
-  func runEffectCatch(
-    _ handler: LuaFunction, error: any Error, feature: FeatureDefinition, send: Send<FeatureAction>, definedAt: String
-  ) async {
+  /// Starts an effect body as a coroutine, `body(send)`, stepped in the effect's context. When it
+  /// raises, its `catch(error, send)` runs the same way (an error of its own becomes a store
+  /// warning); without one, the error does. Cancelling the effect closes whichever runs.
+  func startEffect(
+    _ body: LuaFunction, catch handler: LuaFunction?, feature: FeatureDefinition,
+    effect: DrivenEffect<FeatureAction>, definedAt: String
+  ) {
+    let sendFunction: LuaFunction
     do {
-      let sendFunction = try makeSendFunction(feature: feature, send: send)
-      _ = try await driver.run(handler, arguments: [.text(LuaCoroutineDriver.message(of: error)), .function(sendFunction)])
-    } catch is CancellationError {
+      sendFunction = try makeSendFunction(feature: feature, send: effect.send)
     } catch {
-      send.warn("The catch of an Effect.run at \(definedAt) raised: \(LuaCoroutineDriver.message(of: error))")
+      effect.finish(throwing: error)
+      return
+    }
+    let context: @MainActor (() -> Void) -> Void = { effect.step($0) }
+    let recovery = RecoveryCoroutine()
+    let coroutine = driver.start(body, arguments: [.function(sendFunction)], context: context) { [driver] result in
+      guard case .failure(let error) = result else { return effect.finish() }
+      guard let handler else { return effect.finish(throwing: error) }
+      let arguments: [LuaValue] = [.text(LuaCoroutineDriver.message(of: error)), .function(sendFunction)]
+      recovery.coroutine = driver.start(handler, arguments: arguments, context: context) { result in
+        if case .failure(let error) = result {
+          effect.send.warn("The catch of an Effect.run at \(definedAt) raised: \(LuaCoroutineDriver.message(of: error))")
+        }
+        effect.finish()
+      }
+    }
+    effect.onCancel {
+      coroutine.cancel()
+      recovery.coroutine?.cancel()
     }
   }
 
@@ -152,4 +159,10 @@ extension ReluaHost {
 struct UncheckedSendable<Wrapped>: @unchecked Sendable {
   let value: Wrapped
   init(_ value: Wrapped) { self.value = value }
+}
+
+/// The coroutine of an effect's `catch`, once its body has failed.
+@MainActor
+private final class RecoveryCoroutine {
+  var coroutine: LuaDrivenCoroutine?
 }

@@ -1,0 +1,172 @@
+extension Effect {
+  /// A `run` effect that is not a Swift task: the host drives it by callbacks on the main actor.
+  /// `start` begins it, at the turn its task would have had (after the send that returned it, in
+  /// the order effects were made); from then on the effect does its work when its own callbacks
+  /// fire (a test clock reaching a deadline, a notification), sends through `effect.send`, and
+  /// calls `effect.finish()` when it is done. Cancelling it calls the handler it gave `onCancel`.
+  ///
+  /// For hosts that run their own coroutines (the Lua host): a suspended one then costs what the
+  /// host's coroutine costs, not a task with its chain of async frames — about a third of the
+  /// memory, and no executor hops to wake it. Where a task is needed (inside a concatenation, or an
+  /// operator that awaits an effect's body) it runs hosted in one. `place` names it in warnings.
+  public static func driven(
+    place: String, start: @escaping @MainActor (_ effect: DrivenEffect<Action>) -> Void
+  ) -> Effect {
+    Effect(
+      operation: .run(
+        RunOperation(
+          priority: nil, dependencies: DependencyValues.currentOrNil, body: hostedInTask(start, place: place),
+          driven: DrivenStart(start: start, place: place))))
+  }
+
+  /// A driven effect's body as a task's: it ends when the effect finishes; cancelling the task
+  /// cancels the effect.
+  static func hostedInTask(
+    _ start: @escaping @MainActor (DrivenEffect<Action>) -> Void, place: String
+  ) -> @MainActor @Sendable (Send<Action>) async -> Void {
+    { @MainActor send in
+      let core = DrivenEffectCore(dependencies: DependencyValues.currentOrNil, activity: EffectActivity.current)
+      await withTaskCancellationHandler {
+        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+          core.onEnd = { continuation.resume() }
+          if Task.isCancelled {
+            core.cancel()
+          } else {
+            start(DrivenEffect(core: core, send: send, place: place))
+          }
+        }
+      } onCancel: {
+        Task { @MainActor in core.cancel() }
+      }
+    }
+  }
+
+  static func unhandledErrorWarning(_ error: any Error, place: String) -> String {
+    "An \"Effect.run\" returned from \"\(place)\" threw an unhandled error: \(error)"
+  }
+}
+
+/// What `Effect.driven` keeps: how to start the effect, and where it was made.
+@usableFromInline
+struct DrivenStart<Action> {
+  var start: @MainActor (DrivenEffect<Action>) -> Void
+  var place: String
+}
+
+/// A running driven effect (see `Effect.driven`), as its host sees it.
+@MainActor
+public struct DrivenEffect<Action> {
+  let core: DrivenEffectCore
+  /// Sends an action into the store; does nothing once the effect is cancelled.
+  public let send: Send<Action>
+  let place: String
+  /// Task-locals an operator binds around each step (see `binding`).
+  private var bindings: (@MainActor (() -> Void) -> Void)?
+
+  init(core: DrivenEffectCore, send: Send<Action>, place: String) {
+    self.core = core
+    self.place = place
+    self.send = Send(
+      deliver: { [core, deliver = send.deliver] action in if !core.isCancelled { deliver(action) } },
+      warning: send.warning)
+  }
+
+  private init(
+    core: DrivenEffectCore, mappedSend: Send<Action>, place: String, bindings: (@MainActor (() -> Void) -> Void)?
+  ) {
+    self.core = core
+    self.send = mappedSend
+    self.place = place
+    self.bindings = bindings
+  }
+
+  /// A view of this effect for a child whose actions `embed` turns into this effect's.
+  func embedding<Child>(_ embed: @escaping (Child) -> Action) -> DrivenEffect<Child> {
+    DrivenEffect<Child>(core: core, mappedSend: send.map(embed), place: place, bindings: bindings)
+  }
+
+  /// This effect with `bind` around each of its steps, inside the bindings it has: what an
+  /// operator that binds a task-local around a task's body (the dismiss handler) does instead.
+  func binding(_ bind: @escaping @MainActor (_ step: () -> Void) -> Void) -> DrivenEffect {
+    var effect = self
+    if let outer = bindings {
+      effect.bindings = { step in outer { bind(step) } }
+    } else {
+      effect.bindings = bind
+    }
+    return effect
+  }
+
+  public var isCancelled: Bool { core.isCancelled }
+
+  /// Runs one step of the effect's work (a coroutine's resume) as its task would run it: with the
+  /// dependencies the effect was made with current, and its sleeps on a `TestStoreClock` counted
+  /// as its own.
+  public func step(_ body: () -> Void) {
+    // Outside any send's reducer context: a step that runs inside a send (a cancelled effect's
+    // clean-up) reads the effect's dependencies, not the sending store's.
+    let reducing = ReduceContext.installed
+    ReduceContext.installed = nil
+    defer { ReduceContext.installed = reducing }
+    DependencyValues.$task.withValue(core.dependencies) {
+      EffectActivity.$current.withValue(core.activity) {
+        if let bindings { bindings(body) } else { body() }
+      }
+    }
+  }
+
+  /// What to do when the effect is cancelled (replacing what was given before); called at once
+  /// when it already is. Not called once the effect has finished.
+  public func onCancel(_ handler: @escaping @MainActor () -> Void) {
+    core.setCancelHandler(handler)
+  }
+
+  /// Ends the effect. An error (other than a cancellation) becomes the store's warning that the
+  /// effect returned from `place` threw an unhandled error. Only the first call counts.
+  public func finish(throwing error: (any Error)? = nil) {
+    if let error, !(error is CancellationError), !core.isCancelled, !core.hasEnded {
+      send.warn(Effect<Action>.unhandledErrorWarning(error, place: place))
+    }
+    core.end()
+  }
+}
+
+/// The state of one driven effect, shared by its views (`DrivenEffect.embedding`).
+@MainActor
+final class DrivenEffectCore {
+  let dependencies: DependencyValues?
+  let activity: EffectActivity?
+  private(set) var isCancelled = false
+  private(set) var hasEnded = false
+  private var cancelHandler: (@MainActor () -> Void)?
+  /// Called once, when the effect finishes or is cancelled (the store's bookkeeping).
+  var onEnd: (@MainActor () -> Void)?
+
+  init(dependencies: DependencyValues?, activity: EffectActivity?) {
+    self.dependencies = dependencies
+    self.activity = activity
+  }
+
+  func setCancelHandler(_ handler: @escaping @MainActor () -> Void) {
+    guard !hasEnded else { return }
+    if isCancelled { handler() } else { cancelHandler = handler }
+  }
+
+  func cancel() {
+    guard !isCancelled, !hasEnded else { return }
+    isCancelled = true
+    let handler = cancelHandler
+    cancelHandler = nil
+    handler?()
+    end()
+  }
+
+  func end() {
+    guard !hasEnded else { return }
+    hasEnded = true
+    cancelHandler = nil
+    let onEnd = self.onEnd
+    self.onEnd = nil
+    onEnd?()
+  }
+}

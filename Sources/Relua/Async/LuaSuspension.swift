@@ -1,0 +1,13 @@
+import Lua
+
+/// What an awaitable waits for while its coroutine is suspended (see `LuaCoroutineDriver`).
+public enum LuaSuspension {
+  /// Swift async work, awaited by the driver's task (a coroutine the driver steps by callbacks
+  /// awaits it in a task made for this one await).
+  case async(@MainActor () async throws -> [LuaValue])
+  /// Work that reports back by callback, without a task: `register` starts it and returns what
+  /// cancels it. `resume` is called once, on the main actor, at once or later, never after the
+  /// cancel (a test clock's sleep: woken by the advance that reaches it).
+  case callback(
+    _ register: @MainActor (_ resume: @escaping @MainActor (Result<[LuaValue], any Error>) -> Void) -> (@MainActor () -> Void))
+}
