@@ -16,25 +16,11 @@ import ReluaGitHub
 /// `RELUA_PROPERTY_STEPS=20000 RELUA_PROPERTY_SEED=7 swift test --filter PropertyDriverTests`.
 @MainActor
 final class PropertyDriverTests: XCTestCase {
-  private static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-    .deletingLastPathComponent().deletingLastPathComponent()
-
   private var steps: Int { ProcessInfo.processInfo.environment["RELUA_PROPERTY_STEPS"].flatMap(Int.init) ?? 250 }
   private var seed: UInt64 { ProcessInfo.processInfo.environment["RELUA_PROPERTY_SEED"].flatMap(UInt64.init) ?? 1 }
 
-  /// Every feature script under Scripts/Features (each returns its feature).
-  private func featureFiles() throws -> [String] {
-    let features = Self.root.appendingPathComponent("Scripts/Features")
-    let enumerator = FileManager.default.enumerator(atPath: features.path)
-    var files: [String] = []
-    while let relative = enumerator?.nextObject() as? String {
-      if relative.hasSuffix(".lua") { files.append(features.appendingPathComponent(relative).path) }
-    }
-    return files.sorted()
-  }
-
   func testRandomActionsNeverHurtTheHost() async throws {
-    let files = try featureFiles()
+    let files = ShippedFeatures.files()
     XCTAssertGreaterThan(files.count, 10, "the example features")
     var sent = 0, failed = 0
     for (index, file) in files.enumerated() {
