@@ -1,9 +1,10 @@
 extension Effect {
   /// A `run` effect that is not a Swift task: the host drives it by callbacks on the main actor.
   /// `start` begins it, at the turn its task would have had (after the send that returned it, in
-  /// the order effects were made); from then on the effect does its work when its own callbacks
-  /// fire (a test clock reaching a deadline, a notification), sends through `effect.send`, and
-  /// calls `effect.finish()` when it is done. Cancelling it calls the handler it gave `onCancel`.
+  /// the order effects were made), as its first step (see `DrivenEffect.step`); from then on the
+  /// effect does its work when its own callbacks fire (a test clock reaching a deadline, a
+  /// notification), each in a `step`, sends through `effect.send`, and calls `effect.finish()`
+  /// when it is done. Cancelling it calls the handler it gave `onCancel`.
   ///
   /// For hosts that run their own coroutines (the Lua host): a suspended one then costs what the
   /// host's coroutine costs, not a task with its chain of async frames — about a third of the
@@ -148,8 +149,11 @@ final class DrivenEffectCore {
   }
 
   func setCancelHandler(_ handler: @escaping @MainActor () -> Void) {
-    guard !hasEnded else { return }
-    if isCancelled { handler() } else { cancelHandler = handler }
+    if isCancelled {
+      handler()
+    } else if !hasEnded {
+      cancelHandler = handler
+    }
   }
 
   func cancel() {

@@ -531,7 +531,7 @@ final class StoreRoot<State, Action> {
     let send = Send<Action>(deliver: { link.root?.receive($0) }, warning: { link.root?.warn($0) })
     let effect = DrivenEffect(core: core, send: send, place: driven.place)
     let start = driven.start
-    drivenStarts[taskID] = { start(effect) }
+    drivenStarts[taskID] = { effect.step { start(effect) } }
     register(.driven(core), id: taskID, ids: ids, activity: activity)
     scheduleDrivenStarts()
   }

@@ -8,12 +8,17 @@ extension LuaCoroutineDriver {
   /// cancelled first. `context` wraps each step (a driven effect binds its dependencies there).
   ///
   /// A suspended coroutine then costs its Lua thread and what it waits on, not a Swift task.
+  ///
+  /// `prepare` gets the coroutine before its first step (that step can already cancel it).
+  @discardableResult
   func start(
     _ function: LuaFunction, arguments: [LuaValue],
     context: @escaping @MainActor (() -> Void) -> Void = { $0() },
+    prepare: (LuaDrivenCoroutine) -> Void = { _ in },
     completion: @escaping @MainActor (Result<[LuaValue], any Error>) -> Void
   ) -> LuaDrivenCoroutine {
     let coroutine = LuaDrivenCoroutine(driver: self, context: context, completion: completion)
+    prepare(coroutine)
     do {
       coroutine.thread = try spawn(function)
     } catch {
@@ -54,6 +59,12 @@ final class LuaDrivenCoroutine {
   /// that cancels it), it is closed when that step ends.
   func cancel() {
     guard !hasEnded, !isCancelled else { return }
+    guard thread != nil else {
+      // Not started yet: it never will be.
+      isCancelled = true
+      completion = nil
+      return
+    }
     isCancelled = true
     completion = nil
     let cancelWait = self.cancelWait

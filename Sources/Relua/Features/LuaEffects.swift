@@ -124,21 +124,19 @@ extension ReluaHost {
       return
     }
     let context: @MainActor (() -> Void) -> Void = { effect.step($0) }
-    let recovery = RecoveryCoroutine()
-    let coroutine = driver.start(body, arguments: [.function(sendFunction)], context: context) { [driver] result in
+    // Whichever coroutine runs (the body, then its catch) is cancelled with the effect, from before
+    // its first step: that step can send the action that cancels it.
+    let prepare: (LuaDrivenCoroutine) -> Void = { coroutine in effect.onCancel { coroutine.cancel() } }
+    driver.start(body, arguments: [.function(sendFunction)], context: context, prepare: prepare) { [driver] result in
       guard case .failure(let error) = result else { return effect.finish() }
       guard let handler else { return effect.finish(throwing: error) }
       let arguments: [LuaValue] = [.text(LuaCoroutineDriver.message(of: error)), .function(sendFunction)]
-      recovery.coroutine = driver.start(handler, arguments: arguments, context: context) { result in
+      driver.start(handler, arguments: arguments, context: context, prepare: prepare) { result in
         if case .failure(let error) = result {
           effect.send.warn("The catch of an Effect.run at \(definedAt) raised: \(LuaCoroutineDriver.message(of: error))")
         }
         effect.finish()
       }
-    }
-    effect.onCancel {
-      coroutine.cancel()
-      recovery.coroutine?.cancel()
     }
   }
 
@@ -159,10 +157,4 @@ extension ReluaHost {
 struct UncheckedSendable<Wrapped>: @unchecked Sendable {
   let value: Wrapped
   init(_ value: Wrapped) { self.value = value }
-}
-
-/// The coroutine of an effect's `catch`, once its body has failed.
-@MainActor
-private final class RecoveryCoroutine {
-  var coroutine: LuaDrivenCoroutine?
 }
