@@ -1,12 +1,12 @@
 /// One step of a feature's place in the reducer tree: which child operator (`scope`) and which child
 /// (`id`: an element id, a destination identity, a stack element id).
 public struct NavigationID: Hashable, Sendable, CustomStringConvertible {
-  public var scope: AnyHashableSendable
-  public var id: AnyHashableSendable
+  public var scope: ErasedID
+  public var id: ErasedID
 
   public init(scope: some Hashable & Sendable, id: some Hashable & Sendable) {
-    self.scope = AnyHashableSendable(scope)
-    self.id = AnyHashableSendable(id)
+    self.scope = ErasedID(scope)
+    self.id = ErasedID(id)
   }
 
   public var description: String { "\(scope.base)#\(id.base)" }
@@ -19,11 +19,11 @@ public typealias NavigationPath = [NavigationID]
 /// returned the effect, so a child's ids never reach a sibling's or its parent's effects.
 public struct CancelID: Hashable, Sendable, CustomStringConvertible {
   public var path: NavigationPath
-  public var id: AnyHashableSendable
+  public var id: ErasedID
 
   public init(path: NavigationPath = [], id: some Hashable & Sendable) {
     self.path = path
-    self.id = AnyHashableSendable(id)
+    self.id = ErasedID(id)
   }
 
   public var description: String {

@@ -72,18 +72,19 @@ public struct DrivenEffect<Action> {
       warning: send.warning)
   }
 
-  private init(
-    core: DrivenEffectCore, mappedSend: Send<Action>, place: String, bindings: (@MainActor (() -> Void) -> Void)?
+  /// `checkedSend` already does nothing once `core` is cancelled.
+  init(
+    core: DrivenEffectCore, checkedSend: Send<Action>, place: String, bindings: (@MainActor (() -> Void) -> Void)? = nil
   ) {
     self.core = core
-    self.send = mappedSend
+    self.send = checkedSend
     self.place = place
     self.bindings = bindings
   }
 
   /// A view of this effect for a child whose actions `embed` turns into this effect's.
   func embedding<Child>(_ embed: @escaping (Child) -> Action) -> DrivenEffect<Child> {
-    DrivenEffect<Child>(core: core, mappedSend: send.map(embed), place: place, bindings: bindings)
+    DrivenEffect<Child>(core: core, checkedSend: send.map(embed), place: place, bindings: bindings)
   }
 
   /// This effect with `bind` around each of its steps, inside the bindings it has: what an

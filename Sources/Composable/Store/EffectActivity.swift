@@ -12,64 +12,65 @@ import Foundation
 final class EffectActivity: @unchecked Sendable {
   @TaskLocal static var current: EffectActivity?
 
-  private let lock = NSLock()
+  // Guarded by `awake`'s lock: one lock per store, not one object per effect.
   private var sleeps = 0
   private var counted = false
   private let awake: AwakeEffects
-  /// Re-checks what the store's waiters wait for: on the main actor (true) at once, else in a
-  /// main-actor task.
-  private let didFallAsleep: @Sendable (_ onMainActor: Bool) -> Void
 
-  init(awake: AwakeEffects, didFallAsleep: @escaping @Sendable (_ onMainActor: Bool) -> Void) {
-    self.awake = awake
-    self.didFallAsleep = didFallAsleep
-  }
+  init(awake: AwakeEffects) { self.awake = awake }
 
-  var isAsleep: Bool { lock.withLock { sleeps > 0 } }
+  var isAsleep: Bool { awake.withLock { sleeps > 0 } }
 
   /// The effect had its first turn: counted from now on.
   func started() {
-    lock.withLock {
+    awake.withLock {
       counted = true
-      if sleeps == 0 { awake.add(1) }
+      if sleeps == 0 { awake.count += 1 }
     }
   }
 
   /// The effect finished or was cancelled: no longer counted.
   func ended() {
-    lock.withLock {
-      if counted && sleeps == 0 { awake.add(-1) }
+    awake.withLock {
+      if counted && sleeps == 0 { awake.count -= 1 }
       counted = false
     }
   }
 
   /// A sleep of this effect was registered (the clock calls it under its lock, then `announce`).
   func fellAsleep() {
-    lock.withLock {
+    awake.withLock {
       sleeps += 1
-      if sleeps == 1 && counted { awake.add(-1) }
+      if sleeps == 1 && counted { awake.count -= 1 }
     }
   }
 
   /// A sleep of this effect was woken or cancelled.
   func wokeUp() {
-    lock.withLock {
+    awake.withLock {
       sleeps -= 1
-      if sleeps == 0 && counted { awake.add(1) }
+      if sleeps == 0 && counted { awake.count += 1 }
     }
   }
 
   /// Tells the store, after the clock released its lock; `isolation` is the sleeper's.
   func announce(isolation: isolated (any Actor)?) {
-    didFallAsleep(isolation.map { $0 === MainActor.shared } ?? false)
+    awake.didFallAsleep(isolation.map { $0 === MainActor.shared } ?? false)
   }
 }
 
-/// How many of a store's run effects have started, not ended, and are not asleep.
+/// How many of a store's run effects have started, not ended, and are not asleep; its lock also
+/// guards each effect's `EffectActivity`.
 final class AwakeEffects: @unchecked Sendable {
   private let lock = NSLock()
-  private var count = 0
+  fileprivate var count = 0
+  /// Re-checks what the store's waiters wait for: on the main actor (true) at once, else in a
+  /// main-actor task.
+  let didFallAsleep: @Sendable (_ onMainActor: Bool) -> Void
 
-  func add(_ delta: Int) { lock.withLock { count += delta } }
+  init(didFallAsleep: @escaping @Sendable (_ onMainActor: Bool) -> Void) { self.didFallAsleep = didFallAsleep }
+
+  fileprivate func withLock<R>(_ body: () -> R) -> R { lock.withLock(body) }
+
   var value: Int { lock.withLock { count } }
 }

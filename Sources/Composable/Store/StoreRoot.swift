@@ -69,7 +69,16 @@ final class StoreRoot<State, Action> {
   /// Effects in flight that have not had their first turn; run effects started and not asleep;
   /// concatenations in flight (see `allEffectsAsleep`).
   var unstartedEffects = 0
-  let awakeEffects = AwakeEffects()
+  private(set) lazy var awakeEffects: AwakeEffects = {
+    let link = self.link
+    return AwakeEffects { onMainActor in
+      if onMainActor {
+        MainActor.assumeIsolated { link.root?.signalActivity() }
+      } else {
+        Task { @MainActor in link.root?.signalActivity() }
+      }
+    }
+  }()
   var concatenations: Set<Int> = []
 
   // Waiting for effects, event-driven: suspended waiters resumed when an effect finishes or one of its
@@ -435,8 +444,10 @@ final class StoreRoot<State, Action> {
   private func register(
     _ runner: EffectRunner, id taskID: Int, ids: [CancelID], activity: EffectActivity? = nil
   ) {
-    var keys: [CancelID] = []
-    for id in ids {
+    // Ids of a feature at the root have no place to prefix: the keys are the ids (one array).
+    let unplaced = ids.allSatisfy(\.path.isEmpty)
+    var keys: [CancelID] = unplaced ? ids : []
+    for id in ids where !unplaced {
       for length in 0...id.path.count {
         var key = id
         if length < id.path.count { key.path = Array(id.path.prefix(length)) }
@@ -504,16 +515,7 @@ final class StoreRoot<State, Action> {
   }
 
   /// A run effect's count of sleeps (see `EffectActivity`).
-  private func makeActivity() -> EffectActivity {
-    let link = self.link
-    return EffectActivity(awake: awakeEffects) { onMainActor in
-      if onMainActor {
-        MainActor.assumeIsolated { link.root?.signalActivity() }
-      } else {
-        Task { @MainActor in link.root?.signalActivity() }
-      }
-    }
-  }
+  private func makeActivity() -> EffectActivity { EffectActivity(awake: awakeEffects) }
 
   /// Registers a driven effect (`Effect.driven`): it starts in `startDrivenEffects`, when its turn
   /// comes, and ends when it finishes or is cancelled.
@@ -528,8 +530,10 @@ final class StoreRoot<State, Action> {
       root.finished(taskID)
       root.taskEnded()
     }
-    let send = Send<Action>(deliver: { link.root?.receive($0) }, warning: { link.root?.warn($0) })
-    let effect = DrivenEffect(core: core, send: send, place: driven.place)
+    let send = Send<Action>(
+      deliver: { [core] action in if !core.isCancelled { link.root?.receive(action) } },
+      warning: { link.root?.warn($0) })
+    let effect = DrivenEffect(core: core, checkedSend: send, place: driven.place)
     let start = driven.start
     drivenStarts[taskID] = { effect.step { start(effect) } }
     register(.driven(core), id: taskID, ids: ids, activity: activity)

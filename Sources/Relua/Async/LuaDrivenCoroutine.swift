@@ -4,20 +4,17 @@ extension LuaCoroutineDriver {
   /// Runs `function(arguments...)` as a coroutine stepped by callbacks instead of awaited in a
   /// task: it runs now to its first await; an await of a callback (`LuaSuspension.callback`)
   /// resumes it from that callback, an await of async work from a task made for that one await.
-  /// `completion` gets its results or its error (as `run` throws it), once, unless it is
-  /// cancelled first. `context` wraps each step (a driven effect binds its dependencies there).
+  /// `owner` runs each step (a driven effect binds its dependencies there) and hears of its end
+  /// (results, or the error as `run` throws it), once, unless it is cancelled first.
   ///
   /// A suspended coroutine then costs its Lua thread and what it waits on, not a Swift task.
-  ///
   /// `prepare` gets the coroutine before its first step (that step can already cancel it).
   @discardableResult
   func start(
-    _ function: LuaFunction, arguments: [LuaValue],
-    context: @escaping @MainActor (() -> Void) -> Void = { $0() },
-    prepare: (LuaDrivenCoroutine) -> Void = { _ in },
-    completion: @escaping @MainActor (Result<[LuaValue], any Error>) -> Void
+    _ function: LuaFunction, arguments: [LuaValue], owner: some LuaDrivenCoroutineOwner,
+    prepare: (LuaDrivenCoroutine) -> Void = { _ in }
   ) -> LuaDrivenCoroutine {
-    let coroutine = LuaDrivenCoroutine(driver: self, context: context, completion: completion)
+    let coroutine = LuaDrivenCoroutine(driver: self, owner: owner)
     prepare(coroutine)
     do {
       coroutine.thread = try spawn(function)
@@ -30,61 +27,67 @@ extension LuaCoroutineDriver {
   }
 }
 
+/// What a coroutine the driver steps by callbacks works for (an effect, in the Lua host).
+@MainActor
+protocol LuaDrivenCoroutineOwner: AnyObject {
+  /// Runs one step of the coroutine (with what the step needs bound).
+  func step(_ body: () -> Void)
+  /// The coroutine returned or raised (not called once it is cancelled).
+  func coroutine(_ coroutine: LuaDrivenCoroutine, endedWith result: Result<[LuaValue], any Error>)
+}
+
 /// A coroutine the driver steps by callbacks (see `LuaCoroutineDriver.start`).
 @MainActor
 final class LuaDrivenCoroutine {
   private let driver: LuaCoroutineDriver
-  private let context: @MainActor (() -> Void) -> Void
-  private var completion: (@MainActor (Result<[LuaValue], any Error>) -> Void)?
+  /// Held until the coroutine ends or is cancelled.
+  private var owner: (any LuaDrivenCoroutineOwner)?
   fileprivate(set) var thread: LuaThread?
   /// Cancels what the coroutine waits on now.
   private var cancelWait: (@MainActor () -> Void)?
   /// Counts awaits: a callback of an earlier one (called twice, or late) is ignored.
   private var awaits = 0
+  /// While a callback await registers: it may complete at once, with these arguments.
+  private var registering = false
+  private var completedWhileRegistering: [LuaValue]?
   private var isRunning = false
   private(set) var isCancelled = false
-  private var hasEnded: Bool { completion == nil }
+  private var hasEnded: Bool { owner == nil }
 
-  fileprivate init(
-    driver: LuaCoroutineDriver, context: @escaping @MainActor (() -> Void) -> Void,
-    completion: @escaping @MainActor (Result<[LuaValue], any Error>) -> Void
-  ) {
+  fileprivate init(driver: LuaCoroutineDriver, owner: any LuaDrivenCoroutineOwner) {
     self.driver = driver
-    self.context = context
-    self.completion = completion
+    self.owner = owner
+  }
+
+  private func context(_ body: () -> Void) {
+    if let owner { owner.step(body) } else { body() }
   }
 
   /// Stops the coroutine: what it waits on is cancelled and it is closed (its `<close>` variables
-  /// run); the completion is not called. Cancelled while it runs (its own step sent the action
-  /// that cancels it), it is closed when that step ends.
+  /// run); its owner hears nothing more. Cancelled while it runs (its own step sent the action
+  /// that cancels it), it is closed when that step ends, as a task would stop at its next await.
   func cancel() {
     guard !hasEnded, !isCancelled else { return }
-    guard thread != nil else {
-      // Not started yet: it never will be.
-      isCancelled = true
-      completion = nil
-      return
-    }
     isCancelled = true
-    completion = nil
     let cancelWait = self.cancelWait
     self.cancelWait = nil
     cancelWait?()
     if !isRunning { close() }
   }
 
+  /// Closes a cancelled coroutine in its owner's context (its `<close>` handlers are its code); a
+  /// handler's error has nowhere to go once the effect is cancelled.
   private func close() {
-    guard let thread else { return }
-    self.thread = nil
-    // A `<close>` handler's error has nowhere to go once the effect is cancelled.
-    context { try? thread.close() }
+    if let thread { context { try? thread.close() } }
+    thread = nil
+    owner = nil
   }
 
   fileprivate func end(_ result: Result<[LuaValue], any Error>) {
-    guard let completion else { return }
-    self.completion = nil
+    guard let owner else { return }
+    self.owner = nil
     thread = nil
-    completion(result)
+    owner.coroutine(self, endedWith: result)
   }
 
   /// Resumes the coroutine with `arguments` and steps it until it waits on something that has
@@ -109,8 +112,7 @@ final class LuaDrivenCoroutine {
         return
       case .success(.suspended(let suspension)):
         awaits += 1
-        let number = awaits
-        guard let immediate = wait(for: suspension, number: number) else { return }
+        guard let immediate = wait(for: suspension, number: awaits) else { return }
         arguments = immediate
       }
     }
@@ -121,22 +123,13 @@ final class LuaDrivenCoroutine {
   private func wait(for suspension: LuaSuspension, number: Int) -> [LuaValue]? {
     switch suspension {
     case .callback(let register):
-      var registering = true
-      var immediate: [LuaValue]?
-      // Held strongly by what it waits on: a suspended coroutine lives as long as its wait.
+      registering = true
       // Registered in the step's context: a test clock counts the sleep as the effect's.
-      var cancel: (@MainActor () -> Void)!
-      context { cancel = register { [self] result in
-        guard self.awaits == number, !self.hasEnded else { return }
-        self.awaits += 1  // once
-        self.cancelWait = nil
-        if registering {
-          immediate = Self.resumeArguments(result)
-        } else {
-          self.advance(with: Self.resumeArguments(result))
-        }
-      } }
+      var cancel: (@MainActor () -> Void)?
+      context { cancel = register { [self] result in resume(await: number, with: result) } }
       registering = false
+      let immediate = completedWhileRegistering
+      completedWhileRegistering = nil
       if immediate == nil { cancelWait = cancel }
       return immediate
     case .async(let operation):
@@ -145,13 +138,23 @@ final class LuaDrivenCoroutine {
         let task = Task { @MainActor [self] in
           let result: Result<[LuaValue], any Error>
           do { result = .success(try await operation()) } catch { result = .failure(error) }
-          guard self.awaits == number, !self.hasEnded else { return }
-          self.cancelWait = nil
-          self.advance(with: Self.resumeArguments(result))
+          resume(await: number, with: result)
         }
-        self.cancelWait = { task.cancel() }
+        cancelWait = { task.cancel() }
       }
       return nil
+    }
+  }
+
+  /// An await completed: the coroutine goes on (once, and only for the await it is in).
+  private func resume(await number: Int, with result: Result<[LuaValue], any Error>) {
+    guard awaits == number, !hasEnded, !isCancelled else { return }
+    awaits += 1
+    cancelWait = nil
+    if registering {
+      completedWhileRegistering = Self.resumeArguments(result)
+    } else {
+      advance(with: Self.resumeArguments(result))
     }
   }
 

@@ -109,9 +109,8 @@ enum LuaEffects {
 }
 
 extension ReluaHost {
-  /// Starts an effect body as a coroutine, `body(send)`, stepped in the effect's context. When it
-  /// raises, its `catch(error, send)` runs the same way (an error of its own becomes a store
-  /// warning); without one, the error does. Cancelling the effect closes whichever runs.
+  /// Starts an effect body as a coroutine, `body(send)`, stepped in the effect's context (see
+  /// `LuaEffectRun`).
   func startEffect(
     _ body: LuaFunction, catch handler: LuaFunction?, feature: FeatureDefinition,
     effect: DrivenEffect<FeatureAction>, definedAt: String
@@ -123,21 +122,8 @@ extension ReluaHost {
       effect.finish(throwing: error)
       return
     }
-    let context: @MainActor (() -> Void) -> Void = { effect.step($0) }
-    // Whichever coroutine runs (the body, then its catch) is cancelled with the effect, from before
-    // its first step: that step can send the action that cancels it.
-    let prepare: (LuaDrivenCoroutine) -> Void = { coroutine in effect.onCancel { coroutine.cancel() } }
-    driver.start(body, arguments: [.function(sendFunction)], context: context, prepare: prepare) { [driver] result in
-      guard case .failure(let error) = result else { return effect.finish() }
-      guard let handler else { return effect.finish(throwing: error) }
-      let arguments: [LuaValue] = [.text(LuaCoroutineDriver.message(of: error)), .function(sendFunction)]
-      driver.start(handler, arguments: arguments, context: context, prepare: prepare) { result in
-        if case .failure(let error) = result {
-          effect.send.warn("The catch of an Effect.run at \(definedAt) raised: \(LuaCoroutineDriver.message(of: error))")
-        }
-        effect.finish()
-      }
-    }
+    let run = LuaEffectRun(effect: effect, catch: handler, sendFunction: sendFunction, definedAt: definedAt, driver: driver)
+    driver.start(body, arguments: [.function(sendFunction)], owner: run, prepare: run.cancelsWithEffect)
   }
 
   /// `send(action, payload)` for an effect of `feature`: names are the feature's own (a child's
@@ -157,4 +143,49 @@ extension ReluaHost {
 struct UncheckedSendable<Wrapped>: @unchecked Sendable {
   let value: Wrapped
   init(_ value: Wrapped) { self.value = value }
+}
+
+/// One Lua `Effect.run` in flight: its body's coroutine, then (when the body raises) its
+/// `catch(error, send)`, each stepped in the effect's context and cancelled with it. An error of
+/// the catch becomes a store warning; without a catch, the body's error does.
+@MainActor
+private final class LuaEffectRun: LuaDrivenCoroutineOwner {
+  let effect: DrivenEffect<FeatureAction>
+  let handler: LuaFunction?
+  let sendFunction: LuaFunction
+  let definedAt: String
+  let driver: LuaCoroutineDriver
+  private var recovering = false
+
+  init(
+    effect: DrivenEffect<FeatureAction>, catch handler: LuaFunction?, sendFunction: LuaFunction, definedAt: String,
+    driver: LuaCoroutineDriver
+  ) {
+    self.effect = effect
+    self.handler = handler
+    self.sendFunction = sendFunction
+    self.definedAt = definedAt
+    self.driver = driver
+  }
+
+  /// Set before each coroutine's first step: that step can send the action that cancels it.
+  func cancelsWithEffect(_ coroutine: LuaDrivenCoroutine) {
+    effect.onCancel { coroutine.cancel() }
+  }
+
+  func step(_ body: () -> Void) { effect.step(body) }
+
+  func coroutine(_ coroutine: LuaDrivenCoroutine, endedWith result: Result<[LuaValue], any Error>) {
+    if recovering {
+      if case .failure(let error) = result {
+        effect.send.warn("The catch of an Effect.run at \(definedAt) raised: \(LuaCoroutineDriver.message(of: error))")
+      }
+      return effect.finish()
+    }
+    guard case .failure(let error) = result else { return effect.finish() }
+    guard let handler else { return effect.finish(throwing: error) }
+    recovering = true
+    let arguments: [LuaValue] = [.text(LuaCoroutineDriver.message(of: error)), .function(sendFunction)]
+    driver.start(handler, arguments: arguments, owner: self, prepare: cancelsWithEffect)
+  }
 }

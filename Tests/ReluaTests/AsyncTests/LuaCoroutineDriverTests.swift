@@ -36,7 +36,7 @@ final class LuaCoroutineDriverTests: XCTestCase {
   /// returns the coroutine's first result as an integer.
   private func drive(_ body: LuaFunction) -> (task: Task<Int64?, any Error>, sleeps: AsyncStream<Void>) {
     let (sleeps, fellAsleep) = AsyncStream<Void>.makeStream()
-    let activity = EffectActivity(awake: AwakeEffects()) { _ in fellAsleep.yield() }
+    let activity = EffectActivity(awake: AwakeEffects { _ in fellAsleep.yield() })
     let task = Task {
       try await EffectActivity.$current.withValue(activity) {
         try await LuaCoroutineDriver.run(body).first?.integerValue
