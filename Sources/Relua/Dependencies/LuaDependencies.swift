@@ -30,16 +30,7 @@ enum LuaDependencies {
       guard let duration = arguments.first?.doubleValue.flatMap(Duration.luaSeconds) else {
         throw LuaError.argument(position: 1, message: "deps.clock.sleep(seconds): expected \(Duration.luaSecondsRule)")
       }
-      let clock = DependencyValues.current.clock
-      // A test store's clock wakes the sleep by callback: the effect waits without a task.
-      if let clock = clock as? TestStoreClock {
-        let deadline = clock.now.advanced(by: duration)
-        return .callback { resume in clock.schedule(until: deadline) { resume(.success([])) } }
-      }
-      return .async {
-        try await clock.sleep(for: duration, isolation: #isolation)
-        return []
-      }
+      return sleep(for: duration)
     })))
     // deps.clock.timer(seconds): `for tick in deps.clock.timer(1) do … end` (1, 2, 3… after each
     // interval on the store's clock; TCA's clock.timer).
@@ -48,11 +39,12 @@ enum LuaDependencies {
         throw LuaError.argument(position: 1, message: "deps.clock.timer(seconds): expected seconds more than 0 and at most 9e9")
       }
       var tick: Int64 = 0
-      return try LuaStream.iterate("deps.clock.timer", host: host) {
-        try await DependencyValues.current.clock.sleep(for: interval, isolation: #isolation)
-        tick += 1
-        return [.integer(tick)]
-      }
+      return try LuaStream.iterate("deps.clock.timer", host: host, waitingFor: {
+        sleep(for: interval).map { _ in
+          tick += 1
+          return [.integer(tick)]
+        }
+      })
     }))
     try deps.rawSet("clock", .table(clock))
     // deps.notifications(name): `for value in deps.notifications("saved") do … end`, each value
@@ -179,5 +171,20 @@ struct DependencyOptions {
 
   func prepare(_ values: inout DependencyValues) {
     for step in apply { step(&values) }
+  }
+}
+
+/// A sleep on the current clock, as an await: a test store's clock wakes it by callback, so the
+/// effect waits without a task; any other clock is awaited.
+@MainActor
+private func sleep(for duration: Duration) -> LuaSuspension {
+  let clock = DependencyValues.current.clock
+  if let clock = clock as? TestStoreClock {
+    let deadline = clock.now.advanced(by: duration)
+    return .callback { resume in clock.schedule(until: deadline) { resume(.success([])) } }
+  }
+  return .async {
+    try await clock.sleep(for: duration, isolation: #isolation)
+    return []
   }
 }
