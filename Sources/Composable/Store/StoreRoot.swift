@@ -37,19 +37,7 @@ final class StoreRoot<State, Action> {
   var nextObserverID = 0
 
   // Effects in flight.
-  struct InFlight {
-    var runner: EffectRunner
-    var ids: [CancelID]
-    /// The cancel ids as the effect was given them (`ids` holds each at every prefix of its place).
-    var declared: [CancelID] = []
-    /// Whether the task has had its first main-actor turn.
-    var started = false
-    /// A run effect's sleeps on a `TestStoreClock`; nil for a concatenation.
-    var activity: EffectActivity?
-    /// A concatenation's effects of the current step (their task ids).
-    var children: [Int] = []
-  }
-  var inFlight: [Int: InFlight] = [:]
+  var inFlight: [Int: EffectInFlight] = [:]
   var cancellables: [CancelID: Set<Int>] = [:]
   /// Effect task ids only grow: a send's effects are the ids it took (see `StoreTask`).
   @exclusivity(unchecked) @usableFromInline var nextTaskID = 0
@@ -454,7 +442,7 @@ final class StoreRoot<State, Action> {
         keys.append(key)
       }
     }
-    inFlight[taskID] = InFlight(runner: runner, ids: keys, declared: ids, activity: activity)
+    inFlight[taskID] = EffectInFlight(runner: runner, ids: keys, declared: ids, activity: activity)
     unstartedEffects += 1
     if activity == nil { concatenations.insert(taskID) }
     for key in keys { cancellables[key, default: []].insert(taskID) }
@@ -613,6 +601,21 @@ extension Effect {
     default: return false
     }
   }
+}
+
+/// An effect a store root runs. Not nested in the generic root: a nested type's metadata is
+/// looked up at run time on each use in unspecialized code.
+struct EffectInFlight {
+  var runner: EffectRunner
+  var ids: [CancelID]
+  /// The cancel ids as the effect was given them (`ids` holds each at every prefix of its place).
+  var declared: [CancelID] = []
+  /// Whether the task has had its first main-actor turn.
+  var started = false
+  /// A run effect's sleeps on a `TestStoreClock`; nil for a concatenation.
+  var activity: EffectActivity?
+  /// A concatenation's effects of the current step (their task ids).
+  var children: [Int] = []
 }
 
 /// How an effect in flight runs: a task, or driven by its host (`Effect.driven`).

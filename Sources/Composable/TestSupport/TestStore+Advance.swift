@@ -79,6 +79,9 @@ struct BusyEffectsPatience {
 
   @MainActor
   mutating func waitUntilAsleep<State, Action>(_ root: StoreRoot<State, Action>) async {
+    // The common case after a wake: the woken effect (driven by the clock's callback) has already
+    // run to its next sleep.
+    if root.allEffectsAsleep { return }
     let start = ContinuousClock.now
     if await !root.wait(until: { root.allEffectsAsleep }, timeout: left) {
       left = max(.zero, left - start.duration(to: ContinuousClock.now))

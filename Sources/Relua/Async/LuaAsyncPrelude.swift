@@ -10,7 +10,7 @@ enum LuaAsyncPrelude {
 
   static let source = #"""
     local create, running, isyieldable = coroutine.create, coroutine.running, coroutine.isyieldable
-    local pack, unpack, error, format, setmetatable = table.pack, table.unpack, error, string.format, setmetatable
+    local error, format, setmetatable = error, string.format, setmetatable
     local traceback = debug and debug.traceback
 
     -- Coroutines the driver runs (weak keys: a finished coroutine is collected as usual).
@@ -20,6 +20,14 @@ enum LuaAsyncPrelude {
       local co = create(fn)
       driven[co] = true
       return co
+    end
+
+    -- What an awaitable's `start` returns when its coroutine is resumed: its results, or its error
+    -- raised at the line that awaited (level 2: `finish` is a tail call of the awaitable, so the
+    -- awaitable's caller is the next level). No table per await.
+    local function finish(ok, ...)
+      if ok then return ... end
+      error((...), 2)
     end
 
     -- Wraps the Swift `start` function of an awaitable. `start` registers the Swift operation and
@@ -33,9 +41,7 @@ enum LuaAsyncPrelude {
         if main then error(outside, 2) end
         if not driven[co] then error(nested, 2) end
         if not isyieldable() then error(blocked, 2) end
-        local results = pack(start(...))
-        if results[1] then return unpack(results, 2, results.n) end
-        error(results[2], 2)
+        return finish(start(...))
       end
     end
 
