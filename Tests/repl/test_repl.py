@@ -182,6 +182,31 @@ def test_ctrl_c_drops_the_line_being_typed():
         t.close()
 
 
+def test_effect_output_goes_above_the_line_being_typed():
+    """A timer's tick arrives while a line is half typed: the tick's diff is written above the
+    prompt, and the prompt comes back with what was typed, which the next keys complete."""
+    t = repl("Scripts/Features/CaseStudies/Timers.lua")
+    try:
+        t.expect(r"\[Start\]")
+        t.expect(r"> ")
+        t.line(":toggleTimerButtonTapped")
+        t.expect(r"\[Stop\]")
+        t.expect(r"> ")
+        time.sleep(0.2)
+        t.send("=40 +")
+        t.expect(r"=40 \+")
+        # The tick (after at most a second) goes above: the line with the prompt and the typed
+        # text is cleared first (no diff glued to "=40 +"), then drawn again below the diff.
+        match = t.expect(r"secondsElapsed = 1,[^\n]*\n(?:[^\n]*\n)*?[^\n]*> =40 \+", timeout=5)
+        assert "=40 +  " not in match.group(0) and "=40 +{" not in match.group(0), match.group(0)
+        t.line(" 2")
+        t.expect(r"\n42\r?\n")
+        t.line(":toggleTimerButtonTapped")
+        t.expect(r"\[Start\]")
+    finally:
+        t.close()
+
+
 def test_ctrl_c_abandons_an_unfinished_chunk():
     t = repl()
     try:

@@ -1,7 +1,8 @@
 import Foundation
 
-/// Where the REPL writes: standard output and error, with colour only on a terminal and when
-/// `NO_COLOR` is unset.
+/// Where the REPL writes: standard output and error (above the line being edited, when something
+/// is written while the user types: see `LineReader.write`), with colour only on a terminal and
+/// when `NO_COLOR` is unset.
 public struct ConsoleOutput: Sendable {
   public var useColor: Bool
   public var write: @Sendable (String) -> Void
@@ -9,8 +10,8 @@ public struct ConsoleOutput: Sendable {
 
   public init(
     useColor: Bool = isatty(STDOUT_FILENO) != 0 && ProcessInfo.processInfo.environment["NO_COLOR"] == nil,
-    write: @escaping @Sendable (String) -> Void = { FileHandle.standardOutput.write(Data(($0 + "\n").utf8)) },
-    writeError: @escaping @Sendable (String) -> Void = { FileHandle.standardError.write(Data(($0 + "\n").utf8)) }
+    write: @escaping @Sendable (String) -> Void = { LineReader.write($0) },
+    writeError: @escaping @Sendable (String) -> Void = { LineReader.write($0, toError: true) }
   ) {
     self.useColor = useColor
     self.write = write

@@ -141,15 +141,21 @@ public enum InterruptSignal {
 
   // MARK: The prompt's side (the reading thread)
 
-  /// Waits until `descriptor` has input (true), or Ctrl-C is pressed (false; the press is taken).
-  static func waitForInput(on descriptor: Int32) -> Bool {
-    var fds = [pollfd(fd: descriptor, events: Int16(POLLIN), revents: 0), pollfd(fd: pipe.read, events: Int16(POLLIN), revents: 0)]
-    while poll(&fds, 2, -1) < 0 && errno == EINTR {}
-    guard fds[1].revents == 0 else {
+  enum Wake { case input, interrupted, other }
+
+  /// Waits until `descriptor` has input, Ctrl-C is pressed (the press is taken), or `other` can
+  /// be read (output waiting to be shown above the line being edited).
+  static func waitForInput(on descriptor: Int32, or other: Int32) -> Wake {
+    var fds = [
+      pollfd(fd: descriptor, events: Int16(POLLIN), revents: 0), pollfd(fd: pipe.read, events: Int16(POLLIN), revents: 0),
+      pollfd(fd: other, events: Int16(POLLIN), revents: 0),
+    ]
+    while poll(&fds, 3, -1) < 0 && errno == EINTR {}
+    if fds[1].revents != 0 {
       dropPresses()
-      return false
+      return .interrupted
     }
-    return true
+    return fds[2].revents != 0 ? .other : .input
   }
 
   /// Forgets the presses not taken yet: one made before a prompt showed was not meant for it (it

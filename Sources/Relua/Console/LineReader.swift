@@ -54,7 +54,10 @@ public final class LineReader: @unchecked Sendable {
     guard isInteractive else { return Swift.readLine(strippingNewline: true).map(Input.line) ?? .end }
     InterruptSignal.dropPresses()
     LineReader.interrupted = false
-    guard let raw = readline(prompt) else {
+    LineReader.beginEditing()
+    let raw = readline(prompt)
+    LineReader.endEditing()
+    guard let raw else {
       guard LineReader.interrupted else { return .end }
       FileHandle.standardOutput.write(Data("^C\n".utf8))
       return .interrupted
@@ -85,9 +88,15 @@ public final class LineReader: @unchecked Sendable {
   private static func readCharacter() -> Int32 {
     var state = mbstate_t()
     while true {
-      guard InterruptSignal.waitForInput(on: STDIN_FILENO) else {
+      switch InterruptSignal.waitForInput(on: STDIN_FILENO, or: outputPipe.read) {
+      case .interrupted:
         interrupted = true
         return -1
+      case .other:
+        showQueuedOutput()
+        continue
+      case .input:
+        break
       }
       var byte: CChar = 0
       let count = read(STDIN_FILENO, &byte, 1)
@@ -100,6 +109,74 @@ public final class LineReader: @unchecked Sendable {
       default: return Int32(character)
       }
     }
+  }
+
+  // MARK: Output while a line is being edited
+
+  /// Whether `readline` runs, and what was written meanwhile, not shown yet (under `outputLock`).
+  nonisolated(unsafe) private static var editing = false
+  nonisolated(unsafe) private static var queuedOutput: [(text: String, toError: Bool)] = []
+  private static let outputLock = NSLock()
+  /// Wakes the reading thread, waiting for a key, to show queued output.
+  private static let outputPipe: (read: Int32, write: Int32) = {
+    var ends: [Int32] = [0, 0]
+    guard pipe(&ends) == 0 else { fatalError("relua: cannot create the REPL's output pipe") }
+    for end in ends { _ = fcntl(end, F_SETFL, fcntl(end, F_GETFL) | O_NONBLOCK) }
+    return (ends[0], ends[1])
+  }()
+
+  /// Writes `text` and a newline to standard output (or error). While a line is being edited at
+  /// the prompt (an effect's action arriving as the user types), the text goes above it: the
+  /// reading thread clears the line, writes the text and redraws the prompt with what was typed,
+  /// the cursor where it was. In order with everything else written.
+  public static func write(_ text: String, toError: Bool = false) {
+    outputLock.withLock {
+      guard editing else { return emit(text, toError: toError) }
+      queuedOutput.append((text, toError))
+      var byte: UInt8 = 0
+      _ = Glibc.write(outputPipe.write, &byte, 1)
+    }
+  }
+
+  private static func emit(_ text: String, toError: Bool) {
+    (toError ? FileHandle.standardError : FileHandle.standardOutput).write(Data((text + "\n").utf8))
+  }
+
+  private static func beginEditing() {
+    outputLock.withLock { editing = true }
+  }
+
+  /// After `readline`: what came too late to be shown above the line follows it.
+  private static func endEditing() {
+    outputLock.withLock {
+      editing = false
+      flushQueuedOutput()
+    }
+    drainOutputPipe()
+  }
+
+  /// On the reading thread, inside `readline` (libedit waits for a key): clear the line being
+  /// edited, write the queued output, let libedit draw the prompt and the line again.
+  private static func showQueuedOutput() {
+    drainOutputPipe()
+    let shown = outputLock.withLock { () -> Bool in
+      guard !queuedOutput.isEmpty else { return false }
+      FileHandle.standardOutput.write(Data("\r\u{1B}[K".utf8))
+      flushQueuedOutput()
+      return true
+    }
+    if shown { rl_forced_update_display() }
+  }
+
+  /// Under `outputLock`.
+  private static func flushQueuedOutput() {
+    for (text, toError) in queuedOutput { emit(text, toError: toError) }
+    queuedOutput.removeAll()
+  }
+
+  private static func drainOutputPipe() {
+    var bytes = [UInt8](repeating: 0, count: 64)
+    while read(outputPipe.read, &bytes, bytes.count) > 0 {}
   }
 
   // MARK: Completion (libedit calls back on the reading thread)
