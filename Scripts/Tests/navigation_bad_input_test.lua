@@ -30,11 +30,11 @@ local place = "navigation_bad_input_test.lua:15" -- the line of the compose entr
 
 describe("an action for a child that is not there", function()
   for _, case in ipairs {
-    { "rows[5].toggle", nil, 'A "forEach" at "Scripts/Tests/' .. place .. ' (Parent.rows)" received an action for a missing element (id: 5)' },
+    { "rows[id=5].toggle", nil, 'A "forEach" at "Scripts/Tests/' .. place .. ' (Parent.rows)" received an action for a missing element (id: 5)' },
     { "destination.dismiss", nil, '(Parent.destination)" received a dismiss action when destination state was absent' },
     { "destination.detail.increment", nil, '(Parent.destination)" received a presentation action when destination state was absent' },
     { "child.increment", nil, 'An "ifLet" at "Scripts/Tests/' .. place .. ' (Parent.child)" received a child action when child state was nil' },
-    { "path[3].detail.increment", nil, '(Parent.path)" received an action for a missing element (id: #3)' },
+    { "path[id=3].detail.increment", nil, '(Parent.path)" received an action for a missing element (id: #3)' },
     { "path.popFrom", 7, '(Parent.path)" received "popFrom" for a missing element (id: #7)' },
     { "sheet.increment", nil, '(Parent.sheet)" received a presentation action when destination state was absent' },
     { "sheet.dismiss", nil, '(Parent.sheet)" received a dismiss action when destination state was absent' },
@@ -62,7 +62,7 @@ describe("a push the stack cannot take", function()
 
   it("an undeclared path is an error naming what the stack accepts", function()
     local store = relua.Store(Parent)
-    local ok, err = pcall(store.send, store, "path[0].row.toggle")
+    local ok, err = pcall(store.send, store, "path[id=0].row.toggle")
     expect(ok).to_be(false)
     expect(tostring(err)).to_contain("the stack 'path' holds detail, not 'row'")
   end)

@@ -101,11 +101,11 @@ describe("regression 3: navigation warnings name the action as scripts write it"
     compose = { relua.stack("path", { child = Child }) },
   }
 
-  it("a stack warning shows path[7].child.bump and the script's line", function()
+  it("a stack warning shows path[id=7].child.bump and the script's line", function()
     local store = relua.TestStore(Stacked)
-    store:send("path[7].child.bump")
+    store:send("path[id=7].child.bump")
     local warning = store:warnings()[1] or ""
-    expect(warning).to_contain("path[7].child.bump")
+    expect(warning).to_contain("path[id=7].child.bump")
     expect(warning).to_contain("regressions_test.lua")
   end)
 end)

@@ -121,13 +121,13 @@ describe("paging", function()
     store:receive("searchResponse", function(s)
       s.items = rowsOf(first); s.searchedQuery = "tca"; s.currentPage = 1; s.hasMorePage = true; s.loadingState = "none"
     end)
-    store:send("items[5].onAppear")  -- not the last row: nothing
-    store:send("items[10].onAppear", function(s) s.loadingState = "loadingNext" end)
+    store:send("items[id=5].onAppear")  -- not the last row: nothing
+    store:send("items[id=10].onAppear", function(s) s.loadingState = "loadingNext" end)
     store:receive("searchResponse", function(s)
       for _, row in ipairs(rowsOf(second)) do s.items[#s.items + 1] = row end
       s.currentPage = 2; s.hasMorePage = false; s.loadingState = "none"
     end)
-    store:send("items[15].onAppear")  -- no more pages
+    store:send("items[id=15].onAppear")  -- no more pages
     expect(requests).to_equal({ "tca#1", "tca#2" })
     store:finish()
   end)
@@ -141,7 +141,7 @@ describe("paging", function()
     store:receive("searchResponse", function(s)
       s.items = rowsOf(first); s.searchedQuery = "tca"; s.currentPage = 1; s.hasMorePage = true; s.loadingState = "none"
     end)
-    store:send("items[10].onAppear", function(s) s.loadingState = "loadingNext" end)
+    store:send("items[id=10].onAppear", function(s) s.loadingState = "loadingNext" end)
     store:send("binding.query", "swift", function(s) s.query = "swift"; s.loadingState = "refreshing" end)
     store:advance(0.3)
     store:receive("searchResponse", function(s)
@@ -161,7 +161,7 @@ describe("paging", function()
     store:advance(0.3)
     store:receive("searchResponse")
     for p = 2, 10 do
-      store:send(("items[%d].onAppear"):format((p - 1) * 100))
+      store:send(("items[id=%d].onAppear"):format((p - 1) * 100))
       store:receive("searchResponse")
     end
     local s = store:state()
@@ -180,11 +180,11 @@ describe("likes and the detail screen", function()
     store:receive("searchResponse", function(s)
       s.items = rowsOf(result); s.searchedQuery = "tca"; s.currentPage = 1; s.hasMorePage = false; s.loadingState = "none"
     end)
-    store:send("items[2].tapped", function(s)
+    store:send("items[id=2].tapped", function(s)
       s.path = { { id = 0, detail = { repository = copy(s.items[2].repository), liked = false } } }
     end)
-    expect(store:screens()).to_equal({ "", "path[0].detail" })
-    store:send("path[0].detail.binding.liked", true, function(s)
+    expect(store:screens()).to_equal({ "", "path[id=0].detail" })
+    store:send("path[id=0].detail.binding.liked", true, function(s)
       s.path[1].detail.liked = true
       s.items[2].liked = true
     end)
@@ -198,7 +198,7 @@ describe("likes and the detail screen", function()
     store:send("binding.query", "tca")
     store:advance(0.3)
     store:receive("searchResponse")
-    store:send("items[2].binding.liked", true)
+    store:send("items[id=2].binding.liked", true)
     store:send("binding.showFavoritesOnly", true)
     expect(#Search.shownRows(store:state())).to_be(1)
     store:send("binding.query", "tcax")
@@ -227,7 +227,7 @@ describe("errors", function()
       store:send("binding.query", "tca")
       store:advance(0.3)
       store:receive("searchResponse")
-      store:send("items[10].onAppear")
+      store:send("items[id=10].onAppear")
       store:receive("searchResponse")
       local s = store:state()
       if err.kind == "http" and err.status == 422 then
@@ -252,7 +252,7 @@ describe("errors", function()
     store:send("binding.query", "tca")
     store:advance(0.3)
     store:receive("searchResponse")
-    store:send("items[10].onAppear")
+    store:send("items[id=10].onAppear")
     store:receive("searchResponse")
     answers.tca[2] = { result = second }
     store:send("alert.retry")

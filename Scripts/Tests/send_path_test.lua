@@ -297,20 +297,20 @@ local List = relua.feature "List" {
 describe("action names sent from Lua", function()
   it("resolve to their own action when names alternate, are long, or outlive the cache", function()
     local store = relua.Store(List)
-    store:send("rows[1].toggle")
-    store:send("rows[2].toggle")
-    store:send("rows[1].toggle")
+    store:send("rows[id=1].toggle")
+    store:send("rows[id=2].toggle")
+    store:send("rows[id=1].toggle")
     expect(store:state("rows[1].on")).to_be(false)
     expect(store:state("rows[2].on")).to_be(true)
-    local long = "rows[1]." .. "aVeryLongActionNameThatLuaDoesNotInternAtAllEver"
+    local long = "rows[id=1]." .. "aVeryLongActionNameThatLuaDoesNotInternAtAllEver"
     store:send(long)
     store:send(long)
     expect(store:state("rows[1].on")).to_be(true)
     -- 10,001 other names (rows that do not exist: a warning each, no change) replace the cache.
-    for id = 3, 10003 do store:send("rows[" .. id .. "].toggle") end
-    store:send("rows[2].toggle")
-    store:send("rows[2].toggle")
-    store:send("rows[1].toggle")
+    for id = 3, 10003 do store:send("rows[id=" .. id .. "].toggle") end
+    store:send("rows[id=2].toggle")
+    store:send("rows[id=2].toggle")
+    store:send("rows[id=1].toggle")
     expect(store:state("rows[1].on")).to_be(false)
     expect(store:state("rows[2].on")).to_be(true)
   end)

@@ -338,19 +338,19 @@ port(ISSUE, "a parent's cancel reaches a scoped child",
 port(ISSUE, "a parent's cancel reaches an optional child",
   parentCancelsAt("opt", function(s) return s.opt end))
 port(ISSUE, "a parent's cancel reaches a forEach element",
-  parentCancelsAt("rows[2]", function(s) return s.rows[2] end))
+  parentCancelsAt("rows[id=2]", function(s) return s.rows[2] end))
 port(ISSUE, "a parent's cancel reaches a stack element",
-  parentCancelsAt("path[0].child", function(s) return s.path[1].child end))
+  parentCancelsAt("path[id=0].child", function(s) return s.path[1].child end))
 port(ISSUE, "a parent's cancel reaches a presented child",
   parentCancelsAt("dest.child", function(s) return s.dest.child end))
 port(ISSUE, "a parent's cancel reaches a descendant through scope, forEach and presents",
-  parentCancelsAt('middle.rows["x"].dest.child', function(s) return s.middle.rows[1].dest.child end))
+  parentCancelsAt('middle.rows[id="x"].dest.child', function(s) return s.middle.rows[1].dest.child end))
 
 -- The parent's cancel reaches every descendant at once, and its own effect too.
 local function testParentCancelsAll()
   local store = relua.TestStore(Parent, { deps = { clock = "test" } })
-  local places = { "a", "b", "opt", "rows[1]", "rows[2]", "path[0].child", "dest.child", 'middle.rows["x"]',
-    'middle.rows["x"].dest.child' }
+  local places = { "a", "b", "opt", "rows[id=1]", "rows[id=2]", "path[id=0].child", "dest.child", 'middle.rows[id="x"]',
+    'middle.rows[id="x"].dest.child' }
   store:send("start")
   for _, place in ipairs(places) do store:send(place .. ".start") end
   store:send("stop")
@@ -397,13 +397,13 @@ port(ISSUE, "scoped siblings share their cancel ids, as in TCA", function()
   store:advance(3)
 end)
 port(ISSUE, "a forEach element cannot cancel its sibling's effect",
-  siblingCannotCancel("rows[1]", "rows[2]", function(s) return s.rows[1] end, function(s) return s.rows[2] end))
+  siblingCannotCancel("rows[id=1]", "rows[id=2]", function(s) return s.rows[1] end, function(s) return s.rows[2] end))
 port(ISSUE, "a presented grandchild cannot cancel its parent's (the row's) effect", function()
   local store = relua.TestStore(Parent, { deps = { clock = "test" } })
-  store:send('middle.rows["x"].start')
-  store:send('middle.rows["x"].dest.child.stop')
+  store:send('middle.rows[id="x"].start')
+  store:send('middle.rows[id="x"].dest.child.stop')
   store:advance(1)
-  store:receive('middle.rows["x"].tick', function(s) s.middle.rows[1].ticks = 1 end)
-  store:send('middle.rows["x"].stop')
+  store:receive('middle.rows[id="x"].tick', function(s) s.middle.rows[1].ticks = 1 end)
+  store:send('middle.rows[id="x"].stop')
   store:advance(3)
 end)

@@ -90,7 +90,7 @@ local ROOT = "11111111-1111-1111-1111-111111111111"
 local function addRow()
   local store = relua.TestStore(makeNested(), { state = { id = ROOT, name = "", rows = {} }, deps = { uuid = "incrementing" } })
   store:send("addRowButtonTapped", function(s) s.rows = { { id = relua.uuid(0), name = "", rows = {} } } end)
-  store:send(("rows[%q].addRowButtonTapped"):format(relua.uuid(0)), function(s)
+  store:send(("rows[id=%q].addRowButtonTapped"):format(relua.uuid(0)), function(s)
     s.rows[1].rows = { { id = relua.uuid(1), name = "", rows = {} } }
   end)
 end

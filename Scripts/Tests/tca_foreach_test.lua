@@ -1,7 +1,7 @@
 -- TCA's ForEachReducerTests, ported step for step to the relua DSL.
 --
 -- Mapping: `.forEach(\.rows, action: \.rows)` is `relua.forEach("rows", Row)`, so
--- `.rows(.element(id: 1, action: …))` is "rows[1].…". TCA's `Elements` row takes a bare String
+-- `.rows(.element(id: 1, action: …))` is "rows[id=1].…". TCA's `Elements` row takes a bare String
 -- as its action; here the row's action is `set` with a string payload.
 --
 -- Each test is a local function named after TCA's test, declared with `port`: as `it` when relua
@@ -34,9 +34,9 @@ local function testElementAction()
   local store = relua.TestStore(Elements, {
     state = { rows = { { id = 1, value = "Blob" }, { id = 2, value = "Blob Jr." }, { id = 3, value = "Blob Sr." } } },
   })
-  store:send("rows[1].set", "Blob Esq.", function(s) s.rows[1].value = "Blob Esq." end)
-  store:send("rows[2].set", "", function(s) s.rows[2].value = "" end)
-  store:receive("rows[2].set", "Empty", function(s) s.rows[2].value = "Empty" end)
+  store:send("rows[id=1].set", "Blob Esq.", function(s) s.rows[1].value = "Blob Esq." end)
+  store:send("rows[id=2].set", "", function(s) s.rows[2].value = "" end)
+  store:receive("rows[id=2].set", "Empty", function(s) s.rows[2].value = "Empty" end)
 end
 port("testElementAction", testElementAction)
 
@@ -49,12 +49,12 @@ port("testNonElementAction", testNonElementAction)
 local function testMissingElement()
   local Empty = feature "Elements" { state = { rows = {} }, compose = { relua.forEach("rows", Row) } }
   local store = relua.TestStore(Empty)
-  store:send("rows[1].set", "Blob Esq.")
+  store:send("rows[id=1].set", "Blob Esq.")
   local warnings = store:warnings()
   expect(#warnings).to_be(1)
   expect(warnings[1]).to_contain("A \"forEach\" at \"Scripts/Tests/tca_foreach_test.lua:")
   expect(warnings[1]).to_contain("received an action for a missing element")
-  expect(warnings[1]).to_contain("rows[1].set")
+  expect(warnings[1]).to_contain("rows[id=1].set")
 end
 port("testMissingElement", testMissingElement)
 
@@ -75,7 +75,7 @@ local Timer = feature "Timer" {
   },
 }
 
-local function timers(action, id) return ("timers[%q].%s"):format(id, action) end
+local function timers(action, id) return ("timers[id=%q].%s"):format(id, action) end
 
 local function testAutomaticEffectCancellation()
   local Timers = feature "Timers" {

@@ -55,12 +55,12 @@ local function testOnChangeChildStates()
     reduce = on { addChildState = function(s, child) s.childStates[#s.childStates + 1] = child end },
   }
   local store = relua.TestStore(Feature)
-  store:send("childStates[0].incrementButtonTapped", function(s) s.childStates[1].counter = 1 end)
+  store:send("childStates[id=0].incrementButtonTapped", function(s) s.childStates[1].counter = 1 end)
   store:send("addChildState", { id = 1, counter = 0 }, function(s)
     s.childStates[2] = { id = 1, counter = 0 }
     s.onChangeUpdateCounter = 1
   end)
-  store:send("childStates[1].incrementButtonTapped", function(s) s.childStates[2].counter = 1 end)
+  store:send("childStates[id=1].incrementButtonTapped", function(s) s.childStates[2].counter = 1 end)
 end
 port("testOnChangeChildStates", testOnChangeChildStates)
 

@@ -2,7 +2,7 @@
 --
 -- Mapping: `StackState<Child.State>` is `relua.stack("path", { child = Child })`, each element
 -- `{ id = n, child = … }`; a `Path` enum is one `relua.stack` with a kind per case. TCA's
--- `.element(id: 0, action: .tap)` is "path[0].child.tap", `.popFrom(id: 0)` is "path.popFrom", 0,
+-- `.element(id: 0, action: .tap)` is "path[id=0].child.tap", `.popFrom(id: 0)` is "path.popFrom", 0,
 -- `.push(id: 0, state: …)` is "path.push", { id = 0, child = … };
 -- `state.path.append(…)` is `relua.push(s.path, { child = … })`. `Task.never()` is a sleep on the
 -- test clock that no test advances to (`never` below).
@@ -60,7 +60,7 @@ local function testDismissFromParent()
   })
   local store = relua.TestStore(Parent, { deps = { clock = "test" } })
   store:send("pushChild", function(s) s.path = { { id = 0, child = {} } } end)
-  store:send("path[0].child.onAppear")
+  store:send("path[id=0].child.onAppear")
   store:send("popChild", function(s) s.path = {} end)
 end
 port("testDismissFromParent", testDismissFromParent)
@@ -76,8 +76,8 @@ local function testDismissFromChild()
   })
   local store = relua.TestStore(Parent, { deps = { clock = "test" } })
   store:send("pushChild", function(s) s.path = { { id = 0, child = {} } } end)
-  store:send("path[0].child.onAppear")
-  store:send("path[0].child.closeButtonTapped")
+  store:send("path[id=0].child.onAppear")
+  store:send("path[id=0].child.closeButtonTapped")
   store:receive("path.popFrom", 0, function(s) s.path = {} end)
 end
 port("testDismissFromChild", testDismissFromChild)
@@ -87,7 +87,7 @@ local function testDismissReceiveWrongAction()
   local Child = feature "Child" { state = {}, actions = { tap = {} }, reduce = dismissSelf }
   local Parent = stackParent({ child = Child })
   local store = relua.TestStore(Parent, { state = { path = { { id = 0, child = {} } } } })
-  store:send("path[0].child.tap")
+  store:send("path[id=0].child.tap")
   expect(function() store:receive("path.popFrom", 1, function(s) s.path = {} end) end)
     .to_error("Received unexpected action: …\n\n  − path.popFrom(1)\n  + path.popFrom(0)\n\n(Expected: −, Received: +)")
   store:skipReceivedActions()
@@ -113,13 +113,13 @@ local function testDismissFromIntermediateChild()
   local store = relua.TestStore(Parent, { deps = { clock = "test" } })
 
   store:send("path.push", { id = 0, child = { count = 2 } }, function(s) s.path = { { id = 0, child = { count = 2 } } } end)
-  store:send("path[0].child.onAppear")
+  store:send("path[id=0].child.onAppear")
 
   store:send("path.push", { id = 1, child = { count = 1 } }, function(s) s.path[2] = { id = 1, child = { count = 1 } } end)
-  store:send("path[1].child.onAppear")
+  store:send("path[id=1].child.onAppear")
 
   store:send("path.push", { id = 2, child = { count = 2 } }, function(s) s.path[3] = { id = 2, child = { count = 2 } } end)
-  store:send("path[2].child.onAppear")
+  store:send("path[id=2].child.onAppear")
 
   store:advance(1)
   store:receive("path.popFrom", 1, function(s)
@@ -140,7 +140,7 @@ local function testDismissFromDeepLinkedChild()
     pushChild = function(s) relua.push(s.path, { child = {} }) end,
   })
   local store = relua.TestStore(Parent, { state = { path = { { id = 0, child = {} } } } })
-  store:send("path[0].child.closeButtonTapped")
+  store:send("path[id=0].child.closeButtonTapped")
   store:receive("path.popFrom", 0, function(s) s.path = {} end)
 end
 port("testDismissFromDeepLinkedChild", testDismissFromDeepLinkedChild)
@@ -161,9 +161,9 @@ local function testEnumChild()
   })
   local store = relua.TestStore(Parent, { deps = { clock = "test" } })
   store:send("pushChild1", function(s) s.path = { { id = 0, child1 = { count = 0 } } } end)
-  store:send("path[0].child1.onAppear")
+  store:send("path[id=0].child1.onAppear")
   store:send("pushChild2", function(s) s.path[2] = { id = 1, child2 = { count = 0 } } end)
-  store:send("path[1].child2.onAppear")
+  store:send("path[id=1].child2.onAppear")
   store:send("path.popFrom", 0, function(s) s.path = {} end)
 end
 port("testEnumChild", testEnumChild)
@@ -176,9 +176,9 @@ local function testParentDismiss()
   })
   local store = relua.TestStore(Parent, { deps = { clock = "test" } })
   store:send("pushChild", function(s) s.path = { { id = 0, child = {} } } end)
-  store:send("path[0].child.tap")
+  store:send("path[id=0].child.tap")
   store:send("pushChild", function(s) s.path[2] = { id = 1, child = {} } end)
-  store:send("path[1].child.tap")
+  store:send("path[id=1].child.tap")
   store:send("popToRoot", function(s) s.path = {} end)
 end
 port("testParentDismiss", testParentDismiss)
@@ -207,17 +207,17 @@ local function testSiblingCannotCancel()
     state = { path = { { id = 0, child1 = { count = 0 } }, { id = 1, child2 = { count = 0 } } } },
     deps = { clock = "test" },
   })
-  store:send("path[0].child1.tap")
-  store:send("path[1].child2.tap")
-  store:send("path[0].child1.cancel")
+  store:send("path[id=0].child1.tap")
+  store:send("path[id=1].child2.tap")
+  store:send("path[id=0].child1.cancel")
   store:advance(1)
-  store:receive("path[1].child2.response", 42, function(s) s.path[2].child2.count = 42 end)
+  store:receive("path[id=1].child2.response", 42, function(s) s.path[2].child2.count = 42 end)
 
-  store:send("path[0].child1.tap")
-  store:send("path[1].child2.tap")
-  store:send("path[1].child2.cancel")
+  store:send("path[id=0].child1.tap")
+  store:send("path[id=1].child2.tap")
+  store:send("path[id=1].child2.cancel")
   store:advance(1)
-  store:receive("path[0].child1.response", 42, function(s) s.path[1].child1.count = 42 end)
+  store:receive("path[id=0].child1.response", 42, function(s) s.path[1].child1.count = 42 end)
 end
 port("testSiblingCannotCancel", testSiblingCannotCancel)
 
@@ -246,18 +246,18 @@ local function testFirstChildWhileEffectInFlight_DeliversToCorrectID()
     state = { path = { { id = 0, child1 = { count = 0 } }, { id = 1, child2 = { count = 0 } } } },
     deps = { clock = "test" },
   })
-  store:send("path[0].child1.tap")
-  store:send("path[1].child2.tap")
+  store:send("path[id=0].child1.tap")
+  store:send("path[id=1].child2.tap")
   store:advance(1)
-  store:receive("path[0].child1.response", 1, function(s) s.path[1].child1.count = 1 end)
+  store:receive("path[id=0].child1.response", 1, function(s) s.path[1].child1.count = 1 end)
   store:advance(1)
-  store:receive("path[1].child2.response", 2, function(s) s.path[2].child2.count = 2 end)
+  store:receive("path[id=1].child2.response", 2, function(s) s.path[2].child2.count = 2 end)
 
-  store:send("path[0].child1.tap")
-  store:send("path[1].child2.tap")
+  store:send("path[id=0].child1.tap")
+  store:send("path[id=1].child2.tap")
   store:send("popFirst", function(s) table.remove(s.path, 1) end)
   store:advance(2)
-  store:receive("path[1].child2.response", 2, function(s) s.path[1].child2.count = 4 end)
+  store:receive("path[id=1].child2.response", 2, function(s) s.path[1].child2.count = 4 end)
   store:send("popFirst", function(s) s.path = {} end)
 end
 port("testFirstChildWhileEffectInFlight_DeliversToCorrectID", testFirstChildWhileEffectInFlight_DeliversToCorrectID)
@@ -268,12 +268,12 @@ local Element = feature "Element" { state = {}, actions = { tap = {} } }
 local function testSendActionWithIDThatDoesNotExist()
   local Parent = stackParent({ element = Element })
   local store = relua.TestStore(Parent, { state = { path = { { id = 0, element = {} } } } })
-  store:send("path[999].element.tap")
+  store:send("path[id=999].element.tap")
   local warnings = store:warnings()
   expect(#warnings).to_be(1)
   expect(warnings[1]).to_contain("received an action for a missing element")
   expect(warnings[1]).to_contain("tca_stack_test.lua:")
-  expect(warnings[1]).to_contain("path[999].element.tap")
+  expect(warnings[1]).to_contain("path[id=999].element.tap")
 end
 port("testSendActionWithIDThatDoesNotExist", testSendActionWithIDThatDoesNotExist)
 
@@ -297,7 +297,7 @@ local function testChildWithInFlightEffect()
     state = { path = { { id = 0, child = {} } } },
     deps = { clock = "test" },
   })
-  store:send("path[0].child.tap")
+  store:send("path[id=0].child.tap")
   expect(function() store:finish(0.1) end)
     .to_error("An effect returned for this action is still running. It must complete before the end of the test.")
   store:skipInFlightEffects()
@@ -324,12 +324,12 @@ local function testMultipleChildEffects()
     state = { path = { { id = 0, child = { count = 1 } }, { id = 1, child = { count = 2 } } } },
     deps = { clock = "test" },
   })
-  store:send("path[0].child.tap")
-  store:send("path[1].child.tap")
+  store:send("path[id=0].child.tap")
+  store:send("path[id=1].child.tap")
   store:advance(1)
-  store:receive("path[0].child.response", 42, function(s) s.path[1].child.count = 42 end)
+  store:receive("path[id=0].child.response", 42, function(s) s.path[1].child.count = 42 end)
   store:advance(1)
-  store:receive("path[1].child.response", 42, function(s) s.path[2].child.count = 42 end)
+  store:receive("path[id=1].child.response", 42, function(s) s.path[2].child.count = 42 end)
 end
 port("testMultipleChildEffects", testMultipleChildEffects)
 
@@ -340,7 +340,7 @@ local function testChildEffectCancellation()
     state = { path = { { id = 0, child = {} } } },
     deps = { clock = "test" },
   })
-  store:send("path[0].child.tap")
+  store:send("path[id=0].child.tap")
   store:send("path.popFrom", 0, function(s) s.path = {} end)
 end
 port("testChildEffectCancellation", testChildEffectCancellation)
@@ -488,12 +488,12 @@ local function testOuterCancellation()
   }
   local before = relua.TestStore(OwnFirst, { deps = { clock = "test" } })
   before:send("push", function(s) s.path = { { id = 0, child = {} } } end)
-  before:send("path[0].child.onAppear")
+  before:send("path[id=0].child.onAppear")
   before:send("tapBefore", function(s) s.path = {} end)
 
   local after = relua.TestStore(OwnLast, { deps = { clock = "test" } })
   after:send("push", function(s) s.path = { { id = 0, child = {} } } end)
-  after:send("path[0].child.onAppear")
+  after:send("path[id=0].child.onAppear")
   after:send("tapAfter", function(s) s.path = {} end)
   after:send("tapAfter")
 end
@@ -509,6 +509,6 @@ local function testStackElementIDsNeverRepeat()
   store:send("push", function(s) s.path[2] = { id = 1, child = {} } end)
   store:send("path.popFrom", 1, function(s) s.path[2] = nil end)
   store:send("push", function(s) s.path[2] = { id = 2, child = {} } end)
-  expect(store:screens()).to_equal({ "", "path[0].child", "path[2].child" })
+  expect(store:screens()).to_equal({ "", "path[id=0].child", "path[id=2].child" })
 end
 port("StackElementID: push, push, popFrom the second, push gives id 2", testStackElementIDsNeverRepeat)

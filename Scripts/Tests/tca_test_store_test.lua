@@ -626,7 +626,7 @@ describe("store:receive by predicate", function()
     state = { rows = { { id = 42 } } },
     actions = { load = {} },
     compose = { relua.forEach("rows", Rows) },
-    reduce = on { load = function() return Effect.send("rows[42].response", 7) end },
+    reduce = on { load = function() return Effect.send("rows[id=42].response", 7) end },
   }
 
   it("gets the action record a plain reducer gets", function()
@@ -637,14 +637,14 @@ describe("store:receive by predicate", function()
       seen = action
       return true
     end)
-    expect(seen).to_equal({ name = "rows[42].response", pattern = "rows.response", payload = 7, id = 42 })
+    expect(seen).to_equal({ name = "rows[id=42].response", pattern = "rows.response", payload = 7, id = 42 })
   end)
 
   it("by name and payload check", function()
     local store = relua.TestStore(List)
     store:send("load")
     local got
-    store:receive("rows[42].response", function(payload)
+    store:receive("rows[id=42].response", function(payload)
       got = payload
       return payload > 5
     end, nil)
@@ -654,18 +654,18 @@ describe("store:receive by predicate", function()
   it("fails when the check returns false, showing the received action", function()
     local store = relua.TestStore(List)
     store:send("load")
-    expect(function() store:receive("rows[42].response", function(n) return n > 10 end, nil) end)
-      .to_error("Received unexpected action: …\n\n  rows[42].response(7)")
+    expect(function() store:receive("rows[id=42].response", function(n) return n > 10 end, nil) end)
+      .to_error("Received unexpected action: …\n\n  rows[id=42].response(7)")
   end)
 
   it("a check that raises fails with its message, at the line of store:receive", function()
     local store = relua.TestStore(List)
     store:send("load")
     local place, message = places.raised(function()
-      store:receive("rows[42].response", function() error("no payload like that") end, nil)
+      store:receive("rows[id=42].response", function() error("no payload like that") end, nil)
     end)
     expect(place).to_match("tca_test_store_test.lua:%d+$")
-    expect(message).to_contain("The payload check given to store:receive raised an error for rows[42].response(7): ")
+    expect(message).to_contain("The payload check given to store:receive raised an error for rows[id=42].response(7): ")
     expect(message).to_contain("tca_test_store_test.lua")
     expect(message).to_contain("no payload like that")
     expect(message).to_contain("Received unexpected action")
@@ -675,20 +675,20 @@ describe("store:receive by predicate", function()
     local store = relua.TestStore(List)
     store:send("load")
     expect(function() store:receive(function(action) return action.payload.x end) end)
-      .to_error("The predicate given to store:receive raised an error for rows[42].response(7)")
+      .to_error("The predicate given to store:receive raised an error for rows[id=42].response(7)")
   end)
 
   it("refuses arguments it cannot read", function()
     local store = relua.TestStore(List)
     places.raisesHere(function() store:receive(42) end, function() error("") end,
       "bad argument #1 to 'store:receive' (expected an action name, or a function(action) returning whether it is the action expected)")
-    expect(function() store:receive("rows[42].response", function() return true end, 5) end)
+    expect(function() store:receive("rows[id=42].response", function() return true end, 5) end)
       .to_error("bad argument #3 to 'store:receive' (the expectation must be a function(state))")
     expect(function() store:receive(function() return true end, function() end, function() end) end)
       .to_error("bad argument #3 to 'store:receive' (too many arguments: store:receive(predicate[, expect]))")
     expect(function() store:receive(function() return true end, "x") end)
       .to_error("bad argument #2 to 'store:receive' (the expectation must be a function(state))")
-    expect(function() store:receive("rows[42].nope") end).to_error("Row has no action 'nope'")
+    expect(function() store:receive("rows[id=42].nope") end).to_error("Row has no action 'nope'")
   end)
 
   it("with one function after the name, it stays the expectation", function()

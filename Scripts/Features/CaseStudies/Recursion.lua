@@ -26,7 +26,7 @@ Nested = feature "Nested" {
   view = function(s)
     local lines = { s.name .. "   [Add row] [Delete rows]" }
     for _, row in ipairs(s.rows) do
-      lines[#lines + 1] = ("  %s (%d rows)   rows[%q]"):format(row.name, #row.rows, row.id)
+      lines[#lines + 1] = ("  %s (%d rows)   rows[id=%q]"):format(row.name, #row.rows, row.id)
     end
     return table.concat(lines, "\n")
   end,

@@ -2,7 +2,7 @@
 -- Shows relua.stack: `path` is a stack of detail screens, each element `{ id = n, detail = … }`.
 -- Ids count from 0 (one more than the largest in the stack), so tests can name them.
 --  * Push with relua.push(s.path, { detail = … }).
---  * Element actions carry the element's stack id: "path[1].detail.increment"; a parent handler
+--  * Element actions carry the element's stack id: "path[id=1].detail.increment"; a parent handler
 --    for "path.detail.goDeeper" gets that id as its 4th argument.
 --  * "path.popFrom" (payload: an id) removes that element and all after it; their effects stop.
 --  * An element can pop itself from an effect with deps.dismiss().

@@ -11,8 +11,8 @@ local RepositoryRow = relua.feature "RepositoryRow" {
 
   view = function(s)
     local r = s.repository
-    -- The id is what actions name the row by: :items[ID].tapped, :items[ID].binding.liked true
-    return ("%s %s  ★%d  %s  [%d]"):format(s.liked and "♥" or "♡", r.full_name or "?", r.stargazers_count or 0, r.language or "", s.id)
+    -- The id is what actions name the row by: :items[id=ID].tapped, :items[id=ID].binding.liked true
+    return ("%s %s  ★%d  %s  [id=%d]"):format(s.liked and "♥" or "♡", r.full_name or "?", r.stargazers_count or 0, r.language or "", s.id)
   end,
 }
 

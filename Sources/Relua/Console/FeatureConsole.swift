@@ -432,7 +432,7 @@ extension FeatureChild {
     switch kind {
     case .scope(let feature), .lens(let feature, _, _): return feature.name
     case .optional(let feature): return "\(feature.name), when present"
-    case .forEach(let feature): return "\(feature.name) by id: :\(key)[ID].ACTION"
+    case .forEach(let feature): return "\(feature.name) by id: :\(key)[id=ID].ACTION"
     case .presents(let kinds): return "presents " + kinds.keys.sorted().map { "\($0) (\(name(kinds[$0]!)))" }.joined(separator: ", ")
     case .presented(let destination): return "presents \(name(destination)); :\(key).dismiss"
     case .stack(let kinds): return "a stack of " + kinds.keys.sorted().map { "\($0) (\(name(kinds[$0]!)))" }.joined(separator: ", ")

@@ -2,7 +2,7 @@ import CLua
 import CLuaShim
 import Lua
 
-/// Reads the actions scripts send (`"counter.setCount"`, `"rows[42].onAppear"`,
+/// Reads the actions scripts send (`"counter.setCount"`, `"rows[id=42].onAppear"`,
 /// `'destination.alert.confirm'`) into `FeatureAction`s, checked against what the feature tree
 /// declares: an unknown name or a payload of the wrong type is an error naming the feature and
 /// what it accepts. Parsed paths are cached (a send of a known name costs one dictionary lookup).
@@ -149,13 +149,59 @@ final class ActionResolver {
 
   // MARK: Parsing
 
-  /// `a.b[1].c["x"]` into steps. Ids are Lua literals: integers, floats, quoted strings, booleans.
-  /// `kind` names what the text is in messages (an action, or a state path written the same way).
-  nonisolated static func parse(_ text: String, kind: String = "action") throws(ReluaError) -> [FeatureAction.Step] {
+  /// One step of a path as written: a name, or a bracket — `[id=LITERAL]` (the element with this
+  /// id) or `[LITERAL]` (the n-th element, or a key in quotes).
+  enum PathToken {
+    case name(String)
+    case bracket(Value, byID: Bool)
+  }
+
+  /// `rows[id=42].toggle`, `destination.counter.increment` into steps. An action reaches an element
+  /// of a forEach or a stack by its id, as TCA's `.element(id:action:)` does; `[n]` would be the
+  /// n-th element (what it means in a state path), so it is refused with the right spelling.
+  nonisolated static func parse(_ text: String) throws(ReluaError) -> [FeatureAction.Step] {
     var steps: [FeatureAction.Step] = []
+    for token in try tokens(text, kind: "action") {
+      switch token {
+      case .name(let name): steps.append(.name(name))
+      case .bracket(let id, byID: true): steps.append(.id(id))
+      case .bracket(let literal, byID: false):
+        throw .badAction(
+          "cannot read the action '\(text)': [\(literal.luaLiteral())] would be an element by its position; "
+            + "an action names the element by its id: [id=\(literal.luaLiteral())]")
+      }
+    }
+    return steps
+  }
+
+  /// A state path (`:state rows[2].name`, `store:state("rows[id=42]")`): names are fields,
+  /// `[n]` the n-th element (1-based, as in Lua), `[id=LITERAL]` the element with that id,
+  /// `["odd key"]` a field whose name is not a Lua name.
+  nonisolated static func parseStatePath(_ text: String) throws(ReluaError) -> ValuePath {
+    var path: ValuePath = []
+    for token in try tokens(text, kind: "state path") {
+      switch token {
+      case .name(let name): path.append(.key(name))
+      case .bracket(let id, byID: true): path.append(.id(id))
+      case .bracket(.integer(let position), byID: false):
+        // Positions start at 1; 0 or less is nothing, as `t[0]` is nil in Lua.
+        path.append(.index(position >= 1 ? Int(clamping: position) - 1 : -1))
+      case .bracket(.string(let key), byID: false): path.append(.key(key))
+      case .bracket(let literal, byID: false):
+        throw .badAction("cannot read the state path '\(text)': [\(literal.luaLiteral())] is neither a position nor a field (an element by its id: [id=\(literal.luaLiteral())])")
+      }
+    }
+    return path
+  }
+
+  /// `a.b[id=1].c["x"]` into tokens. Literals are Lua's: integers, floats, quoted strings, booleans.
+  /// `kind` names what the text is in messages (an action, or a state path).
+  nonisolated static func tokens(_ text: String, kind: String) throws(ReluaError) -> [PathToken] {
+    var tokens: [PathToken] = []
     let bytes = Array(text.utf8)
     var position = 0
     func fail(_ why: String) -> ReluaError { .badAction("cannot read the \(kind) '\(text)': \(why)") }
+    func skipSpaces() { while position < bytes.count, bytes[position] == UInt8(ascii: " ") { position += 1 } }
     while position < bytes.count {
       let start = position
       while position < bytes.count, bytes[position] != UInt8(ascii: "."), bytes[position] != UInt8(ascii: "[") {
@@ -163,14 +209,27 @@ final class ActionResolver {
       }
       let name = String(decoding: bytes[start..<position], as: UTF8.self)
       guard isLuaIdentifier(name) else { throw fail(name.isEmpty ? "a name is missing" : "'\(name)' is not a name") }
-      steps.append(.name(name))
+      tokens.append(.name(name))
       while position < bytes.count, bytes[position] == UInt8(ascii: "[") {
         position += 1
-        let (id, end) = try parseLiteral(bytes, from: position, fail)
+        skipSpaces()
+        // `id=` (spaces allowed around `=`) marks an element by its id.
+        var byID = false
+        if bytes[position...].starts(with: "id".utf8) {
+          var after = position + 2
+          while after < bytes.count, bytes[after] == UInt8(ascii: " ") { after += 1 }
+          if after < bytes.count, bytes[after] == UInt8(ascii: "=") {
+            byID = true
+            position = after + 1
+            skipSpaces()
+          }
+        }
+        let (literal, end) = try parseLiteral(bytes, from: position, fail)
         position = end
+        skipSpaces()
         guard position < bytes.count, bytes[position] == UInt8(ascii: "]") else { throw fail("']' expected") }
         position += 1
-        steps.append(.id(id))
+        tokens.append(.bracket(literal, byID: byID))
       }
       if position < bytes.count {
         guard bytes[position] == UInt8(ascii: ".") else { throw fail("'.' expected") }
@@ -178,8 +237,8 @@ final class ActionResolver {
         if position == bytes.count { throw fail("it ends with '.'") }
       }
     }
-    if steps.isEmpty { throw fail("it is empty") }
-    return steps
+    if tokens.isEmpty { throw fail("it is empty") }
+    return tokens
   }
 
   nonisolated private static func parseLiteral(
@@ -199,8 +258,8 @@ final class ActionResolver {
       return (.string(String(decoding: text, as: UTF8.self)), position + 1)
     }
     var position = start
-    while position < bytes.count, bytes[position] != UInt8(ascii: "]") { position += 1 }
-    let literal = String(decoding: bytes[start..<position], as: UTF8.self).trimmingSpaces
+    while position < bytes.count, bytes[position] != UInt8(ascii: "]"), bytes[position] != UInt8(ascii: " ") { position += 1 }
+    let literal = String(decoding: bytes[start..<position], as: UTF8.self)
     if let integer = Int64(literal) { return (.integer(integer), position) }
     if literal == "math.mininteger" { return (.integer(.min), position) }  // (as `luaLiteral` writes it)
     if literal == "math.maxinteger" { return (.integer(.max), position) }
@@ -209,7 +268,7 @@ final class ActionResolver {
     }
     if literal == "true" { return (.boolean(true), position) }
     if literal == "false" { return (.boolean(false), position) }
-    throw fail("the id '\(literal)' is not a Lua literal (quote strings: [\"abc\"])")
+    throw fail("'\(literal)' is not a Lua literal (quote strings: [id=\"abc\"])")
   }
 
   // MARK: Checking against the declarations
@@ -244,7 +303,7 @@ final class ActionResolver {
       guard !rest.isEmpty else { throw needsMore() }
       return try walk(rest, in: definition, text: text)
     case .forEach(let definition):
-      guard case .id? = rest.first else { throw .badAction("'\(text)': '\(name)' is a forEach of \(feature.name): write \(name)[id].action") }
+      guard case .id? = rest.first else { throw .badAction("'\(text)': '\(name)' is a forEach of \(feature.name): write \(name)[id=ID].action") }
       guard rest.count > 1 else { throw needsMore() }
       return try walk(rest.dropFirst(), in: definition, text: text)
     case .presented(let destination):
@@ -263,12 +322,12 @@ final class ActionResolver {
       // `{ id = n, <kind> = state }`, checked against the kinds by `StackPush`.
       if case .name("push")? = rest.first, rest.count == 1 { return .table }
       guard case .id? = rest.first, case .name(let kind)? = rest.dropFirst().first else {
-        throw .badAction("'\(text)': '\(name)' is a stack of \(feature.name): write \(name)[id].<kind>.action, \(name).popFrom or \(name).push")
+        throw .badAction("'\(text)': '\(name)' is a stack of \(feature.name): write \(name)[id=ID].<kind>.action, \(name).popFrom or \(name).push")
       }
       guard let destination = kinds[kind] else {
         throw .badAction("'\(text)': the stack '\(name)' holds \(kinds.keys.sorted().joined(separator: ", ")), not '\(kind)'")
       }
-      return try walkDestination(destination, rest.dropFirst(2), text: text, place: "\(name)[id].\(kind)")
+      return try walkDestination(destination, rest.dropFirst(2), text: text, place: "\(name)[id=ID].\(kind)")
     }
   }
 

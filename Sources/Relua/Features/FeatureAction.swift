@@ -2,7 +2,7 @@
 /// keys, element ids) and its name, plus a payload.
 ///
 /// `counter.setCount(5)` is `[.name("counter"), .name("setCount")]` with payload `5`;
-/// `rows[42].onAppear` is `[.name("rows"), .id(42), .name("onAppear")]`. Steps are a slice so the
+/// `rows[id=42].onAppear` is `[.name("rows"), .id(42), .name("onAppear")]`. Steps are a slice so the
 /// composition operators can strip their own step without copying (the hot path of a send).
 public struct FeatureAction: Hashable, Sendable, CustomStringConvertible {
   public enum Step: Hashable, Sendable {
@@ -55,13 +55,13 @@ public struct FeatureAction: Hashable, Sendable, CustomStringConvertible {
     return nil
   }
 
-  /// The path as Lua code sends it: `rows[42].onAppear`, `destination.counter.increment`.
+  /// The path as Lua code sends it: `rows[id=42].onAppear`, `destination.counter.increment`.
   public var name: String {
     var text = ""
     for step in steps {
       switch step {
       case .name(let name): text += (text.isEmpty ? "" : ".") + name
-      case .id(let id): text += "[" + id.luaLiteral() + "]"
+      case .id(let id): text += "[id=" + id.luaLiteral() + "]"
       }
     }
     return text

@@ -111,7 +111,7 @@ final class FeatureCompiler {
     case .string(let path):
       let text = path.description
       do {
-        _ = try ActionResolver.parse(text, kind: "state path")
+        _ = try ActionResolver.parseStatePath(text)
       } catch {
         throw ReluaError.usage("\(definedAt): relua.onChange: \(error.description)")
       }

@@ -71,7 +71,7 @@ public enum FeatureScreens {
         for element in childState.asIdentified.elements {
           let id = IdentifiedValues.id(of: element)
           guard let kind = DestinationReducer.kind(of: element), case .feature(let nested)? = kinds[kind] else { continue }
-          let place = prefix + key + "[" + id.luaLiteral() + "]." + kind
+          let place = prefix + key + "[id=" + id.luaLiteral() + "]." + kind
           screens.append(FeatureScreen(
             feature: nested, actionPrefix: place + ".", place: place, state: element[key: kind],
             closeAction: prefix + key + ".popFrom", popID: id))

@@ -203,19 +203,11 @@ extension FeatureAction {
 }
 
 extension Value {
-  /// The value at a dotted path (`counter.count`, `results[1].secret`; positions 1-based as in Lua).
+  /// The value at a state path (`counter.count`, `results[1].secret` with positions 1-based as in
+  /// Lua, `rows[id=42].name`; see `ActionResolver.parseStatePath`).
   func at(path: String) throws -> Value {
     if path.isEmpty { return self }
-    var current = self
-    for step in try ActionResolver.parse(path, kind: "state path") {
-      switch step {
-      case .name(let key): current = current[key: key]
-      case .id(.integer(let position)) where current.arrayValue != nil || current.identifiedValue != nil:
-        current = position >= 1 ? current[Int(position) - 1] : .null
-      case .id(let id): current = current[id: id]
-      }
-    }
-    return current
+    return self[path: try ActionResolver.parseStatePath(path)]
   }
 }
 

@@ -149,7 +149,7 @@ extension ReluaHost {
     }
   }
 
-  /// An action as Lua code sees it whole: `{ name = "rows[42].toggle", pattern = "rows.toggle",
+  /// An action as Lua code sees it whole: `{ name = "rows[id=42].toggle", pattern = "rows.toggle",
   /// payload = …, id = 42 }` (a plain reducer's `action`, a test store's receive predicate's).
   static func pushRecord(of action: FeatureAction, onto L: OpaquePointer) throws {
     lua_createtable(L, 0, 4)

@@ -387,12 +387,12 @@ enum ReluaPrelude {
 
     function EffectMT:__tostring() return "Effect." .. self.kind end
 
-    -- store:scope("counter") / store:scope("rows[42]"): a view of a store on one child. Its
+    -- store:scope("counter") / store:scope("rows[id=42]"): a view of a store on one child. Its
     -- send prefixes the child's place; its state reads the child's part (scoped stores of TCA).
     local ScopedMT = { __name = "ScopedStore" }
     ScopedMT.__index = ScopedMT
     function M.scopeStore(store, prefix)
-      if type(prefix) ~= "string" or prefix == "" then fail(2, "store:scope(place): expected a place like \"counter\" or \"rows[42]\"") end
+      if type(prefix) ~= "string" or prefix == "" then fail(2, "store:scope(place): expected a place like \"counter\" or \"rows[id=42]\"") end
       return setmetatable({ parent = store, prefix = prefix }, ScopedMT)
     end
     function ScopedMT:send(action, ...) return self.parent:send(self.prefix .. "." .. action, ...) end

@@ -5,7 +5,7 @@ import Composable
 /// raises late in a send undoes what the reducers before it wrote, and only that.
 ///
 /// The place follows from the action: the steps the composition operators stripped before the
-/// action reached a feature are the path to that feature's state (`rows[42].toggle` reaches Row at
+/// action reached a feature are the path to that feature's state (`rows[id=42].toggle` reaches Row at
 /// `state.rows[id = 42]`; `destination.results.remove` reaches ResultList at
 /// `state.destination.results`). A derived (lens) child has no place of its own: its writes reach
 /// the state through the lens's `set`, which is anchored at the parent.

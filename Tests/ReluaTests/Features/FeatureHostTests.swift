@@ -10,16 +10,39 @@ final class FeatureHostTests: XCTestCase {
   func testActionPathsParse() async throws {
     XCTAssertEqual(try ActionResolver.parse("increment"), [.name("increment")])
     XCTAssertEqual(try ActionResolver.parse("counter.setCount"), [.name("counter"), .name("setCount")])
-    XCTAssertEqual(try ActionResolver.parse("rows[42].onAppear"), [.name("rows"), .id(.integer(42)), .name("onAppear")])
-    XCTAssertEqual(try ActionResolver.parse(#"rows["a.b"].x"#), [.name("rows"), .id(.string("a.b")), .name("x")])
-    XCTAssertEqual(try ActionResolver.parse("path[0].detail.toggle"), [.name("path"), .id(.integer(0)), .name("detail"), .name("toggle")])
-    XCTAssertEqual(try ActionResolver.parse("rows[math.mininteger].x"), [.name("rows"), .id(.integer(.min)), .name("x")])
+    XCTAssertEqual(try ActionResolver.parse("rows[id=42].onAppear"), [.name("rows"), .id(.integer(42)), .name("onAppear")])
+    XCTAssertEqual(try ActionResolver.parse(#"rows[id="a.b"].x"#), [.name("rows"), .id(.string("a.b")), .name("x")])
+    XCTAssertEqual(try ActionResolver.parse("path[id=0].detail.toggle"), [.name("path"), .id(.integer(0)), .name("detail"), .name("toggle")])
+    XCTAssertEqual(try ActionResolver.parse("rows[ id = math.mininteger ].x"), [.name("rows"), .id(.integer(.min)), .name("x")])
     XCTAssertThrowsError(try ActionResolver.parse("counter.")) { error in
       XCTAssertEqual("\(error)", "cannot read the action 'counter.': it ends with '.'")
     }
-    XCTAssertThrowsError(try ActionResolver.parse("rows[abc].x")) { error in
-      XCTAssertEqual("\(error)", #"cannot read the action 'rows[abc].x': the id 'abc' is not a Lua literal (quote strings: ["abc"])"#)
+    XCTAssertThrowsError(try ActionResolver.parse("rows[id=abc].x")) { error in
+      XCTAssertEqual("\(error)", #"cannot read the action 'rows[id=abc].x': 'abc' is not a Lua literal (quote strings: [id="abc"])"#)
     }
+    // `[n]` is the n-th element: an action names elements by id, and the message shows how.
+    XCTAssertThrowsError(try ActionResolver.parse("rows[2].toggle")) { error in
+      XCTAssertEqual(
+        "\(error)",
+        "cannot read the action 'rows[2].toggle': [2] would be an element by its position; an action names the element by its id: [id=2]")
+    }
+  }
+
+  /// State paths take both: `[n]` the n-th element (1-based), `[id=X]` the element with that id,
+  /// `["key"]` a field.
+  func testStatePathsTakePositionsAndIds() throws {
+    XCTAssertEqual(try ActionResolver.parseStatePath("rows[2].name"), [.key("rows"), .index(1), .key("name")])
+    XCTAssertEqual(try ActionResolver.parseStatePath(#"rows[id="x"]["odd key"]"#), [.key("rows"), .id(.string("x")), .key("odd key")])
+    XCTAssertEqual(try ActionResolver.parseStatePath("rows[0]"), [.key("rows"), .index(-1)])
+    let rows = Value.identified(try IdentifiedValues([
+      .record(ValueRecord([("id", .integer(7)), ("name", .string("seven"))])),
+      .record(ValueRecord([("id", .integer(1)), ("name", .string("one"))])),
+    ]))
+    let state = Value.record(ValueRecord([("rows", rows)]))
+    XCTAssertEqual(try state.at(path: "rows[1].name"), .string("seven"))
+    XCTAssertEqual(try state.at(path: "rows[id=1].name"), .string("one"))
+    XCTAssertEqual(try state.at(path: "rows[0]"), .null)
+    XCTAssertThrowsError(try state.at(path: "rows[true]"))
   }
 
   func testPayloadTypes() async {

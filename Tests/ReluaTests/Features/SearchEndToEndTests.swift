@@ -23,9 +23,9 @@ final class SearchEndToEndTests: XCTestCase {
       local s = store:state()
       assert(s.searchedQuery == "tetris", s.searchedQuery)
       assert(#s.items == 10 and s.currentPage == 1 and s.hasMorePage and s.loadingState == "none")
-      store:send(("items[%d].onAppear"):format(s.items[10].id))
+      store:send(("items[id=%d].onAppear"):format(s.items[10].id))
       store:wait()
-      store:send(("items[%d].onAppear"):format(store:state().items[20].id))
+      store:send(("items[id=%d].onAppear"):format(store:state().items[20].id))
       store:wait()
       s = store:state()
       return #s.items, s.currentPage, s.hasMorePage, s.items[1].repository.full_name, s.items[1].repository.owner.login

@@ -58,7 +58,7 @@ enum ScreenActions {
         let rows = state[key: key].asIdentified.elements
         for row in [rows.first, rows.count > 1 ? rows.last : nil].compactMap({ $0 }) {
           let id = IdentifiedValues.id(of: row).luaLiteral()
-          collect(element, state: row, prefix: "\(prefix)\(key)[\(id)].", depth: depth + 1, into: &actions)
+          collect(element, state: row, prefix: "\(prefix)\(key)[id=\(id)].", depth: depth + 1, into: &actions)
         }
       case .presented, .presents, .stack:
         break
