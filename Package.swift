@@ -69,9 +69,12 @@ let package = Package(
     // tests and demos (no SwiftNIO: docs/DESIGN-NOTES.md).
     .target(name: "WebSocket"),
     .target(name: "WebSocketEcho", dependencies: ["WebSocket", "LoopbackListener"]),
+    // relua.testing.websocketEcho() as a plug-in: the echo server registered through Relua's
+    // test-helper API (the CLI and the Swift test suite wire it in; Relua knows no server).
+    .target(name: "ReluaWebSocketEcho", dependencies: ["Relua", "WebSocketEcho"]),
     .executableTarget(
       name: "relua",
-      dependencies: ["Lua", "Relua", "ReluaGitHub", "GitHub", "GitHubFake", "WebSocketEcho", .product(name: "ArgumentParser", package: "swift-argument-parser")]
+      dependencies: ["Lua", "Relua", "ReluaGitHub", "ReluaWebSocketEcho", "GitHub", "GitHubFake", "WebSocketEcho", .product(name: "ArgumentParser", package: "swift-argument-parser")]
     ),
     // An example of relua embedded in a Swift program: a terminal to-do list whose logic is a
     // Lua feature and whose storage is a Swift dependency (Scripts/test drives it).
@@ -103,8 +106,8 @@ let package = Package(
     ),
     .testTarget(
       name: "ReluaTests",
-      dependencies: ["Relua", "ReluaGitHub", "Lua", "GitHub", "GitHubFake", "WebSocket", "WebSocketEcho", .product(name: "Clocks", package: "swift-clocks")]),
-    .testTarget(name: "CLITests", dependencies: ["relua", "WebSocketEcho"]),
+      dependencies: ["Relua", "ReluaGitHub", "ReluaWebSocketEcho", "Lua", "GitHub", "GitHubFake", "WebSocket", .product(name: "Clocks", package: "swift-clocks")]),
+    .testTarget(name: "CLITests", dependencies: ["relua"]),
     .testTarget(name: "GitHubTests", dependencies: ["GitHub", "GitHubFake"]),
     .testTarget(name: "WebSocketTests", dependencies: ["WebSocket", "WebSocketEcho"]),
   ]

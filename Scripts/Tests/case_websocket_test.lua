@@ -3,50 +3,33 @@
 -- the echo, disconnect; a refused connection delivers its error; cancelling the effect closes the
 -- socket. And the rules of `deps.websocket` (docs/DSL.md, Dependencies).
 --
--- The echo server must be listening on ws://127.0.0.1:8766/ (the case study's default URL):
--- `swift test` (ScriptSuiteTests) starts it in-process, Scripts/test starts `relua
--- websocket-echo`; by hand, `Scripts/websocket-echo &` before `relua test`.
+-- The echo server is the test process's own: `relua.testing.websocketEcho()` starts it on first
+-- use on a port the system picks (loopback, ephemeral: runs at once on one machine never share
+-- one) and gives its URL, "ws://127.0.0.1:PORT/"; its paths /drop and /close end a connection
+-- after the first echo. `relua test` and the Swift test suite register it.
 local relua = require "relua"
 local feature, on, Effect = relua.feature, relua.on, relua.Effect
 local WebSocket = require "Features.CaseStudies.WebSocket"
 
 local port = require "Tests.Support.TCAPort"("WebSocketTests")
-local ECHO = "ws://127.0.0.1:8766/"
+local ECHO = relua.testing.websocketEcho()
 
--- Whether the echo server listens: a test that needs it is pending (skipped, saying why) when
--- it does not, rather than failing with "connection refused".
-local Probe = feature "Probe" {
-  state = { reachable = false },
-  actions = { probe = {}, result = "boolean" },
-  reduce = on {
-    probe = function(_, _, deps)
-      return Effect.run(function(send)
-        local ok, socket = pcall(deps.websocket.connect, "probe", ECHO)
-        if ok then socket:close() end
-        send("result", ok)
-      end)
-    end,
-    result = function(s, ok) s.reachable = ok end,
-  },
-}
-local function requireEchoServer()
-  local store = relua.Store(Probe, { deps = { websocket = "live" } })
-  store:send("probe")
-  store:wait()
-  if not store:state().reachable then
-    pending("no WebSocket echo server on " .. ECHO .. ": start Scripts/websocket-echo (Scripts/test does)")
-  end
+-- A test store of the case study starting at the test's echo server (the feature's default URL
+-- is the hand-run demo's: Scripts/websocket-echo's fixed port).
+local function atEcho(path)
+  local state = WebSocket:initial()
+  state.url = ECHO .. (path or "")
+  return relua.TestStore(WebSocket, { deps = { websocket = "live" }, state = state })
 end
 
 local function connected()
-  local store = relua.TestStore(WebSocket, { deps = { websocket = "live" } })
+  local store = atEcho()
   store:send("connectButtonTapped", function(s) s.connectivityState = "connecting" end)
   store:receive("didOpen", function(s) s.connectivityState = "connected" end)
   return store
 end
 
 port("happyPath", function()
-  requireEchoServer()
   local store = connected()
   -- Send a message; the server answers with it
   store:send("messageToSendChanged", "Hi", function(s) s.messageToSend = "Hi" end)
@@ -75,7 +58,6 @@ port("sendFailure", function()
 end)
 
 port("connectError", function()
-  requireEchoServer()
   local store = relua.TestStore(WebSocket, { deps = { websocket = "live" } })
   store:send("urlChanged", "ws://127.0.0.1:1/", function(s) s.url = "ws://127.0.0.1:1/" end)
   store:send("connectButtonTapped", function(s) s.connectivityState = "connecting" end)
@@ -88,26 +70,23 @@ end)
 
 describe("WebSocket case study against the echo server", function()
   it("a connection the server drops ends the loop with its error", function()
-    requireEchoServer()
-    local store = relua.TestStore(WebSocket, { deps = { websocket = "live" } })
-    store:send("urlChanged", ECHO .. "drop", function(s) s.url = ECHO .. "drop" end)
+    local store = atEcho("drop")
     store:send("connectButtonTapped", function(s) s.connectivityState = "connecting" end)
     store:receive("didOpen", function(s) s.connectivityState = "connected" end)
     store:send("messageToSendChanged", "one", function(s) s.messageToSend = "one" end)
     store:send("sendButtonTapped", function(s) s.messageToSend = "" end)
     store:receive("sendResponse", true)
     store:receive("receivedSocketMessage", "one", function(s) s.receivedMessages = { "one" } end)
-    store:receive("didClose", "WebSocket: the connection was lost (ws://127.0.0.1:8766/drop)", function(s)
+    local lost = "WebSocket: the connection was lost (" .. ECHO .. "drop)"
+    store:receive("didClose", lost, function(s)
       s.connectivityState = "disconnected"
-      s.alert = { title = "WebSocket: the connection was lost (ws://127.0.0.1:8766/drop)" }
+      s.alert = { title = lost }
     end)
     store:finish()
   end)
 
   it("a server that closes properly ends the loop without an error", function()
-    requireEchoServer()
-    local store = relua.TestStore(WebSocket, { deps = { websocket = "live" } })
-    store:send("urlChanged", ECHO .. "close", function(s) s.url = ECHO .. "close" end)
+    local store = atEcho("close")
     store:send("connectButtonTapped", function(s) s.connectivityState = "connecting" end)
     store:receive("didOpen", function(s) s.connectivityState = "connected" end)
     store:send("messageToSendChanged", "one", function(s) s.messageToSend = "one" end)
@@ -119,7 +98,6 @@ describe("WebSocket case study against the echo server", function()
   end)
 
   it("disconnecting cancels the effect, which closes the socket: a send finds none", function()
-    requireEchoServer()
     local store = connected()
     store:send("connectButtonTapped", function(s) s.connectivityState = "disconnected" end)
     store:send("messageToSendChanged", "Hi", function(s) s.messageToSend = "Hi" end)
@@ -164,7 +142,6 @@ describe("deps.websocket", function()
   }
 
   it("messages come back exactly, text and binary, with their kind; cancelling closes the socket", function()
-    requireEchoServer()
     local store = relua.TestStore(Echo, { deps = { websocket = "live" } })
     local task = store:send("connect", ECHO)
     store:receive("opened")
@@ -182,7 +159,6 @@ describe("deps.websocket", function()
   end)
 
   it("checks every argument, naming the call", function()
-    requireEchoServer()
     local store = relua.TestStore(Echo, { deps = { websocket = "live" } })
     local task = store:send("connect", ECHO)
     store:receive("opened")

@@ -45,6 +45,40 @@ public final class WebSocketEchoServer: @unchecked Sendable {  // its mutable st
 
   deinit { stop() }
 
+  // MARK: One per process
+
+  private static let sharedLock = NSLock()
+  nonisolated(unsafe) private static var sharedServer: WebSocketEchoServer?  // under `sharedLock`
+
+  /// The process's echo server, started on first use on a port the system picks (an ephemeral
+  /// port on 127.0.0.1: two processes, two CI runs or two people's test runs on one machine never
+  /// share or fight over one) and stopped when the process exits. What `relua test` gives test
+  /// files as `relua.testing.websocketEcho()`. A start that failed is tried again on the next call.
+  public static func shared() throws -> WebSocketEchoServer {
+    try sharedLock.withLock {
+      if let server = sharedServer { return server }
+      let server = WebSocketEchoServer()
+      try server.start(port: 0)
+      if !stopsAtExit {
+        stopsAtExit = true
+        atexit { WebSocketEchoServer.stopShared() }
+      }
+      sharedServer = server
+      return server
+    }
+  }
+
+  nonisolated(unsafe) private static var stopsAtExit = false  // under `sharedLock`
+
+  /// Stops the process's echo server, if one started (at exit; the next `shared()` starts another).
+  public static func stopShared() {
+    let server = sharedLock.withLock { () -> WebSocketEchoServer? in
+      defer { sharedServer = nil }
+      return sharedServer
+    }
+    server?.stop()
+  }
+
   private func serve(_ client: Int32) {
     defer { close(client) }
     let reader = SocketReader(fd: client)

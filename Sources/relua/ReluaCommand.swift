@@ -5,6 +5,7 @@ import GitHub
 import Lua
 import Relua
 import ReluaGitHub
+import ReluaWebSocketEcho
 
 /// `relua`: run Lua feature scripts over the reducer engine.
 @main
@@ -21,6 +22,9 @@ struct ReluaCommand: AsyncParsableCommand {
     MainSerialExecutor.acquire()
     // deps.github, the plug-in: the live client (GITHUB_TOKEN; RELUA_GITHUB_API for a fake server).
     ReluaHost.registerForEveryState(GitHubDependency.make(.live(LiveGitHubClient.fromEnvironment())))
+    // relua.testing.websocketEcho(), for `relua test`: an echo server on an ephemeral loopback
+    // port, started on first use (other commands refuse the helper).
+    ReluaHost.registerTestHelper(WebSocketEchoTestHelper.make())
     let words = Array(CommandLine.arguments.dropFirst())
     let commands: Set<String> = ["run", "test", "repl", "fake-github", "websocket-echo", "help", "-h", "--help"]
     if words.first.map({ !commands.contains($0) }) ?? true {

@@ -13,6 +13,8 @@ struct TestCommand: AsyncParsableCommand {
       describe(name, fn) / it(name, fn), pending(name) and skip(name, fn), and checks with assert, \
       assert_equal(actual, expected[, message]) and expect(actual).to_be(expected).
       `require` finds modules beside the test file and in the repository's Scripts directory.
+      relua.testing.websocketEcho() gives a test the URL of a WebSocket echo server on loopback, \
+      started on first use on a port the system picks (one per run, stopped at exit).
       Each test may run --instruction-limit instructions between awaits (default 100000000) and \
       allocate --memory-limit bytes (default 268435456).
       The exit code is the number of failed tests (at most 125); 0 when all pass.

@@ -1,4 +1,4 @@
-import WebSocketEcho
+import Foundation
 import XCTest
 
 /// `relua test [PATH…] [--filter PATTERN] [--tap]`, driven as a user would from a shell.
@@ -150,15 +150,103 @@ final class TestCommandTests: XCTestCase {
   }
 
   func testRepositorySuitePasses() throws {
-    // case_websocket_test.lua talks to an echo server at ws://127.0.0.1:8766/ (another one
-    // already listening there answers the same).
-    let echo = WebSocketEchoServer()
-    _ = try? echo.start(port: 8766)
-    defer { echo.stop() }
+    // case_websocket_test.lua asks `relua.testing.websocketEcho()` for an echo server on an
+    // ephemeral port: the suite needs none started for it (and holds no fixed port).
     let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
       .deletingLastPathComponent()
     let result = try ReluaProcess.run(["test", "Scripts/Tests"], currentDirectory: root)
     XCTAssertEqual(result.exitCode, 0, result.stdout + result.stderr)
     XCTAssertTrue(result.stdout.contains("PASS assert_equal compares plain tables deeply"), result.stdout)
+    let pendingWebSocketTests = result.stdout.split(separator: "\n").filter { $0.hasPrefix("SKIP") && $0.lowercased().contains("websocket") }
+    XCTAssertEqual(pendingWebSocketTests, [], "no WebSocket test may be pending")
+  }
+
+  /// `relua.testing.websocketEcho()`: one echo server per `relua test` process, on a port the
+  /// system picked, answering at the URL it gives (paths included); stopped when relua exits.
+  func testTheWebSocketEchoHelperServesOnAnEphemeralPortOncePerProcess() throws {
+    let dir = try ScriptDirectory()
+    try dir.write("echo_test.lua", """
+      local relua = require "relua"
+      local ECHO = relua.testing.websocketEcho()
+      test("the URL", function()
+        expect(ECHO).to_match("^ws://127%.0%.0%.1:%d+/$")
+        expect(relua.testing.websocketEcho()).to_be(ECHO)
+        print("echo at " .. ECHO)
+      end)
+      test("the server echoes, at its paths too", function()
+        local Echo = relua.feature "Echo" {
+          state = {},
+          actions = { go = "string", got = "string" },
+          reduce = relua.on {
+            go = function(_, url, deps)
+              return relua.Effect.run(function(send)
+                local socket <close> = deps.websocket.connect("e", url)
+                socket:send("hi " .. url)
+                for message in socket:receive() do send("got", message) end
+              end)
+            end,
+            got = function() end,
+          },
+        }
+        local store = relua.TestStore(Echo, { deps = { websocket = "live" } })
+        store:send("go", ECHO .. "close")
+        store:receive("got", "hi " .. ECHO .. "close")
+        store:finish()
+      end)
+      test("the wrong call", function()
+        expect(function() relua.testing.websocketEcho(1) end).to_error("takes no arguments")
+      end)
+      """)
+    let result = try ReluaProcess.run(["test", "."], currentDirectory: dir.url)
+    XCTAssertEqual(result.exitCode, 0, result.stdout + result.stderr)
+    XCTAssertTrue(result.stdout.contains("3 passed, 0 failed"), result.stdout)
+    let line = try XCTUnwrap(result.stdout.split(separator: "\n").first { $0.hasPrefix("echo at ") }, result.stdout)
+    let port = try XCTUnwrap(UInt16(line.dropFirst("echo at ws://127.0.0.1:".count).dropLast()), String(line))
+    XCTAssertNotEqual(port, 0)
+    XCTAssertNotEqual(port, 8766)
+    // relua has exited: its server with it.
+    XCTAssertFalse(Self.accepts(port: port), "nothing should listen on \(port) after relua test ended")
+  }
+
+  /// Outside a test (`relua run`), the helper raises at the script's line; so does a name nothing
+  /// registered, in a test or not.
+  func testTestHelpersRaiseClearlyOutsideTests() throws {
+    let dir = try ScriptDirectory()
+    let script = try dir.write("notatest.lua", """
+      local relua = require "relua"
+      print("before")
+      local url = relua.testing.websocketEcho()
+      print("not reached", url)
+      """)
+    let run = try ReluaProcess.run(["run", script])
+    XCTAssertEqual(run.exitCode, 1, run.stdout + run.stderr)
+    XCTAssertEqual(run.stdout, "before\n")
+    XCTAssertTrue(run.stderr.contains(
+      "notatest.lua:3: relua.testing.websocketEcho() is a test helper: it runs only in tests (relua test), not in this script"),
+      run.stderr)
+    let unknown = try dir.write("unknown.lua", "local relua = require 'relua'\nlocal f = relua.testing.nope\n")
+    let unknownRun = try ReluaProcess.run(["run", unknown])
+    XCTAssertEqual(unknownRun.exitCode, 1)
+    XCTAssertTrue(unknownRun.stderr.contains(
+      "unknown.lua:2: relua.testing.nope: no test helper of this name is registered in this program (registered: websocketEcho;"),
+      unknownRun.stderr)
+    try dir.write("tests/unknown_test.lua", "test('x', function()\n  relua.testing.nope()\nend)\n")
+    let test = try ReluaProcess.run(["test", "tests"], currentDirectory: dir.url)
+    XCTAssertEqual(test.exitCode, 1, test.stdout)
+    XCTAssertTrue(test.stdout.contains("unknown_test.lua:2: relua.testing.nope: no test helper of this name"), test.stdout)
+  }
+
+  /// Whether something accepts TCP connections on 127.0.0.1:`port`.
+  private static func accepts(port: UInt16) -> Bool {
+    let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+    guard fd >= 0 else { return false }
+    defer { close(fd) }
+    var address = sockaddr_in()
+    address.sin_family = sa_family_t(AF_INET)
+    address.sin_port = port.bigEndian
+    address.sin_addr.s_addr = inet_addr("127.0.0.1")
+    return withUnsafePointer(to: &address) {
+      $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+    } == 0
   }
 }

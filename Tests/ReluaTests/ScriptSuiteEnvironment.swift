@@ -1,16 +1,14 @@
 import Relua
 import ReluaGitHub
-import WebSocketEcho
+import ReluaWebSocketEcho
 
-/// What the whole script suite needs around it, as `relua test` has it: the echo server
-/// `Scripts/Tests/case_websocket_test.lua` talks to, at the WebSocket case study's URL
-/// (ws://127.0.0.1:8766/; another one already listening there — Scripts/test's, a demo's —
-/// answers the same), and the `deps.github` plug-in the command line registers (here without a
-/// network: the scripts give stubs). Stop the server when done.
+/// What the whole script suite needs around it, as `relua test` has it: `relua.testing.websocketEcho()`
+/// (`Scripts/Tests/case_websocket_test.lua` asks it for the process's echo server, started on an
+/// ephemeral loopback port on first use, stopped at exit: no fixed port, nothing to stop here) and
+/// the `deps.github` plug-in the command line registers (here without a network: the scripts give
+/// stubs).
 @MainActor
-func prepareScriptSuite() -> WebSocketEchoServer {
+func prepareScriptSuite() {
   ReluaHost.registerForEveryState(GitHubDependency.make(.notConfigured))
-  let server = WebSocketEchoServer()
-  _ = try? server.start(port: 8766)
-  return server
+  ReluaHost.registerTestHelper(WebSocketEchoTestHelper.make())
 }

@@ -7,8 +7,7 @@ import XCTest
 @MainActor
 final class ScriptSuiteTests: XCTestCase {
   func testScriptSuitePasses() async throws {
-    let echo = prepareScriptSuite()
-    defer { echo.stop() }
+    prepareScriptSuite()
     let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
       .deletingLastPathComponent()
     let tests = root.appendingPathComponent("Scripts/Tests").path

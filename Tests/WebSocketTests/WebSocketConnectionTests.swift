@@ -91,6 +91,55 @@ final class WebSocketConnectionTests: XCTestCase {
     XCTAssertTrue(connection.isClosed)
   }
 
+  /// Port 0: the system picks a free port, which the server reports (`port`, `url`) and serves on;
+  /// two servers get two ports, none of them the demo's fixed one.
+  func testPortZeroListensOnAnEphemeralPortItReports() async throws {
+    let first = WebSocketEchoServer(), second = WebSocketEchoServer()
+    let port = try first.start(port: 0)
+    defer { first.stop() }
+    try second.start()
+    defer { second.stop() }
+    XCTAssertNotEqual(port, 0)
+    XCTAssertEqual(first.port, port)
+    XCTAssertEqual(first.url, "ws://127.0.0.1:\(port)/")
+    XCTAssertNotEqual(second.port, port)
+    XCTAssertNotEqual(port, 8766)
+    for server in [first, second] {
+      let connection = try await WebSocketConnection.connect(to: server.url)
+      var messages = connection.messages.makeAsyncIterator()
+      try await connection.send(.text("to \(server.port)"))
+      let echoed = try await messages.next()
+      XCTAssertEqual(echoed, .text("to \(server.port)"))
+      connection.close()
+    }
+  }
+
+  /// `shared()`: one server per process, started on first use on an ephemeral port (what
+  /// `relua.testing.websocketEcho()` gives Lua tests); after `stopShared()` the next use starts another.
+  func testTheSharedServerIsOnePerProcessOnAnEphemeralPort() async throws {
+    let shared = try WebSocketEchoServer.shared()
+    XCTAssertTrue(try WebSocketEchoServer.shared() === shared)
+    XCTAssertNotEqual(shared.port, 0)
+    let connection = try await WebSocketConnection.connect(to: shared.url + "close")
+    var messages = connection.messages.makeAsyncIterator()
+    try await connection.send(.text("shared"))
+    let echoed = try await messages.next()
+    XCTAssertEqual(echoed, .text("shared"))
+    let closed = try await messages.next()
+    XCTAssertNil(closed)
+    let url = shared.url
+    WebSocketEchoServer.stopShared()
+    do {
+      _ = try await WebSocketConnection.connect(to: url)
+      XCTFail("the stopped server should refuse")
+    } catch {
+      XCTAssertEqual("\(error)", "WebSocket: connection refused (\(url))")
+    }
+    let next = try WebSocketEchoServer.shared()
+    XCTAssertFalse(next === shared)
+    XCTAssertNotEqual(next.port, 0)
+  }
+
   func testSHA1AcceptValueOfRFC6455Example() {
     XCTAssertEqual(SocketIO.acceptValue(forKey: "dGhlIHNhbXBsZSBub25jZQ=="), "s3pPLMBiTxaQ9kYGzzhZRbK+xOo=")
   }

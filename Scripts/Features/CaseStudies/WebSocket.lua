@@ -4,7 +4,8 @@
 -- for as long as it lives; the send button's effect sends through the socket's id. Disconnecting
 -- cancels the effects of that id: the socket is closed with its effect.
 --
--- The echo server is on loopback (`Scripts/websocket-echo`, port 8766): TCA's public echo
+-- The echo server is on loopback (`Scripts/websocket-echo`, port 8766, for the REPL; the tests
+-- start their own on a port of their own, relua.testing.websocketEcho()): TCA's public echo
 -- server needs the internet and TLS. A connection that fails, or is lost, shows why in an alert
 -- (TCA's only disconnects); TCA's pings every 10 seconds are left out (the server needs none).
 local relua = require "relua"

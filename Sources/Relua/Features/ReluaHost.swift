@@ -39,6 +39,11 @@ public final class ReluaHost {
   /// `error`): the next test-store operation fails with them (a recorded session's stub raises when
   /// the replay asks another query than the session did).
   var dependencyFailures: [String] = []
+  /// Whether this state runs tests (set by `LuaTestRunner`): only then do the helpers under
+  /// `relua.testing` run.
+  var runsTests = false
+  /// The `relua.testing` helpers as Lua functions, made on first use.
+  var testHelperFunctions: [String: LuaFunction] = [:]
 
   /// The dependency failures so far, forgotten here (each is reported once).
   func takeDependencyFailures() -> [String] {
@@ -119,6 +124,10 @@ public final class ReluaHost {
     try primitives.rawSet("register", .function(lua.function { [unowned self] stack in
       try self.tags.register(stack.values)
       return []
+    }))
+    // `relua.testing.<name>`: a registered test helper (`ReluaHost.registerTestHelper`).
+    try primitives.rawSet("testHelper", .function(lua.function { [unowned self] stack in
+      [try self.testHelperFunction(try stack.string(at: 1))]
     }))
     let prelude = try lua.load(ReluaPrelude.source, name: ReluaPrelude.chunkName)
     guard let module = try lua.call(prelude, .table(primitives)).first?.tableValue else {

@@ -402,6 +402,20 @@ enum ReluaPrelude {
     function ScopedMT:scope(prefix) return M.scopeStore(self.parent, self.prefix .. "." .. prefix) end
 
     M.Effect = Effect
+
+    -- relua.testing.<name>(…): the helpers the program running the tests registered (the relua
+    -- command: websocketEcho); they run only in tests. Looked up by the host at each access, so
+    -- a name nothing registered raises at the script's line, naming what is registered.
+    M.testing = setmetatable({}, {
+      __name = "relua.testing",
+      __index = function(_, name)
+        if type(name) ~= "string" then fail(2, "relua.testing: helpers have names (strings), got %s", type(name)) end
+        return host.testHelper(name)
+      end,
+      __newindex = function(_, name)
+        fail(2, "relua.testing is read-only (assigning '%s'): a program registers helpers with ReluaHost.registerTestHelper", tostring(name))
+      end,
+    })
     M.isEffect = function(value) return getmetatable(value) == EffectMT end
 
     -- Tags the host reads.

@@ -149,7 +149,8 @@ public final class LuaTestRunner {
       guard dsl.count == 2, let declared = dsl[0].tableValue, let seal = dsl[1].functionValue else {
         throw LuaError.conversion("the test declarations did not load")
       }
-      try ReluaHost.install(in: state)
+      // A test's state: the helpers under `relua.testing` run here (and nowhere else).
+      try ReluaHost.install(in: state).runsTests = true
       try configuration.prepareState(state)
       try state.call(state.load(file: file))
       let declarations = try declared.array().map { entry in
