@@ -63,6 +63,8 @@ public final class LuaState {
     isInterruptible = options.interruptible
   }
 
+  private var closeHandlers: [() -> Void] = []
+
   deinit { close() }
 
   /// Closes the state: runs pending finalizers, releases every Swift object Lua held. Idempotent.
@@ -73,6 +75,14 @@ public final class LuaState {
     handle.markClosed()
     relua_close(L)
     userdataTypes = [:]
+    let handlers = closeHandlers
+    closeHandlers = []
+    for handler in handlers { handler() }
+  }
+
+  /// Runs `handler` once the state has closed (what an owner keyed by this state forgets then).
+  public func onClose(_ handler: @escaping () -> Void) {
+    if isClosed { handler() } else { closeHandlers.append(handler) }
   }
 
   public var isClosed: Bool { !handle.isAlive }

@@ -72,6 +72,15 @@ public final class ReluaHost {
     hosts = hosts.filter { $0.value.state.map { !$0.isClosed } ?? false }
     let host = try ReluaHost(lua: lua)
     hosts[key] = Entry(state: lua, host: host)
+    // Forgotten when the state closes, with what it holds (its test stores): kept until the next
+    // install, a test run's last state kept its stores alive after the run.
+    lua.onClose {
+      MainActor.assumeIsolated {
+        guard let entry = hosts[key], entry.state.map({ $0.isClosed }) ?? true else { return }
+        hosts[key] = nil
+        entry.host.testStores.removeAll()
+      }
+    }
     return host
   }
 
