@@ -56,7 +56,11 @@ public enum ValueDiff {
     case (.array(let oldElements), .array(let newElements)) where old != new:
       sequence(oldElements, newElements, prefix: prefix, suffix: suffix, indent: indent, format: format, into: &lines)
     case (.identified(let oldCollection), .identified(let newCollection)) where old != new:
-      sequence(oldCollection.elements, newCollection.elements, prefix: prefix, suffix: suffix, indent: indent, format: format, into: &lines)
+      if !byID(oldCollection, newCollection, prefix: prefix, suffix: suffix, indent: indent, format: format, into: &lines) {
+        sequence(
+          oldCollection.elements, newCollection.elements, identified: true, prefix: prefix, suffix: suffix, indent: indent,
+          format: format, into: &lines)
+      }
     default:
       literal(old, marker: ValueDiff.removedMarker, prefix: prefix, suffix: suffix, indent: indent, format: format, into: &lines)
       literal(new, marker: ValueDiff.addedMarker, prefix: prefix, suffix: suffix, indent: indent, format: format, into: &lines)
@@ -66,8 +70,8 @@ public enum ValueDiff {
   /// Sequences: the common head and tail are collapsed; a middle of equal length is compared
   /// element by element, otherwise removed and added as a whole.
   private static func sequence(
-    _ old: [Value], _ new: [Value], prefix: String, suffix: String, indent: Int, format: LuaLiteralFormat,
-    into lines: inout [Line]
+    _ old: [Value], _ new: [Value], identified: Bool = false, prefix: String, suffix: String, indent: Int,
+    format: LuaLiteralFormat, into lines: inout [Line]
   ) {
     let pad = String(repeating: " ", count: indent)
     var head = 0
@@ -83,7 +87,13 @@ public enum ValueDiff {
       for (before, after) in zip(oldMiddle, newMiddle) {
         if before == after { unchanged += 1; continue }
         flush(&unchanged, indent: indent + 2, into: &lines)
-        diff(before, after, prefix: "", suffix: ",", indent: indent + 2, format: format, into: &lines)
+        // Two different elements of an identified collection are not one element changed.
+        if identified && IdentifiedValues.id(of: before) != IdentifiedValues.id(of: after) {
+          literal(before, marker: ValueDiff.removedMarker, prefix: "", indent: indent + 2, format: format, into: &lines)
+          literal(after, marker: ValueDiff.addedMarker, prefix: "", indent: indent + 2, format: format, into: &lines)
+        } else {
+          diff(before, after, prefix: "", suffix: ",", indent: indent + 2, format: format, into: &lines)
+        }
       }
       flush(&unchanged, indent: indent + 2, into: &lines)
     } else {
@@ -97,6 +107,61 @@ public enum ValueDiff {
     unchanged = tail
     flush(&unchanged, indent: indent + 2, into: &lines)
     lines.append(Line(marker: " ", text: pad + "}" + suffix))
+  }
+
+  /// Identified collections whose elements kept their order, by id: an element added anywhere is
+  /// one `+` row, a removed one one `−` row, a changed one is opened under its id (`[id=3] = {`),
+  /// the rest collapsed. False (nothing written) when elements moved: then by position.
+  private static func byID(
+    _ old: IdentifiedValues, _ new: IdentifiedValues, prefix: String, suffix: String, indent: Int,
+    format: LuaLiteralFormat, into lines: inout [Line]
+  ) -> Bool {
+    var newPositions: [Value: Int] = [:]
+    for (position, element) in new.elements.enumerated() { newPositions[IdentifiedValues.id(of: element)] = position }
+    // The ids both have must be in the same order.
+    var last = -1
+    for element in old.elements {
+      guard let position = newPositions[IdentifiedValues.id(of: element)] else { continue }
+      guard position > last else { return false }
+      last = position
+    }
+    var oldByID: [Value: Value] = [:]
+    for element in old.elements { oldByID[IdentifiedValues.id(of: element)] = element }
+    let pad = String(repeating: " ", count: indent)
+    lines.append(Line(marker: " ", text: pad + prefix + "{"))
+    var unchanged = 0
+    var oldIndex = 0
+    for element in new.elements {
+      let id = IdentifiedValues.id(of: element)
+      // Old elements gone before this one.
+      while oldIndex < old.elements.count, newPositions[IdentifiedValues.id(of: old.elements[oldIndex])] == nil {
+        flush(&unchanged, indent: indent + 2, into: &lines)
+        literal(old.elements[oldIndex], marker: ValueDiff.removedMarker, prefix: "", indent: indent + 2, format: format, into: &lines)
+        oldIndex += 1
+      }
+      guard let before = oldByID[id] else {
+        flush(&unchanged, indent: indent + 2, into: &lines)
+        literal(element, marker: ValueDiff.addedMarker, prefix: "", indent: indent + 2, format: format, into: &lines)
+        continue
+      }
+      oldIndex += 1
+      if before == element {
+        unchanged += 1
+        continue
+      }
+      flush(&unchanged, indent: indent + 2, into: &lines)
+      diff(before, element, prefix: "[id=\(id.luaLiteral())] = ", suffix: ",", indent: indent + 2, format: format, into: &lines)
+    }
+    while oldIndex < old.elements.count {
+      if newPositions[IdentifiedValues.id(of: old.elements[oldIndex])] == nil {
+        flush(&unchanged, indent: indent + 2, into: &lines)
+        literal(old.elements[oldIndex], marker: ValueDiff.removedMarker, prefix: "", indent: indent + 2, format: format, into: &lines)
+      }
+      oldIndex += 1
+    }
+    flush(&unchanged, indent: indent + 2, into: &lines)
+    lines.append(Line(marker: " ", text: pad + "}" + suffix))
+    return true
   }
 
   private static func flush(_ unchanged: inout Int, indent: Int, into lines: inout [Line]) {

@@ -41,6 +41,36 @@ final class DiffTests: XCTestCase {
       """)
   }
 
+  /// Identified collections diff by id: an insertion anywhere is one added row, a removal one
+  /// removed row, and a changed element is opened under its id, not every row after it.
+  func testIdentifiedCollectionsDiffByID() {
+    let rows: Value = .identified([["id": 1, "name": "a"], ["id": 2, "name": "b"], ["id": 3, "name": "c"]])
+    let changed: Value = .identified([["id": 0, "name": "new"], ["id": 1, "name": "a"], ["id": 3, "name": "C"]])
+    XCTAssertEqual(rows.diff(to: changed), """
+        {
+      +   { id = 0, name = "new" },
+          … (1 unchanged)
+      −   { id = 2, name = "b" },
+          [id=3] = {
+            … (1 unchanged)
+      −     name = "c",
+      +     name = "C",
+          },
+        }
+      """)
+    // Elements that moved: by position, as any sequence.
+    let moved: Value = .identified([["id": 2, "name": "b"], ["id": 1, "name": "a"], ["id": 3, "name": "c"]])
+    XCTAssertEqual(rows.diff(to: moved), """
+        {
+      −   { id = 1, name = "a" },
+      +   { id = 2, name = "b" },
+      −   { id = 2, name = "b" },
+      +   { id = 1, name = "a" },
+          … (1 unchanged)
+        }
+      """)
+  }
+
   func testAddedRemovedAndRetypedFields() {
     let old: Value = ["a": 1, "b": "x", "c": ["n": 1]]
     let new: Value = ["a": 1.0, "c": ["n": 1], "d": true]
