@@ -33,16 +33,24 @@ final class DrivenEffectTests: XCTestCase {
 
   final class Log { var events: [String] = [] }
 
-  func testWakesFromTheClockAndSendsInOrder() async {
+  /// A store whose `start` runs a ticker (cancellable as "ticker", which `stop` cancels) on a
+  /// test clock; each tick is the state.
+  private func tickerStore(ticks: Int) -> (TestStore<Int, Action>, TestStoreClock, Log) {
     let clock = TestStoreClock()
     let log = Log()
     let store = TestStore(initialState: 0, reducer: Reduce<Int, Action> { state, action in
       switch action {
-      case .start: return Self.ticker(3, log: log)
+      case .start: return Self.ticker(ticks, log: log).cancellable(id: "ticker")
+      case .stop: return .cancel(id: "ticker")
       case let .tick(n): state = n; return .none
       default: return .none
       }
     }) { $0.clock = clock }
+    return (store, clock, log)
+  }
+
+  func testWakesFromTheClockAndSendsInOrder() async {
+    let (store, clock, log) = tickerStore(ticks: 3)
     await store.send(.start)
     await store.advance(clock, by: .seconds(2))
     await store.receive(.tick(1)) { $0 = 1 }
@@ -54,16 +62,7 @@ final class DrivenEffectTests: XCTestCase {
   }
 
   func testCancellingCallsTheHandlerAndDropsLaterSends() async {
-    let clock = TestStoreClock()
-    let log = Log()
-    let store = TestStore(initialState: 0, reducer: Reduce<Int, Action> { state, action in
-      switch action {
-      case .start: return Self.ticker(10, log: log).cancellable(id: "ticker")
-      case .stop: return .cancel(id: "ticker")
-      case let .tick(n): state = n; return .none
-      default: return .none
-      }
-    }) { $0.clock = clock }
+    let (store, clock, log) = tickerStore(ticks: 10)
     await store.send(.start)
     await store.advance(clock, by: .seconds(1))
     await store.receive(.tick(1)) { $0 = 1 }
