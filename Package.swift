@@ -74,7 +74,7 @@ let package = Package(
     .target(name: "ReluaWebSocketEcho", dependencies: ["Relua", "WebSocketEcho"]),
     .executableTarget(
       name: "relua",
-      dependencies: ["Lua", "Relua", "ReluaGitHub", "ReluaWebSocketEcho", "GitHub", "GitHubFake", "WebSocketEcho", .product(name: "ArgumentParser", package: "swift-argument-parser")]
+      dependencies: ["Lua", "Composable", "Relua", "ReluaGitHub", "ReluaWebSocketEcho", "GitHub", "GitHubFake", "WebSocketEcho", .product(name: "ArgumentParser", package: "swift-argument-parser")]
     ),
     // An example of relua embedded in a Swift program: a terminal to-do list whose logic is a
     // Lua feature and whose storage is a Swift dependency (Scripts/test drives it).
@@ -92,7 +92,7 @@ let package = Package(
     .target(name: "CFuzzDriver", path: "Fuzz/CFuzzDriver"),
     .executableTarget(
       name: "relua-fuzz",
-      dependencies: ["Lua", "Relua", "ReluaGitHub", "WebSocket", "CFuzzDriver"],
+      dependencies: ["Lua", "Composable", "Relua", "ReluaGitHub", "WebSocket", "CFuzzDriver"],
       path: "Fuzz/relua-fuzz"
     ),
     .testTarget(name: "LuaTests", dependencies: ["Lua", "CLua", "CLuaShim"]),
@@ -106,8 +106,8 @@ let package = Package(
     ),
     .testTarget(
       name: "ReluaTests",
-      dependencies: ["Relua", "ReluaGitHub", "ReluaWebSocketEcho", "Lua", "GitHub", "GitHubFake", "WebSocket", .product(name: "Clocks", package: "swift-clocks")]),
-    .testTarget(name: "CLITests", dependencies: ["relua"]),
+      dependencies: ["Relua", "Composable", "ReluaGitHub", "ReluaWebSocketEcho", "Lua", "GitHub", "GitHubFake", "WebSocket", "WebSocketEcho", .product(name: "Clocks", package: "swift-clocks")]),
+    .testTarget(name: "CLITests", dependencies: ["relua", "WebSocketEcho"]),
     .testTarget(name: "GitHubTests", dependencies: ["GitHub", "GitHubFake"]),
     .testTarget(name: "WebSocketTests", dependencies: ["WebSocket", "WebSocketEcho"]),
   ]

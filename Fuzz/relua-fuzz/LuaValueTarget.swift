@@ -1,15 +1,19 @@
 import Foundation
 import Lua
+import Composable
 import Relua
 
 /// `lua-value`: bytes as Lua source — an expression (`return` is put before it) or else a chunk —
 /// run in a fresh sandboxed state (32 MB, 200,000 instructions). Its first result is converted to
 /// a `Value` the way the host reads state (`StateViews.value(from:)`, `LuaValueReader`); what
-/// converts is printed (one line, multi-line, elided), diffed against itself (no diff) and against
+/// converts is printed (one line, multi-line, elided within its lines), diffed against itself (no diff) and against
 /// the second result if there is one, pushed back to Lua and read again (the same value), printed
 /// as a Lua literal and loaded back (the same value), and written as JSON and read back.
 @MainActor
 final class LuaValueTarget: FuzzTarget {
+  /// Small limits, so that inputs reach every cut.
+  static let tiny = Elision(items: 2, characters: 3, depth: 2, lines: 6, textLines: 4, textCharacters: 40)
+
   func run(_ input: UnsafeRawBufferPointer) {
     let lua: LuaState
     do {
@@ -39,7 +43,11 @@ final class LuaValueTarget: FuzzTarget {
 
     if results.count > 1, let other = try? views.value(from: results[1]) {
       _ = ValueDiff.lines(from: value, to: other)
-      _ = ValueDiff.lines(from: other, to: value, format: LuaLiteralFormat(width: 20, maxElements: 2))
+      if let diff = ValueDiff.lines(from: other, to: value, format: LuaLiteralFormat(width: 20, elision: Self.tiny)),
+        diff.split(separator: "\n").count > Self.tiny.lines
+      {
+        invariantFailed("a diff runs past its elision's lines\n\(diff)")
+      }
       if other != value, value.diff(to: other) == nil {
         invariantFailed("two different values have no diff\nfirst: \(value)\nsecond: \(other)")
       }
@@ -49,7 +57,8 @@ final class LuaValueTarget: FuzzTarget {
   private func check(_ value: Value, in lua: LuaState, views: StateViews) {
     let oneLine = value.luaLiteral()
     _ = value.luaLiteral(.multiLine)
-    _ = value.luaLiteral(LuaLiteralFormat(width: 10, maxElements: 3), indent: 4)
+    let elided = value.luaLiteral(LuaLiteralFormat(width: 10, elision: Self.tiny), indent: 4)
+    if elided.split(separator: "\n").count > Self.tiny.lines { invariantFailed("a printout runs past its elision's lines\n\(elided)") }
     if let diff = value.diff(to: value) { invariantFailed("a value differs from itself:\n\(diff)") }
 
     // Pushed to Lua and read back (with itself as the hint: `{}` takes the kind it had).

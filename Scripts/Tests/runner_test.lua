@@ -25,7 +25,7 @@ describe("assert_equal", function()
     assert(not ok)
     expect(message).to_be("expected 3, got 4")
     local _, tableMessage = pcall(assert_equal, { 1, 2 }, { 1, 3 }, "pairs")
-    expect(tableMessage).to_be("pairs: expected {1, 3}, got {1, 2}")
+    expect(tableMessage).to_be("pairs: expected { 1, 3 }, got { 1, 2 }")
   end)
 
   it("handles cycles", function()

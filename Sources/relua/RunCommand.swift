@@ -1,4 +1,5 @@
 import ArgumentParser
+import Composable
 import Foundation
 import Lua
 import Relua
@@ -90,7 +91,7 @@ struct RunCommand: AsyncParsableCommand {
       let chunk = try lua.load(file: file)
       _ = try await LuaCoroutineDriver.run(chunk, arguments: arguments.map { .text($0) })
     } catch let error as ReluaError {
-      FileHandle.standardError.write(Data((error.fullDescription + "\n").utf8))
+      FileHandle.standardError.write(Data((Elision.standard.cut(text: error.fullDescription) + "\n").utf8))
       throw ExitCode.failure
     } catch let error as LuaError {
       FileHandle.standardError.write(Data((ScriptFailure(error).text + "\n").utf8))

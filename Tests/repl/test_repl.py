@@ -885,6 +885,118 @@ def test_record_replays_a_github_search_without_the_server():
             'the session made deps.github.search({"page":2,"per_page":10,"q":"swift"})' in result.stdout), result.stdout
 
 
+ROWS_FEATURE = """
+local relua = require "relua"
+local size = %d
+return relua.feature "Rows" {
+  state = function()
+    local rows = {}
+    for i = 1, size do rows[i] = i end
+    return { rows = rows, text = string.rep("abcdefghij", 10000), title = "rows" }
+  end,
+  actions = { touch = {} },
+  reduce = relua.on {
+    touch = function(s)
+      local rows = {}
+      for i = 1, #s.rows do rows[i] = s.rows[i] + 1 end
+      s.rows = rows
+    end,
+  },
+  view = function(s) return ("%%d rows"):format(#s.rows) end,
+}
+"""
+
+
+def rows_directory(size):
+    directory = tempfile.mkdtemp(prefix="relua_rows_")
+    with open(os.path.join(directory, "Rows.lua"), "w") as f:
+        f.write(ROWS_FEATURE % size)
+    return directory
+
+
+def output_until_prompt(t, prompt, timeout=TIMEOUT):
+    """What the REPL printed up to its next prompt (matched from where the last match ended)."""
+    start = t.seen
+    t.expect(prompt, timeout=timeout)
+    return t.buffer[start:t.seen]
+
+
+def test_a_million_row_change_prints_a_screenful_quickly():
+    # The diff of a change to every one of a million rows is cut to a screenful that says how
+    # many changes it left out; it used to print 2,000,000 lines (30 MB) in 9 s and more.
+    t = repl("Rows.lua", cwd=rows_directory(1000000))
+    try:
+        t.expect(r"1000000 rows", timeout=60)
+        t.expect(r"Rows> ")
+        started = time.time()
+        t.line(":touch")
+        printed = output_until_prompt(t, r"1000000 rows\s+Rows> ", timeout=60)
+        elapsed = time.time() - started
+        diff = printed[printed.index("{"):printed.index("── Rows")]
+        assert "\u2212     1,\n+     2," in diff, printed
+        assert "      … 999,983 more changes\n    }," in diff, printed
+        assert "    … (2 unchanged)" in diff, printed
+        assert len(diff.splitlines()) <= 40, printed
+        assert len(printed.encode()) < 2000, len(printed.encode())
+        # The send builds a million rows (seconds in a debug build); printing adds little.
+        assert elapsed < 30, elapsed
+        # The state: a screenful too, the string cut with its count.
+        t.line(":state")
+        printed = output_until_prompt(t, r"Rows> ")
+        assert "    … 999,975 more\n  }," in printed, printed
+        assert '…" (100,000 characters, 99,800 not shown),' in printed, printed
+        assert len(printed.splitlines()) <= 40, printed
+    finally:
+        t.close()
+
+
+def test_state_all_prints_everything_and_state_cuts_it():
+    t = repl("Rows.lua", cwd=rows_directory(1000))
+    try:
+        t.expect(r"Rows> ")
+        t.line(":state rows")
+        printed = output_until_prompt(t, r"Rows> ")
+        assert "  25,\n  … 975 more\n}" in printed, printed
+        t.line(":state rows --all")
+        printed = output_until_prompt(t, r"Rows> ")
+        assert "  999,\n  1000,\n}" in printed and "more" not in printed, printed
+        t.line(":state --all")
+        printed = output_until_prompt(t, r"Rows> ")
+        assert "    1000,\n  }," in printed and "not shown" not in printed, printed[-300:]
+        assert len(printed) > 100000, len(printed)
+        t.line(":help")
+        t.expect(r":state \[PATH\] --all prints all of it")
+    finally:
+        t.close()
+
+
+def test_long_results_and_errors_are_cut_and_dash_dash_all_shows_a_result_whole():
+    t = repl()
+    try:
+        t.expect(r"> ")
+        t.line("t = {} for i = 1, 1000 do t[i] = i * 2 end")
+        t.expect(r"> ")
+        t.line("=t")
+        printed = output_until_prompt(t, r"\n> ")
+        assert "  50,\n  … 975 more\n}" in printed, printed
+        t.line("=t --all")
+        printed = output_until_prompt(t, r"\n> ")
+        assert "  2000,\n}" in printed and "more" not in printed, printed[-200:]
+        t.line("t")  # a plain expression line too, and a string on its own
+        t.expect(r"… 975 more")
+        t.line("=string.rep('x', 100000)")
+        t.expect(r"x… \(100,000 characters, 90,000 not shown\)")
+        t.line("={ string.rep('y', 1000) }")
+        t.expect(r'y…" \(1,000 characters, 800 not shown\),\s+\}')
+        t.line("error(string.rep('e', 100000))")
+        t.expect(r"e… \(100,009 characters, 90,009 not shown\)")
+        t.expect(r"stack traceback")
+        t.line(":help")
+        t.expect(r"end a line with --all to see all of it")
+    finally:
+        t.close()
+
+
 def test_websocket_case_study_echoes_through_a_real_server():
     # The WebSocket case study against `relua websocket-echo` on a free port: connect, send, the
     # echo on the screen, disconnect.

@@ -3,15 +3,16 @@ import Foundation
 
 /// A short one-line description of a value for warnings.
 /// A value that describes itself (a host's action type) is shown as it describes itself.
+/// Either way it is cut: a description as any text is (relua's values describe themselves
+/// elided already), a dumped value as a string in a printout is (`Elision.standard.characters`).
 func describe(_ value: Any) -> String {
   if let described = value as? any CustomStringConvertible, Mirror(reflecting: value).displayStyle != .enum {
-    return described.description
+    return Elision.standard.cut(text: described.description)
   }
   var output = ""
   customDump(value, to: &output, maxDepth: 2)
   let lines = output.split(separator: "\n").map { $0.trimmingCharacters(in: .whitespaces) }
-  let joined = lines.joined(separator: " ")
-  return joined.count > 300 ? String(joined.prefix(300)) + "…" : joined
+  return Elision.standard.cut(oneLine: lines.joined(separator: " "))
 }
 
 /// The case name of an enum value (or the type name for a non-enum): a default "kind" identity.

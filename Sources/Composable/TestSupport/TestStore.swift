@@ -76,11 +76,12 @@ public final class TestStore<State, Action> {
     self.reporter = reporter
     self.location = location
     self.currentLocation = location
-    self.diff = { CustomDump.diff($0, $1, format: .proportional) }
+    // Cut as every printout is (`Elision`): a failing test on a huge state prints a screenful.
+    self.diff = { CustomDump.diff($0, $1, format: .proportional).map(Elision.standard.cut(printout:)) }
     self.describeAction = { action in
       var output = ""
       customDump(action, to: &output)
-      return output
+      return Elision.standard.cut(printout: output)
     }
     let failures = UnimplementedSink()
     var dependencies = DependencyValues.test { name in failures.record(name) }
@@ -139,8 +140,9 @@ public final class TestStore<State, Action> {
     set { store.dependencies = newValue }
   }
 
+  /// (Cut as any message is: its parts are cut already, an error's text may not be.)
   func fail(_ message: String, at location: SourceLocation) {
-    reporter.reportFailure(message, at: location)
+    reporter.reportFailure(Elision.standard.cut(text: message), at: location)
   }
 
   /// What an exhaustive store fails on: a failure when exhaustive, a note when skipped assertions
@@ -148,7 +150,7 @@ public final class TestStore<State, Action> {
   func failOrSkip(_ message: @autoclosure () -> String, at location: SourceLocation) {
     switch exhaustivity {
     case .on: fail(message(), at: location)
-    case .off(showSkippedAssertions: true): reporter.reportSkippedAssertions("Skipped assertions.\n\n" + message(), at: location)
+    case .off(showSkippedAssertions: true): reporter.reportSkippedAssertions(Elision.standard.cut(text: "Skipped assertions.\n\n" + message()), at: location)
     case .off(showSkippedAssertions: false): break
     }
   }
@@ -341,7 +343,7 @@ public final class TestStore<State, Action> {
       if let expected, let actionDiff {
         message += "\n\n" + actionDiff(expected, next.action).indented(by: 2) + "\n\n(Expected: −, Received: +)"
       } else if let expected, let difference = CustomDump.diff(expected, next.action, format: .proportional) {
-        message += "\n\n" + difference.indented(by: 2) + "\n\n(Expected: −, Received: +)"
+        message += "\n\n" + Elision.standard.cut(printout: difference).indented(by: 2) + "\n\n(Expected: −, Received: +)"
       } else {
         message += "\n\n  " + describeAction(next.action)
       }

@@ -1,3 +1,4 @@
+import Composable
 import Foundation
 import Lua
 
@@ -9,6 +10,9 @@ import Lua
 /// an error prints its message and traceback and the REPL goes on; Ctrl-D ends the session. Lines
 /// starting with `:` are commands (`:help`).
 ///
+/// Results and errors are cut by `Elision.standard`, as everything relua prints for people; a
+/// line ending in the Lua comment `--all` prints its results whole (`=rows --all`).
+///
 /// Ctrl-C never ends the session on a terminal: it stops a running chunk or a command's Lua
 /// ("interrupted!"), and at a prompt it drops what was being typed, an unfinished chunk on `>>`
 /// included, and gives a fresh prompt (see `InterruptSignal`).
@@ -18,7 +22,8 @@ public final class ConsoleSession {
   public let host: ReluaHost
   let reader: LineReader
   let output: ConsoleOutput
-  private let pretty: LuaFunction
+  /// `LuaValuePrinter`'s function.
+  private let printValue: LuaFunction
   private(set) var feature: FeatureConsole?
   private var running = true
 
@@ -28,10 +33,10 @@ public final class ConsoleSession {
     self.reader = reader
     self.output = output
     InterruptSignal.install(interactive: reader.isInteractive)
-    guard let pretty = try lua.call(lua.load(ConsolePrelude.source, name: ConsolePrelude.chunkName)).first?.functionValue else {
-      throw ReluaError.usage("the REPL prelude did not load")
+    guard let printValue = try lua.call(lua.load(LuaValuePrinter.source, name: LuaValuePrinter.chunkName)).first?.functionValue else {
+      throw ReluaError.usage("the REPL's printer did not load")
     }
-    self.pretty = pretty
+    self.printValue = printValue
     reader.complete = { [weak self] line, word in
       // Called on the reading thread: only the snapshot of names is read there.
       self?.completionSnapshot.withLock { $0 }.filter { $0.hasPrefix(word) && $0 != word }.sorted() ?? []
@@ -166,9 +171,10 @@ public final class ConsoleSession {
     InterruptSignal.arm(lua)
     let before = feature?.currentState
     var interrupted = false
+    let all = Self.asksForEverything(source)
     do {
       let results = try await runInterruptibly(chunk!)
-      if !results.isEmpty { output.write(try results.map(printed).joined(separator: "\t")) }
+      if !results.isEmpty { output.write(try results.map { try printed($0, all: all) }.joined(separator: "\t")) }
     } catch {
       if case LuaError.interrupted = error { interrupted = true }
       report(error)
@@ -182,11 +188,23 @@ public final class ConsoleSession {
     if !interrupted { InterruptSignal.endIfPressedWithoutPrompt() }
   }
 
-  /// A result as the REPL prints it. Its `__tostring` is the script's code, run under the state's
-  /// limits and Ctrl-C: an interrupt stops the printing; another failure prints in its place.
-  private func printed(_ value: LuaValue) throws -> String {
+  /// Whether a chunk asks for its results whole: its last line ends in the comment `--all` (a
+  /// complete chunk cannot end inside a string or a long comment, so that is always a comment,
+  /// and the line stays Lua that `lua` itself runs).
+  static func asksForEverything(_ source: String) -> Bool {
+    source.trimmingCharacters(in: .whitespaces).hasSuffix("--all")
+  }
+
+  /// A result as the REPL prints it: a table as a Lua literal laid out on lines, a string bare,
+  /// cut by the elision (`all`: whole). Its `__tostring` is the script's code, run under the
+  /// state's limits and Ctrl-C: an interrupt stops the printing; another failure prints in its place.
+  private func printed(_ value: LuaValue, all: Bool) throws -> String {
     do {
-      return try pretty.call(value, true).first?.stringValue ?? "nil"
+      let options = try lua.table(fields: ["width": .integer(100), "bare": .boolean(true), "all": .boolean(all)])
+      let text = try printValue.call(value, .table(options)).first?.stringValue ?? "nil"
+      // (A bare string and a `__tostring`'s text are cut here, as text; a table's printout is
+      // within the text's limits already.)
+      return all ? text : Elision.standard.cut(text: text)
     } catch let error as LuaError {
       if case .interrupted = error { throw error }
       return "(cannot print a \(value.type): \(error.message))"
@@ -200,19 +218,21 @@ public final class ConsoleSession {
     return try await LuaCoroutineDriver.run(chunk)
   }
 
+  /// An error, its message cut as any text is (`error(hugeString)` prints a screenful).
   func report(_ error: any Error) {
+    let cut = Elision.standard.cut(text:)
     switch error {
     case let error as LuaError:
       switch error {
       case .runtime, .interrupted:
-        output.writeError(output.styled(error.message, .red) + (error.traceback.map { "\n" + $0 } ?? ""))
+        output.writeError(output.styled(cut(error.message), .red) + (error.traceback.map { "\n" + $0 } ?? ""))
       default:
-        output.writeError(output.styled(error.message, .red))
+        output.writeError(output.styled(cut(error.message), .red))
       }
     case let error as ReluaError:
-      output.writeError(output.styled(error.fullDescription, .red))
+      output.writeError(output.styled(cut(error.fullDescription), .red))
     default:
-      output.writeError(output.styled("\(error)", .red))
+      output.writeError(output.styled(cut("\(error)"), .red))
     }
   }
 
@@ -238,6 +258,7 @@ public final class ConsoleSession {
   private var helpText: String {
     var lines = [
       "Lua: type an expression (1+1) or a statement; =expr prints; an unfinished line continues on >>.",
+      "  Long results are cut, saying what was left out ({ 1, 2, … 999,998 more }); end a line with --all to see all of it.",
       "  :help            this list",
       "  :quit            leave (or Ctrl-D); Ctrl-C stops a running chunk or drops the input being typed",
     ]

@@ -5,7 +5,8 @@ import Lua
 /// Feature mode of the REPL: a store of the feature the script returned, with live dependencies.
 /// It shows the top screen (its `view`, under a breadcrumb like `Game › ResultList`), and after
 /// each action the state diff and the new screen. Effects run in the background with the real
-/// clock; what they change is shown as it arrives.
+/// clock; what they change is shown as it arrives. Diffs and states are cut as every printout is
+/// (`Elision.standard`: a million-row change prints a screenful); `:state [PATH] --all` shows all.
 ///
 /// Beyond TCA: `:undo`/`:redo` (time travel over state snapshots), `:reload` (re-read the scripts,
 /// keep the state), `:save`/`:load` (state files; loading one opens the screens it implies), and
@@ -30,7 +31,8 @@ final class FeatureConsole {
     "Feature mode (the global `store` is the app's store):",
     "  :ACTION [PAYLOAD]  send an action of the screen on top (or a full path): :increment, :setCount 5",
     "  :send ACTION [PAYLOAD]  the same, explicitly; PAYLOAD is a Lua expression",
-    "  :state [PATH]      the state (or part of it: :state counter.count)",
+    "  :state [PATH]      the state (or part of it: :state counter.count), cut to a screenful;",
+    "                     :state [PATH] --all prints all of it",
     "  :screens           what is on screen, from the root to the top",
     "  :back              dismiss or pop the screen on top",
     "  :cancel [N | all]  list the running effects, or cancel one (or every one)",
@@ -94,7 +96,7 @@ final class FeatureConsole {
         if let style = top.alertStyle { return AlertText.render(top.state, style: style) }
         return try session.host.render(top.feature, top.state)
       }
-      output.write(text ?? top.state.luaLiteral(.multiLine))
+      output.write(text ?? top.state.luaLiteral(.multiLine.elided()))
     } catch {
       session.report(error)
     }
@@ -138,11 +140,7 @@ final class FeatureConsole {
       guard let action = parts.first else { return output.writeError("usage: :send ACTION [PAYLOAD]") }
       send(action, payloadSource: parts.count > 1 ? parts[1] : nil)
     case "state":
-      do {
-        output.write(try currentState.at(path: argument).luaLiteral(.multiLine))
-      } catch {
-        session.report(error)
-      }
+      showState(argument)
     case "cancel":
       cancelEffects(argument.trimmingCharacters(in: .whitespaces))
     case "screens":
@@ -179,7 +177,28 @@ final class FeatureConsole {
     }
   }
 
-  /// Sends `name` relative to the screen on top, else as a path from the root.
+  /// `:state [PATH] [--all]`: the state or the part at PATH, cut to a screenful unless `--all`.
+  private func showState(_ argument: String) {
+    // (`--all` first or last: a path may hold spaces, in a quoted key.)
+    var path = argument.trimmingCharacters(in: .whitespaces)
+    var all = true
+    if path == "--all" {
+      path = ""
+    } else if path.hasPrefix("--all ") {
+      path.removeFirst(6)
+    } else if path.hasSuffix(" --all") {
+      path.removeLast(6)
+    } else {
+      all = false
+    }
+    do {
+      let format = all ? LuaLiteralFormat.multiLine : .multiLine.elided()
+      session.output.write(try currentState.at(path: path.trimmingCharacters(in: .whitespaces)).luaLiteral(format))
+    } catch {
+      session.report(error)
+    }
+  }
+
   /// `:cancel` lists the running effects; `:cancel N` cancels effect N, `:cancel all` every one.
   private func cancelEffects(_ argument: String) {
     let output = session.output
@@ -206,6 +225,7 @@ final class FeatureConsole {
     }
   }
 
+  /// Sends `name` relative to the screen on top, else as a path from the root.
   private func send(_ name: String, payloadSource: String?) {
     let payload: Value
     do {
@@ -243,7 +263,7 @@ final class FeatureConsole {
     let mark = recording?.mark
     do {
       try body()
-      if ValueDiff.lines(from: before, to: currentState) == nil {
+      if before == currentState {
         // Say so: a command that did nothing visible (`:remove {}`, a guess already there).
         let started = store.store.effectsInFlight - effectsBefore
         let output = session.output

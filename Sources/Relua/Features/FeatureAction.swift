@@ -67,13 +67,17 @@ public struct FeatureAction: Hashable, Sendable, CustomStringConvertible {
     return text
   }
 
-  /// `counter.setCount(5)`, `increment`.
-  /// `name(payload)`, the payload cut short past 200 characters: messages name actions, and a
-  /// payload of a megabyte must not become a message of a megabyte.
+  /// `counter.setCount(5)`, `increment`: the action for people, ids and payload elided as every
+  /// printout is (`Elision.standard`): messages name actions, and a payload of a megabyte must
+  /// not become a message of a megabyte. `name` is the exact path.
   public var description: String {
-    guard !payload.isNull else { return name }
-    let literal = payload.luaLiteral()
-    guard literal.count > 200 else { return name + "(" + literal + ")" }
-    return name + "(" + literal.prefix(200) + "…)"
+    var text = ""
+    for step in steps {
+      switch step {
+      case .name(let name): text += (text.isEmpty ? "" : ".") + name
+      case .id(let id): text += "[id=" + id.description + "]"
+      }
+    }
+    return payload.isNull ? text : text + "(" + payload.description + ")"
   }
 }

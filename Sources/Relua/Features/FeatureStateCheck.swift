@@ -80,7 +80,7 @@ enum FeatureStateCheck {
       case .integer, .string: break
       default: throw fail(path + [.index(position)], "each element needs an id (an integer or a string), got \(kindName(id))")
       }
-      guard seen.insert(id).inserted else { throw fail(path + [.index(position)], "the id \(id.luaLiteral()) is used twice") }
+      guard seen.insert(id).inserted else { throw fail(path + [.index(position)], "the id \(id) is used twice") }
     }
     return elements
   }

@@ -75,6 +75,6 @@ func describeValue(_ value: Value) -> String {
   switch value {
   case .null: return "nil"
   case .array, .record, .identified: return "a table"
-  default: return "\(value.kindName) \(value.luaLiteral())"
+  default: return "\(value.kindName) \(value)"  // elided: a megabyte payload is named, not quoted
   }
 }

@@ -5,14 +5,14 @@
 ///
 /// Equality is deep for plain tables (raw contents, cycles allowed; tables with `__eq` use it) and
 /// Lua's `==` otherwise, so `1 == 1.0`. Failures raise at the test's line (level 2 from the
-/// caller) with a readable message: `expected 3, got 4`, tables rendered as `{1, 2, name = "x"}`.
+/// caller) with a readable message: `expected 3, got 4`, tables rendered on one line as the REPL
+/// prints values, and cut by the same rule (`{ 1, 2, name = "x" }`, `{ 1, 2, … 999,998 more }`).
 enum LuaTestAssertions {
   static let chunkName = "=[relua assertions]"
 
   static let source = #"""
-    local type, next, rawget, rawequal, getmetatable, tostring, pcall, error, ipairs =
-      type, next, rawget, rawequal, getmetatable, tostring, pcall, error, ipairs
-    local format, concat, sort, mathtype = string.format, table.concat, table.sort, math.type
+    local type, next, rawget, rawequal, getmetatable, tostring, pcall, error =
+      type, next, rawget, rawequal, getmetatable, tostring, pcall, error
 
     local function hasEq(value)
       local mt = getmetatable(value)
@@ -36,46 +36,16 @@ enum LuaTestAssertions {
       return true
     end
 
-    local render
-
-    local function keyOrder(x, y)
-      local tx, ty = type(x), type(y)
-      if tx ~= ty then return tx < ty end
-      if tx == "number" or tx == "string" then return x < y end
-      return tostring(x) < tostring(y)
-    end
-
-    local function renderTable(t, seen, depth)
-      if seen[t] then return "<cycle>" end
-      if depth > 4 then return "{...}" end
-      seen[t] = true
-      local parts, count = {}, 0
-      while rawget(t, count + 1) ~= nil do
-        count = count + 1
-        parts[count] = render(rawget(t, count), seen, depth + 1)
-      end
-      local keys = {}
-      for key in next, t do
-        if not (mathtype(key) == "integer" and key >= 1 and key <= count) then keys[#keys + 1] = key end
-      end
-      sort(keys, keyOrder)
-      for _, key in ipairs(keys) do
-        local shown = type(key) == "string" and key:match("^[%a_][%w_]*$") and key or "[" .. render(key, seen, depth + 1) .. "]"
-        parts[#parts + 1] = shown .. " = " .. render(rawget(t, key), seen, depth + 1)
-      end
-      seen[t] = nil
-      return "{" .. concat(parts, ", ") .. "}"
-    end
-
-    function render(value, seen, depth)
-      local kind = type(value)
-      if kind == "string" then return (format("%q", value):gsub("\\\n", "\\n")) end
-      if kind == "table" and not hasEq(value) and getmetatable(value) == nil then
-        return renderTable(value, seen or {}, depth or 0)
-      end
+    -- Values print as everywhere else (`LuaValuePrinter`, given as the chunk's argument): on one
+    -- line, cut by the same rule, a failing `__tostring` named instead of raised.
+    local printValue = ...
+    local function safeToString(value)
       local ok, text = pcall(tostring, value)
-      return ok and text or "<" .. kind .. ">"
+      if ok and type(text) == "string" then return text end
+      return type(value) .. " (its __tostring failed)"
     end
+    local options = { tostring = safeToString }
+    local function render(value) return printValue(value, options) end
 
     local function mismatch(actual, expected, message)
       local text = "expected " .. render(expected) .. ", got " .. render(actual)

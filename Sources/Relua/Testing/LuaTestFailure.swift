@@ -1,3 +1,4 @@
+import Composable
 import Foundation
 import Lua
 
@@ -21,15 +22,16 @@ public struct LuaTestFailure: Sendable, Equatable, CustomStringConvertible {
   public var description: String { location.map { "\($0): \(message)" } ?? message }
 
   /// A failure from a raised message and a Lua traceback. The location is the message's own
-  /// `file:line:` prefix, else the first frame in `file`, else the first script frame.
+  /// `file:line:` prefix, else the first frame in `file`, else the first script frame. The
+  /// message is cut as any text is (`Elision`): `error(hugeString)` fails with a screenful.
   init(raised: String, traceback: String?, file: String) {
     let frames = Self.scriptFrames(in: traceback)
     if let (location, rest) = Self.splitLocation(raised) {
-      self.init(message: rest, location: location, traceback: frames)
+      self.init(message: Elision.standard.cut(text: rest), location: location, traceback: frames)
     } else {
       let locations = frames.compactMap(Self.frameLocation)
       let inFile = locations.first { Self.source(of: $0, isFile: file) }
-      self.init(message: raised, location: inFile ?? locations.first, traceback: frames)
+      self.init(message: Elision.standard.cut(text: raised), location: inFile ?? locations.first, traceback: frames)
     }
   }
 

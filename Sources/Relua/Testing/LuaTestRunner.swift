@@ -145,7 +145,8 @@ public final class LuaTestRunner {
       print: configuration.print))
     do {
       let dsl = try state.call(state.load(LuaTestDeclarations.source, name: LuaTestDeclarations.chunkName))
-      try state.call(state.load(LuaTestAssertions.source, name: LuaTestAssertions.chunkName))
+      let printer = try state.call(state.load(LuaValuePrinter.source, name: LuaValuePrinter.chunkName))
+      try state.call(state.load(LuaTestAssertions.source, name: LuaTestAssertions.chunkName), printer[0])
       guard dsl.count == 2, let declared = dsl[0].tableValue, let seal = dsl[1].functionValue else {
         throw LuaError.conversion("the test declarations did not load")
       }

@@ -135,7 +135,7 @@ public struct IdentifiedValues: Sendable {
       }
       guard rebuilt.updateValue(position, forKey: id) == nil else {
         isIndexStale = true
-        throw .identity(position: position, message: "duplicate id \(id.luaLiteral()) in an identified collection")
+        throw .identity(position: position, message: "duplicate id \(id) in an identified collection")
       }
     }
     positions = rebuilt
@@ -149,7 +149,7 @@ public struct IdentifiedValues: Sendable {
       throw .identity(position: elements.count, message: "elements of an identified collection must be records with an id")
     }
     guard index(id: id) == nil else {
-      throw .identity(position: elements.count, message: "duplicate id \(id.luaLiteral()) in an identified collection")
+      throw .identity(position: elements.count, message: "duplicate id \(id) in an identified collection")
     }
     return id
   }

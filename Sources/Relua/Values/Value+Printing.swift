@@ -1,80 +1,46 @@
-/// How `Value.luaLiteral` lays out containers.
+import Composable
+
+/// How `Value.luaLiteral` lays out containers, and how much of them it shows.
 public struct LuaLiteralFormat: Sendable {
   /// Multi-line output: a container that does not fit in `width` columns on one line is broken
   /// into one element per line, indented by two spaces. Nil prints everything on one line.
   public var width: Int?
-  /// Elements or fields shown per container before `… n more`.
-  public var maxElements: Int
+  /// How much is shown (see `Elision`); `.none`, exact Lua that loads back, by default.
+  public var elision: Elision
 
-  public init(width: Int? = nil, maxElements: Int = Int.max) {
+  public init(width: Int? = nil, elision: Elision = .none) {
     self.width = width
-    self.maxElements = maxElements
+    self.elision = elision
   }
 
+  /// Exact, for code (recorded tests, places): everything, loadable as Lua.
   public static let oneLine = LuaLiteralFormat()
   public static let multiLine = LuaLiteralFormat(width: 80)
+
+  /// The same layout for people: cut by `elision`, saying what it left out.
+  public func elided(_ elision: Elision = .standard) -> LuaLiteralFormat {
+    LuaLiteralFormat(width: width, elision: elision)
+  }
 }
 
 extension Value: CustomStringConvertible {
-  /// One line of Lua: `{ count = 1, results = { { id = "a", secret = 5 } } }`.
-  public var description: String { luaLiteral() }
+  /// One line of Lua for people, elided (`Elision.standard`):
+  /// `{ count = 1, results = { { id = "a", secret = 5 } } }`. `luaLiteral()` is the exact one.
+  public var description: String { luaLiteral(.oneLine.elided()) }
 
   /// The value as a Lua literal. Records print their keys in sorted order (the order they are
   /// stored in), arrays and identified collections as sequences; strings quoted like `%q`.
+  /// With an elision, long ones are cut (see `LuaLiteralPrinter`).
   public func luaLiteral(_ format: LuaLiteralFormat = .oneLine, indent: Int = 0) -> String {
-    luaLiteral(format, indent: indent, used: indent)
-  }
-
-  /// `used`: columns already taken on the first line (indentation and a `key = ` before it).
-  func luaLiteral(_ format: LuaLiteralFormat, indent: Int, used: Int) -> String {
-    switch self {
-    case .null: return "nil"
-    case .boolean(let value): return value ? "true" : "false"
-    // Lua reads `-9223372036854775808` as a float (a minus applied to a literal out of range),
-    // so the smallest integer is written by name (found by the fuzzer).
-    case .integer(let value): return value == .min ? "math.mininteger" : String(value)
-    case .float(let value): return luaFloatLiteral(value)
-    case .string(let value): return quoteLuaString(value)
-    case .array, .record, .identified:
-      let entries = containerEntries(format)
-      if entries.isEmpty { return "{}" }
-      let oneLine = "{ " + entries.map { $0(.oneLine, 0) }.joined(separator: ", ") + " }"
-      guard let width = format.width, used + oneLine.count > width else { return oneLine }
-      let inner = String(repeating: " ", count: indent + 2)
-      let lines = entries.map { inner + $0(format, indent + 2) + "," }
-      return "{\n" + lines.joined(separator: "\n") + "\n" + String(repeating: " ", count: indent) + "}"
-    }
-  }
-
-  /// Each entry prints itself at an indentation (`key = value` or `value`, or `… n more`).
-  private func containerEntries(_ format: LuaLiteralFormat) -> [(LuaLiteralFormat, Int) -> String] {
-    var entries: [(LuaLiteralFormat, Int) -> String] = []
-    switch self {
-    case .record(let record):
-      for field in record.fields.prefix(format.maxElements) {
-        let key = luaKeyLiteral(field.key)
-        entries.append { format, indent in
-          key + " = " + field.value.luaLiteral(format, indent: indent, used: indent + key.count + 3)
-        }
-      }
-    case .array(let elements):
-      for element in elements.prefix(format.maxElements) { entries.append { element.luaLiteral($0, indent: $1) } }
-    case .identified(let collection):
-      for element in collection.elements.prefix(format.maxElements) {
-        entries.append { element.luaLiteral($0, indent: $1) }
-      }
-    default: break
-    }
-    if count > format.maxElements {
-      let more = "… \(count - format.maxElements) more"
-      entries.append { _, _ in more }
-    }
-    return entries
+    var printer = LuaLiteralPrinter(format)
+    return printer.literal(self, indent: indent, used: indent)
   }
 }
 
 /// `key` as it goes before ` = ` in a table constructor: bare when it is an identifier.
-func luaKeyLiteral(_ key: String) -> String { isLuaIdentifier(key) ? key : "[" + quoteLuaString(key) + "]" }
+func luaKeyLiteral(_ key: String, elision: Elision = .none) -> String {
+  isLuaIdentifier(key) && elision.cut(string: key) == nil ? key : "[" + quoteLuaString(key, elision: elision) + "]"
+}
 
 /// A float that Lua reads back as the same float (`1.0`, not `1`; shortest exact digits).
 func luaFloatLiteral(_ value: Double) -> String {
@@ -94,4 +60,10 @@ public func quoteLuaString(_ string: String) -> String {
     quoted.append(48 + byte % 10)
     return true
   }
+}
+
+/// `quoteLuaString`, cut past the elision's characters: `"abcdefghij…" (100,000 characters, 99,990 not shown)`.
+public func quoteLuaString(_ string: String, elision: Elision) -> String {
+  guard let (shown, total) = elision.cut(string: string) else { return quoteLuaString(string) }
+  return String(quoteLuaString(String(shown)).dropLast()) + "…\" " + Elision.cutNote(total: total, shown: elision.characters)
 }

@@ -1,3 +1,5 @@
+import Composable
+
 /// A diff of two values in Lua syntax, in the style of TCA's (CustomDump's) test failures:
 /// `−` lines show the old value, `+` lines the new one, containers that changed are opened to
 /// show only what changed, and unchanged siblings are collapsed into `… (n unchanged)`.
@@ -11,110 +13,127 @@
 ///     },
 ///   }
 /// ```
+///
+/// The format's elision bounds it (`Elision.lines`, 40 by default): past that, each table says how
+/// many of its entries changed that were not shown (`… 999,990 more changes`), and whole values
+/// on `−`/`+` lines are cut as printouts are. A million-row change prints a screenful, in the
+/// time it takes to compare the rows.
 public enum ValueDiff {
   public static let removedMarker: Character = "\u{2212}"  // − (minus sign), as CustomDump
   public static let addedMarker: Character = "+"
 
-  /// The diff from `old` to `new`, or nil when they are equal.
-  public static func lines(from old: Value, to new: Value, format: LuaLiteralFormat = .multiLine) -> String? {
+  /// The diff from `old` to `new`, or nil when they are equal. `format: .multiLine` shows all.
+  public static func lines(from old: Value, to new: Value, format: LuaLiteralFormat = .multiLine.elided()) -> String? {
     guard old != new else { return nil }
-    var lines: [Line] = []
-    diff(old, new, prefix: "", suffix: "", indent: 0, format: format, into: &lines)
-    return lines.map { String($0.marker) + " " + $0.text }.joined(separator: "\n")
+    var writer = DiffWriter(format: format)
+    writer.diff(old, new, prefix: "", suffix: "", indent: 0, depth: 0)
+    return writer.lines.joined(separator: "\n")
+  }
+}
+
+/// Writes a diff's lines, taking them from the elision's budget of lines.
+private struct DiffWriter {
+  let format: LuaLiteralFormat
+  var lines: [String] = []
+  var budget: Int
+
+  init(format: LuaLiteralFormat) {
+    self.format = format
+    budget = format.elision.lines
   }
 
-  struct Line {
-    let marker: Character
-    let text: String
+  mutating func append(_ marker: Character, _ text: String) {
+    lines.append(String(marker) + " " + text)
+    budget -= 1
   }
 
-  private static func diff(
-    _ old: Value, _ new: Value, prefix: String, suffix: String, indent: Int, format: LuaLiteralFormat,
-    into lines: inout [Line]
-  ) {
-    let pad = String(repeating: " ", count: indent)
+  /// A table's entries, as they are compared: what changed is shown while lines are left, then
+  /// counted. The closing brace and the summary lines are reserved before each entry is shown.
+  struct Entries {
+    let indent: Int
+    var unchanged = 0
+    var hidden = 0
+  }
+
+  mutating func diff(_ old: Value, _ new: Value, prefix: String, suffix: String, indent: Int, depth: Int) {
     switch (old, new) {
-    case (.record(let oldRecord), .record(let newRecord)) where old != new:
-      lines.append(Line(marker: " ", text: pad + prefix + "{"))
-      var unchanged = 0
-      let keys = Set(oldRecord.keys).union(newRecord.keys).sorted(by: keyPrecedes)
-      for key in keys {
-        let (before, after) = (oldRecord[key], newRecord[key])
-        if before == after { unchanged += 1; continue }
-        flush(&unchanged, indent: indent + 2, into: &lines)
-        let keyPrefix = luaKeyLiteral(key) + " = "
-        if before.isNull {
-          literal(after, marker: ValueDiff.addedMarker, prefix: keyPrefix, indent: indent + 2, format: format, into: &lines)
-        } else if after.isNull {
-          literal(before, marker: ValueDiff.removedMarker, prefix: keyPrefix, indent: indent + 2, format: format, into: &lines)
+    case (.record(let oldRecord), .record(let newRecord)) where opensAsTable(old, new, depth: depth):
+      var entries = open(prefix: prefix, indent: indent)
+      // Both records keep their fields sorted by key: walked together.
+      var (i, j) = (0, 0)
+      let (oldFields, newFields) = (oldRecord.fields, newRecord.fields)
+      while i < oldFields.count || j < newFields.count {
+        let key: String
+        var (before, after) = (Value.null, Value.null)
+        if j == newFields.count || (i < oldFields.count && keyPrecedes(oldFields[i].key, newFields[j].key)) {
+          (key, before) = (oldFields[i].key, oldFields[i].value)
+          i += 1
+        } else if i == oldFields.count || keyPrecedes(newFields[j].key, oldFields[i].key) {
+          (key, after) = (newFields[j].key, newFields[j].value)
+          j += 1
         } else {
-          diff(before, after, prefix: keyPrefix, suffix: ",", indent: indent + 2, format: format, into: &lines)
+          (key, before, after) = (oldFields[i].key, oldFields[i].value, newFields[j].value)
+          i += 1
+          j += 1
         }
+        change(before, after, key: key, in: &entries, depth: depth)
       }
-      flush(&unchanged, indent: indent + 2, into: &lines)
-      lines.append(Line(marker: " ", text: pad + "}" + suffix))
-    case (.array(let oldElements), .array(let newElements)) where old != new:
-      sequence(oldElements, newElements, prefix: prefix, suffix: suffix, indent: indent, format: format, into: &lines)
-    case (.identified(let oldCollection), .identified(let newCollection)) where old != new:
-      if !byID(oldCollection, newCollection, prefix: prefix, suffix: suffix, indent: indent, format: format, into: &lines) {
+      close(&entries, suffix: suffix)
+    case (.array(let oldElements), .array(let newElements)) where opensAsTable(old, new, depth: depth):
+      sequence(oldElements, newElements, prefix: prefix, suffix: suffix, indent: indent, depth: depth)
+    case (.identified(let oldCollection), .identified(let newCollection)) where opensAsTable(old, new, depth: depth):
+      if !byID(oldCollection, newCollection, prefix: prefix, suffix: suffix, indent: indent, depth: depth) {
         sequence(
           oldCollection.elements, newCollection.elements, identified: true, prefix: prefix, suffix: suffix, indent: indent,
-          format: format, into: &lines)
+          depth: depth)
       }
     default:
-      literal(old, marker: ValueDiff.removedMarker, prefix: prefix, suffix: suffix, indent: indent, format: format, into: &lines)
-      literal(new, marker: ValueDiff.addedMarker, prefix: prefix, suffix: suffix, indent: indent, format: format, into: &lines)
+      // Half the lines left for the old value, the rest for the new one.
+      literal(old, marker: ValueDiff.removedMarker, prefix: prefix, suffix: suffix, indent: indent, lines: max(1, budget / 2))
+      literal(new, marker: ValueDiff.addedMarker, prefix: prefix, suffix: suffix, indent: indent, lines: budget)
     }
   }
 
   /// Sequences: the common head and tail are collapsed; a middle of equal length is compared
   /// element by element, otherwise removed and added as a whole.
-  private static func sequence(
-    _ old: [Value], _ new: [Value], identified: Bool = false, prefix: String, suffix: String, indent: Int,
-    format: LuaLiteralFormat, into lines: inout [Line]
+  private mutating func sequence(
+    _ old: [Value], _ new: [Value], identified: Bool = false, prefix: String, suffix: String, indent: Int, depth: Int
   ) {
-    let pad = String(repeating: " ", count: indent)
     var head = 0
     while head < old.count, head < new.count, old[head] == new[head] { head += 1 }
     var tail = 0
     while tail < old.count - head, tail < new.count - head, old[old.count - 1 - tail] == new[new.count - 1 - tail] { tail += 1 }
-    lines.append(Line(marker: " ", text: pad + prefix + "{"))
-    var unchanged = head
-    flush(&unchanged, indent: indent + 2, into: &lines)
+    var entries = open(prefix: prefix, indent: indent)
+    entries.unchanged = head
     let oldMiddle = old[head..<(old.count - tail)]
     let newMiddle = new[head..<(new.count - tail)]
     if oldMiddle.count == newMiddle.count {
       for (before, after) in zip(oldMiddle, newMiddle) {
-        if before == after { unchanged += 1; continue }
-        flush(&unchanged, indent: indent + 2, into: &lines)
         // Two different elements of an identified collection are not one element changed.
-        if identified && IdentifiedValues.id(of: before) != IdentifiedValues.id(of: after) {
-          literal(before, marker: ValueDiff.removedMarker, prefix: "", indent: indent + 2, format: format, into: &lines)
-          literal(after, marker: ValueDiff.addedMarker, prefix: "", indent: indent + 2, format: format, into: &lines)
+        if identified && before != after && IdentifiedValues.id(of: before) != IdentifiedValues.id(of: after) {
+          change(before, .null, key: nil, in: &entries, depth: depth)
+          change(.null, after, key: nil, in: &entries, depth: depth)
         } else {
-          diff(before, after, prefix: "", suffix: ",", indent: indent + 2, format: format, into: &lines)
+          change(before, after, key: nil, in: &entries, depth: depth)
         }
       }
-      flush(&unchanged, indent: indent + 2, into: &lines)
     } else {
-      for element in oldMiddle {
-        literal(element, marker: ValueDiff.removedMarker, prefix: "", indent: indent + 2, format: format, into: &lines)
-      }
-      for element in newMiddle {
-        literal(element, marker: ValueDiff.addedMarker, prefix: "", indent: indent + 2, format: format, into: &lines)
-      }
+      // The removed ones get half the lines when some are added.
+      let kept = newMiddle.isEmpty ? 0 : budget / 2
+      budget -= kept
+      for element in oldMiddle { change(element, .null, key: nil, in: &entries, depth: depth) }
+      budget += kept
+      for element in newMiddle { change(.null, element, key: nil, in: &entries, depth: depth) }
     }
-    unchanged = tail
-    flush(&unchanged, indent: indent + 2, into: &lines)
-    lines.append(Line(marker: " ", text: pad + "}" + suffix))
+    entries.unchanged += tail
+    close(&entries, suffix: suffix)
   }
 
   /// Identified collections whose elements kept their order, by id: an element added anywhere is
   /// one `+` row, a removed one one `−` row, a changed one is opened under its id (`[id=3] = {`),
   /// the rest collapsed. False (nothing written) when elements moved: then by position.
-  private static func byID(
-    _ old: IdentifiedValues, _ new: IdentifiedValues, prefix: String, suffix: String, indent: Int,
-    format: LuaLiteralFormat, into lines: inout [Line]
+  private mutating func byID(
+    _ old: IdentifiedValues, _ new: IdentifiedValues, prefix: String, suffix: String, indent: Int, depth: Int
   ) -> Bool {
     var newPositions: [Value: Int] = [:]
     for (position, element) in new.elements.enumerated() { newPositions[IdentifiedValues.id(of: element)] = position }
@@ -125,69 +144,112 @@ public enum ValueDiff {
       guard position > last else { return false }
       last = position
     }
-    var oldByID: [Value: Value] = [:]
-    for element in old.elements { oldByID[IdentifiedValues.id(of: element)] = element }
-    let pad = String(repeating: " ", count: indent)
-    lines.append(Line(marker: " ", text: pad + prefix + "{"))
-    var unchanged = 0
+    var entries = open(prefix: prefix, indent: indent)
     var oldIndex = 0
+    func isGone(_ element: Value) -> Bool { newPositions[IdentifiedValues.id(of: element)] == nil }
     for element in new.elements {
-      let id = IdentifiedValues.id(of: element)
       // Old elements gone before this one.
-      while oldIndex < old.elements.count, newPositions[IdentifiedValues.id(of: old.elements[oldIndex])] == nil {
-        flush(&unchanged, indent: indent + 2, into: &lines)
-        literal(old.elements[oldIndex], marker: ValueDiff.removedMarker, prefix: "", indent: indent + 2, format: format, into: &lines)
+      while oldIndex < old.elements.count, isGone(old.elements[oldIndex]) {
+        change(old.elements[oldIndex], .null, key: nil, in: &entries, depth: depth)
         oldIndex += 1
       }
-      guard let before = oldByID[id] else {
-        flush(&unchanged, indent: indent + 2, into: &lines)
-        literal(element, marker: ValueDiff.addedMarker, prefix: "", indent: indent + 2, format: format, into: &lines)
-        continue
+      let id = IdentifiedValues.id(of: element)
+      if oldIndex < old.elements.count, IdentifiedValues.id(of: old.elements[oldIndex]) == id {
+        change(old.elements[oldIndex], element, key: nil, label: "[id=\(id.luaLiteral())] = ", in: &entries, depth: depth)
+        oldIndex += 1
+      } else {
+        change(.null, element, key: nil, in: &entries, depth: depth)
       }
-      oldIndex += 1
-      if before == element {
-        unchanged += 1
-        continue
-      }
-      flush(&unchanged, indent: indent + 2, into: &lines)
-      diff(before, element, prefix: "[id=\(id.luaLiteral())] = ", suffix: ",", indent: indent + 2, format: format, into: &lines)
     }
-    while oldIndex < old.elements.count {
-      if newPositions[IdentifiedValues.id(of: old.elements[oldIndex])] == nil {
-        flush(&unchanged, indent: indent + 2, into: &lines)
-        literal(old.elements[oldIndex], marker: ValueDiff.removedMarker, prefix: "", indent: indent + 2, format: format, into: &lines)
-      }
-      oldIndex += 1
+    for element in old.elements[oldIndex...] where isGone(element) {
+      change(element, .null, key: nil, in: &entries, depth: depth)
     }
-    flush(&unchanged, indent: indent + 2, into: &lines)
-    lines.append(Line(marker: " ", text: pad + "}" + suffix))
+    close(&entries, suffix: suffix)
     return true
   }
 
-  private static func flush(_ unchanged: inout Int, indent: Int, into lines: inout [Line]) {
-    guard unchanged > 0 else { return }
-    lines.append(Line(marker: " ", text: String(repeating: " ", count: indent) + "… (\(unchanged) unchanged)"))
-    unchanged = 0
+  private mutating func open(prefix: String, indent: Int) -> Entries {
+    append(" ", String(repeating: " ", count: indent) + prefix + "{")
+    budget -= 1  // the closing brace
+    return Entries(indent: indent + 2)
   }
 
-  /// A whole value on `−` or `+` lines (multi-line when it does not fit).
-  private static func literal(
-    _ value: Value, marker: Character, prefix: String, suffix: String = ",", indent: Int, format: LuaLiteralFormat,
-    into lines: inout [Line]
+  /// After the last entry: what was hidden in one line (`… 12 more changes (3 unchanged)`), or the
+  /// last unchanged ones; then the closing brace.
+  private mutating func close(_ entries: inout Entries, suffix: String) {
+    if entries.hidden > 0 {
+      let unchanged = entries.unchanged > 0 ? " (\(Elision.grouped(entries.unchanged)) unchanged)" : ""
+      append(" ", String(repeating: " ", count: entries.indent) + Elision.moreChanges(entries.hidden) + unchanged)
+    } else {
+      flush(&entries)
+    }
+    budget += 1
+    append(" ", String(repeating: " ", count: entries.indent - 2) + "}" + suffix)
+  }
+
+  private mutating func flush(_ entries: inout Entries) {
+    guard entries.unchanged > 0 else { return }
+    append(" ", String(repeating: " ", count: entries.indent) + "… (\(Elision.grouped(entries.unchanged)) unchanged)")
+    entries.unchanged = 0
+  }
+
+  /// One entry of a table (`key` nil in a sequence; `.null` for absent).
+  private mutating func change(
+    _ before: Value, _ after: Value, key: String?, label: String? = nil, in entries: inout Entries, depth: Int
+  ) {
+    if before == after {
+      entries.unchanged += 1
+      return
+    }
+    // Lines this change needs at the least (a flush; a line added or removed, a `−`/`+` pair, or a
+    // table's `{`, `… n more changes`, `}`), and one kept for what may follow it: the last
+    // unchanged entries or the `… n more changes` line. Once one is hidden, the rest are too, so
+    // what is shown is a prefix.
+    let least = before.isNull || after.isNull ? 1 : opensAsTable(before, after, depth: depth + 1) ? 3 : 2
+    guard entries.hidden == 0, budget >= (entries.unchanged > 0 ? 1 : 0) + least + 1 else {
+      entries.hidden += 1
+      return
+    }
+    flush(&entries)
+    budget -= 1
+    let keyPrefix = label ?? key.map { luaKeyLiteral($0, elision: format.elision) + " = " } ?? ""
+    if before.isNull {
+      literal(after, marker: ValueDiff.addedMarker, prefix: keyPrefix, indent: entries.indent, lines: budget)
+    } else if after.isNull {
+      literal(before, marker: ValueDiff.removedMarker, prefix: keyPrefix, indent: entries.indent, lines: budget)
+    } else {
+      diff(before, after, prefix: keyPrefix, suffix: ",", indent: entries.indent, depth: depth + 1)
+    }
+    budget += 1
+  }
+
+  /// Whether `diff` opens the two as a table rather than printing both whole.
+  private func opensAsTable(_ old: Value, _ new: Value, depth: Int) -> Bool {
+    guard depth < format.elision.depth else { return false }
+    switch (old, new) {
+    case (.record, .record), (.array, .array), (.identified, .identified): return true
+    default: return false
+    }
+  }
+
+  /// A whole value on `−` or `+` lines (multi-line when it does not fit), in at most `lines` lines.
+  private mutating func literal(
+    _ value: Value, marker: Character, prefix: String, suffix: String = ",", indent: Int, lines available: Int
   ) {
     let pad = String(repeating: " ", count: indent)
-    let text = value.luaLiteral(format, indent: indent)
+    var printer = LuaLiteralPrinter(format, budget: max(1, available))
+    let text = printer.literal(value, indent: indent, used: indent)
     let textLines = text.split(separator: "\n", omittingEmptySubsequences: false)
     for (offset, line) in textLines.enumerated() {
       let isLast = offset == textLines.count - 1
-      lines.append(Line(marker: marker, text: (offset == 0 ? pad + prefix : "") + line + (isLast ? suffix : "")))
+      append(marker, (offset == 0 ? pad + prefix : "") + line + (isLast ? suffix : ""))
     }
   }
 }
 
 extension Value {
   /// The diff from `self` to `other` (see `ValueDiff`), nil when equal.
-  public func diff(to other: Value, format: LuaLiteralFormat = .multiLine) -> String? {
+  public func diff(to other: Value, format: LuaLiteralFormat = .multiLine.elided()) -> String? {
     ValueDiff.lines(from: self, to: other, format: format)
   }
 }

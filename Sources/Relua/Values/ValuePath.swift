@@ -1,3 +1,5 @@
+import Composable
+
 /// One step into a value: a record field, a 0-based position in an array or identified
 /// collection, or an element of an identified collection by its id.
 public enum PathComponent: Hashable, Sendable {
@@ -29,9 +31,9 @@ func describeLongPath(_ path: ValuePath, root: String = "state") -> String {
 
 func describeComponent(_ component: PathComponent) -> String {
   switch component {
-  case .key(let key): return isLuaIdentifier(key) ? "." + key : "[" + quoteLuaString(key) + "]"
+  case .key(let key): return isLuaIdentifier(key) ? "." + key : "[" + quoteLuaString(key, elision: .standard) + "]"
   case .index(let position): return "[\(position + 1)]"
-  case .id(let id): return "[id = \(id.luaLiteral())]"
+  case .id(let id): return "[id = \(id)]"
   }
 }
 

@@ -32,7 +32,7 @@ final class LuaTestReporterTests: XCTestCase {
       Failures:
 
       1) fails
-         report_test.lua:3: expected {1, 3}, got {1, 2}
+         report_test.lua:3: expected { 1, 3 }, got { 1, 2 }
          stack traceback:
            report_test.lua:3: in function <report_test.lua:2>
 
@@ -57,7 +57,7 @@ final class LuaTestReporterTests: XCTestCase {
       ok 1 - passes
       not ok 2 - fails
         ---
-        message: "expected {1, 3}, got {1, 2}"
+        message: "expected { 1, 3 }, got { 1, 2 }"
         at: "report_test.lua:3"
         traceback:
           - "report_test.lua:3: in function <report_test.lua:2>"

@@ -1,3 +1,4 @@
+import Composable
 import Lua
 import XCTest
 
@@ -207,6 +208,50 @@ final class LuaTestRunnerTests: XCTestCase {
       end)
       """])
     XCTAssertEqual(try failure(summary, "outer").location, "nested_test.lua:2")
+  }
+
+  /// Failures on huge values print a screenful, cut by the rule every printout follows
+  /// (`Elision`): assertions, the test store's diffs and actions, a raised string.
+  func testFailuresOnHugeValuesAreCutToAScreenful() async throws {
+    let (summary, _) = try await run(["huge_test.lua": """
+      local function list(n) local t = {} for i = 1, n do t[i] = i end return t end
+      local Rows = relua.feature "Rows" {
+        state = function() return { rows = {} } end,
+        actions = { fill = "integer", echo = "any" },
+        reduce = relua.on {
+          fill = function(s, n) s.rows = list(n) end,
+          echo = function(_, payload) return relua.Effect.send("fill", #payload) end,
+        },
+      }
+      test("assert_equal", function() assert_equal(list(1000000), list(999999)) end)
+      test("unexpected change", function() relua.TestStore(Rows):send("fill", 1000000) end)
+      test("changed rows", function()
+        local store = relua.TestStore(Rows, { state = { rows = list(1000000) } })
+        store:send("fill", 1000001, function(s) for i = 1, 1000000 do s.rows[i] = -i end end)
+      end)
+      test("received payload", function()
+        local store = relua.TestStore(Rows)
+        store:send("echo", list(100000))
+        store:receive("fill", 3)
+      end)
+      test("raised", function() error(string.rep("z", 100000)) end)
+      """])
+    func message(_ name: String) throws -> String {
+      let text = try failure(summary, name).message
+      XCTAssertLessThanOrEqual(text.split(separator: "\n").count, Elision.standard.lines + 8, text)
+      XCTAssertLessThan(text.utf8.count, Elision.standard.textCharacters + 100, name)
+      return text
+    }
+    let assertion = try message("assert_equal")
+    XCTAssertTrue(assertion.hasPrefix("expected { 1, 2, 3, "), assertion)
+    XCTAssertTrue(assertion.contains("25, … 999,974 more }, got { 1, 2, 3, "), assertion)
+    XCTAssertTrue(try message("unexpected change").contains("+     … 999,975 more\n"))
+    let changed = try message("changed rows")
+    XCTAssertTrue(changed.contains(" more changes"), changed)
+    let received = try message("received payload")
+    XCTAssertTrue(received.contains("fill(3)") && received.contains("fill(100000)"), received)
+    let raised = try message("raised")
+    XCTAssertTrue(raised.hasSuffix("z… (100,000 characters, 90,000 not shown)"), raised)
   }
 
   func testExitCodeIsTheFailureCountCappedAt125() {

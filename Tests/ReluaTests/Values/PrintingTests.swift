@@ -1,3 +1,4 @@
+import Composable
 import Relua
 import XCTest
 
@@ -25,7 +26,9 @@ final class PrintingTests: XCTestCase {
 
   func testLongOutputIsElidedWithACount() {
     let value = Value.array((1...100).map { .integer(Int64($0)) })
-    XCTAssertEqual(value.luaLiteral(LuaLiteralFormat(maxElements: 5)), "{ 1, 2, 3, 4, 5, … 95 more }")
+    var fiveItems = Elision.standard
+    fiveItems.items = 5
+    XCTAssertEqual(value.luaLiteral(LuaLiteralFormat(elision: fiveItems)), "{ 1, 2, 3, 4, 5, … 95 more }")
   }
 
   func testMultiLineIndentsWhatDoesNotFit() {
