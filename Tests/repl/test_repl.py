@@ -207,6 +207,40 @@ def test_effect_output_goes_above_the_line_being_typed():
         t.close()
 
 
+def test_print_from_an_effect_goes_above_the_line_being_typed():
+    """`print` in an effect writes above the prompt too, and the typed text stays."""
+    directory = tempfile.mkdtemp(prefix="relua_print_")
+    feature = os.path.join(directory, "Chatty.lua")
+    with open(feature, "w") as file:
+        file.write("""local relua = require "relua"
+return relua.feature "Chatty" {
+  state = {},
+  actions = { later = {} },
+  reduce = relua.on {
+    later = function(_, _, deps)
+      return relua.Effect.run(function() deps.clock.sleep(0.8) print("hello", "from the effect") end)
+    end,
+  },
+  view = function() return "chatty" end,
+}
+""")
+    t = repl(feature)
+    try:
+        t.expect(r"chatty")
+        t.expect(r"> ")
+        t.line(":later")
+        t.expect(r"> ")
+        t.send("=1 +")
+        t.expect(r"=1 \+")
+        match = t.expect(r"hello\tfrom the effect\r?\n[^\n]*> =1 \+", timeout=5)
+        assert "=1 +hello" not in match.group(0), match.group(0)
+        t.line(" 1")
+        t.expect(r"\n2\r?\n")
+    finally:
+        t.close()
+        shutil.rmtree(directory, ignore_errors=True)
+
+
 def test_ctrl_c_abandons_an_unfinished_chunk():
     t = repl()
     try:

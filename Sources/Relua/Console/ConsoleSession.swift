@@ -37,10 +37,29 @@ public final class ConsoleSession {
       throw ReluaError.usage("the REPL's printer did not load")
     }
     self.printValue = printValue
+    try routePrint()
     reader.complete = { [weak self] line, word in
       // Called on the reading thread: only the snapshot of names is read there.
       self?.completionSnapshot.withLock { $0 }.filter { $0.hasPrefix(word) && $0 != word }.sorted() ?? []
     }
+  }
+
+  /// `print` writes through the REPL's output, as Lua's does (`tostring` of each argument, tabs
+  /// between), so what an effect prints while a line is being typed goes above it.
+  private func routePrint() throws {
+    guard let tostring = try lua.global("tostring").functionValue else { return }
+    let output = self.output
+    try lua.setGlobal("print", .function(lua.function { stack in
+      var parts: [String] = []
+      for value in stack.values {
+        guard let text = try tostring.call(value).first?.stringValue else {
+          throw LuaError.runtime(message: "'tostring' must return a string to 'print'", traceback: nil)
+        }
+        parts.append(text)
+      }
+      output.write(parts.joined(separator: "\t"))
+      return []
+    }))
   }
 
   /// Names Tab completes (globals, fields, commands, actions), refreshed after each line.
