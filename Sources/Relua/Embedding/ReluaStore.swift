@@ -1,7 +1,7 @@
 import Composable
 
 /// A store of a Lua feature as a Swift program drives it (see `ReluaRuntime.makeStore`): send
-/// actions by path (`"add"`, `"rows[3].toggle"`, `"destination.dismiss"`), read and observe the
+/// actions by path (`"add"`, `"rows[id=3].toggle"`, `"destination.dismiss"`), read and observe the
 /// state and the screens derived from it, wait for effects.
 @MainActor
 public final class ReluaStore {

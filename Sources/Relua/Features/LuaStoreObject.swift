@@ -113,7 +113,7 @@ public final class LuaStoreObject {
   private func sendResolving(fromLua L: OpaquePointer) throws -> Int32 {
     guard lua_type(L, 2) == LUA_TSTRING else {
       throw LuaError.argument(
-        position: 2, message: "action name expected (a string such as 'increment' or 'rows[1].toggle'), got \(String(cString: lua_typename(L, lua_type(L, 2))))")
+        position: 2, message: "action name expected (a string such as 'increment' or 'rows[id=1].toggle'), got \(String(cString: lua_typename(L, lua_type(L, 2))))")
     }
     let payload = lua_gettop(L) >= 3 ? try host.views.read(at: 3, in: L, root: host.views.rootName, path: [], hint: nil) : .null
     return push(try send(resolver.resolve(luaStringAt: 2, in: L, payload: payload)), onto: L)
