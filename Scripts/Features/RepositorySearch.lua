@@ -171,10 +171,10 @@ local RepositorySearch = feature "RepositorySearch" {
 
   view = function(s)
     local lines = { ("Search: %s%s"):format(s.query, s.showFavoritesOnly and "   [♥ only]" or "") }
-    local status = status(s)
-    if status == "idle" then lines[#lines + 1] = "Type to search GitHub repositories."
-    elseif status == "loadingFirstPage" then lines[#lines + 1] = "Searching…"
-    elseif status == "noResults" then lines[#lines + 1] = "No repositories found."
+    local shown = status(s)
+    if shown == "idle" then lines[#lines + 1] = "Type to search GitHub repositories."
+    elseif shown == "loadingFirstPage" then lines[#lines + 1] = "Searching…"
+    elseif shown == "noResults" then lines[#lines + 1] = "No repositories found."
     else
       for _, row in ipairs(shownRows(s)) do lines[#lines + 1] = RepositoryRow.view(row) end
       if s.loadingState == "loadingNext" then lines[#lines + 1] = "Loading more…" end

@@ -43,7 +43,7 @@ describe("streams in effects", function()
       reduce = on {
         start = function(_, _, deps)
           return Effect.run(function(send)
-            local guard <close> = setmetatable({}, { __close = function() closed = closed + 1 end })
+            local guard <close> = setmetatable({}, { __close = function() closed = closed + 1 end })  -- luacheck: ignore 211/guard (used by being closed)
             for _ in deps.clock.timer(0.5) do send("tick") end
           end):cancellable("t")
         end,

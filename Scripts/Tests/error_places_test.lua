@@ -6,7 +6,7 @@ local Effect = relua.Effect
 local Counter = require "Features.Counter"
 
 local places = require "Tests.Support.ErrorPlaces"
-local raised, raisesHere = places.raised, places.raisesHere
+local raisesHere = places.raisesHere
 
 describe("error places", function()
   local store = relua.Store(Counter, { deps = { uuid = "incrementing", random = { seed = 1 } } })

@@ -18,7 +18,7 @@ local Timer = relua.feature "Timer" {
     debounced = function(s, seconds) s.n = s.n + 1; return Effect.send("tick"):debounce("d", seconds) end,
     throttled = function(s, seconds) s.n = s.n + 1; return Effect.send("tick"):throttle("t", seconds) end,
     sleep = function(_, seconds, deps)
-      return Effect.run(function() deps.clock.sleep(seconds) end):catch(function(message, send) send("tick") end)
+      return Effect.run(function() deps.clock.sleep(seconds) end):catch(function(_, send) send("tick") end)
     end,
     tick = function(s) s.n = s.n + 100 end,
     ok = function(s) s.n = s.n + 1 end,

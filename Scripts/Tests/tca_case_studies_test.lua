@@ -19,7 +19,6 @@ local theAlert = {
   message = "This is an alert",
   buttons = { { label = "Cancel", role = "cancel" }, { label = "Increment", action = "incrementButtonTapped" } },
 }
-local incremented = { title = "Incremented!" }
 
 -- The same, when the new alert has the same text as the one whose button was tapped: it is a
 -- new alert all the same, and stays.

@@ -9,10 +9,15 @@ relua_required_packages=(
   "libedit-dev:/usr/include/editline/readline.h"
   "pkg-config:/usr/bin/pkg-config"
 )
+# What Scripts/test needs besides: luacheck (Debian's lua-check) for the Lua scripts' lint.
+relua_test_packages=(
+  "lua-check:/usr/bin/luacheck"
+)
 
+# Installs what is missing of relua_required_packages and of the entries given (as above).
 relua_ensure_system_packages() {
   local missing=() entry
-  for entry in "${relua_required_packages[@]}"; do
+  for entry in "${relua_required_packages[@]}" "$@"; do
     [[ -e "${entry#*:}" ]] || missing+=("${entry%%:*}")
   done
   ((${#missing[@]} == 0)) && return 0

@@ -21,7 +21,8 @@ return feature "AlertAndConfirmationDialog" {
 
   compose = {
     relua.presents("alert", relua.alert { incrementButtonTapped = {} }),
-    relua.presents("confirmationDialog", relua.confirmationDialog { incrementButtonTapped = {}, decrementButtonTapped = {} }),
+    relua.presents("confirmationDialog",
+      relua.confirmationDialog { incrementButtonTapped = {}, decrementButtonTapped = {} }),
   },
 
   reduce = on {

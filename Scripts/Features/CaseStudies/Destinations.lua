@@ -119,7 +119,9 @@ local Destinations = feature "Destinations" {
 
   view = function(s)
     local d = s.destination
-    if d == nil then return "[Alert] [Counter] [Animations]" .. (s.answer and ("   last answer: " .. s.answer) or "") end
+    if d == nil then
+      return "[Alert] [Counter] [Animations]" .. (s.answer and ("   last answer: " .. s.answer) or "")
+    end
     if d.alert then return ("┌ %s\n│ %s\n└ [OK] [Cancel]"):format(d.alert.title, d.alert.message) end
     if d.counter then return "Counter ⇄ [Swap]\n" .. Counter.view(d.counter) end
     return "Animations ⇄ [Swap]\n" .. Animations.view(d.animations)

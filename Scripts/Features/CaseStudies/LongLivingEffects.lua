@@ -23,6 +23,7 @@ return feature "LongLivingEffects" {
   },
 
   view = function(s)
-    return ("A screenshot of this screen has been taken %d times.   (=store:post(\"userDidTakeScreenshot\"))"):format(s.screenshotCount)
+    return ("A screenshot of this screen has been taken %d times.   (=store:post(\"userDidTakeScreenshot\"))")
+      :format(s.screenshotCount)
   end,
 }

@@ -25,6 +25,7 @@ return feature "Timers" {
   },
 
   view = function(s)
-    return ("%02d:%02d   [%s]"):format(s.secondsElapsed // 60, s.secondsElapsed % 60, s.isTimerActive and "Stop" or "Start")
+    return ("%02d:%02d   [%s]")
+      :format(s.secondsElapsed // 60, s.secondsElapsed % 60, s.isTimerActive and "Stop" or "Start")
   end,
 }

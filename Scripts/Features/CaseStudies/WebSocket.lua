@@ -91,7 +91,8 @@ return feature "WebSocket" {
   },
 
   view = function(s)
-    local button = ({ connected = "Disconnect", connecting = "Connecting...", disconnected = "Connect" })[s.connectivityState]
+    local buttons = { connected = "Disconnect", connecting = "Connecting...", disconnected = "Connect" }
+    local button = buttons[s.connectivityState]
     local lines = {
       ("[%s]   %s   message: %q [Send]"):format(button, s.url, s.messageToSend),
       ("Status: %s"):format(s.connectivityState),

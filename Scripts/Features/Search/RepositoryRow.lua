@@ -12,7 +12,8 @@ local RepositoryRow = relua.feature "RepositoryRow" {
   view = function(s)
     local r = s.repository
     -- The id is what actions name the row by: :items[id=ID].tapped, :items[id=ID].binding.liked true
-    return ("%s %s  ★%d  %s  [id=%d]"):format(s.liked and "♥" or "♡", r.full_name or "?", r.stargazers_count or 0, r.language or "", s.id)
+    return ("%s %s  ★%d  %s  [id=%d]")
+      :format(s.liked and "♥" or "♡", r.full_name or "?", r.stargazers_count or 0, r.language or "", s.id)
   end,
 }
 

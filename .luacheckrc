@@ -1,0 +1,42 @@
+-- luacheck's configuration for relua's Lua: `luacheck Scripts Examples` at the repository's root
+-- (Scripts/test runs it and fails on any warning). Debian's package is lua-check.
+
+-- Lua 5.4 as a sandboxed script has it (Sources/CLuaShim/sandbox.c): no io, no dofile/loadfile,
+-- no string.dump, os only for time, debug only for traceback, package without loadlib/searchpath.
+-- (`--trusted` lifts the sandbox; the scripts here do not need it.)
+std = "lua54+relua"
+not_globals = {
+  "io", "dofile", "loadfile", "string.dump",
+  "os.execute", "os.exit", "os.getenv", "os.remove", "os.rename", "os.setlocale", "os.tmpname",
+  "debug.debug", "debug.gethook", "debug.getinfo", "debug.getlocal", "debug.getmetatable",
+  "debug.getregistry", "debug.getupvalue", "debug.getuservalue", "debug.sethook", "debug.setlocal",
+  "debug.setmetatable", "debug.setupvalue", "debug.setuservalue", "debug.upvalueid",
+  "debug.upvaluejoin", "debug.setcstacklimit",
+  "package.loadlib", "package.searchpath",
+}
+
+-- What relua adds to every script's state (relua run, repl, test and embedding programs).
+stds.relua = {
+  read_globals = {
+    "relua", -- the DSL, the same table as `require "relua"` (scripts require it; ReluaHost.swift)
+    "copy",  -- copy(view): a state view as a plain table (StateViews.swift)
+  },
+}
+
+-- What `relua test` adds to a test file's state (Sources/Relua/Testing: LuaTestDeclarations,
+-- LuaTestAssertions). The helpers under Scripts/Tests/Support run in that state too.
+stds.relua_test = {
+  read_globals = { "test", "describe", "it", "pending", "skip", "expect", "assert_equal" },
+}
+files["Scripts/Tests/**"] = { std = "+relua_test" }
+files["**/*_test.lua"] = { std = "+relua_test" }
+
+-- Unused arguments are reported (luacheck's default): a handler that ignores its payload is often a
+-- slip (`setCount = function(s, n) s.count = 0 end`). One that needs a later argument names those
+-- it skips `_`, as the scripts already do (`function(s, _, deps)`); luacheck accepts `_`.
+
+-- Lines: 120 columns, as the feature scripts keep. Tests quote relua's messages and patterns whole,
+-- one per line (greppable against the Swift source), and write TCA's steps one per line: no limit.
+max_line_length = 120
+files["Scripts/Tests/**"].max_line_length = false
+files["**/*_test.lua"].max_line_length = false
