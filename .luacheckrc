@@ -24,12 +24,19 @@ stds.relua = {
 }
 
 -- What `relua test` adds to a test file's state (Sources/Relua/Testing: LuaTestDeclarations,
--- LuaTestAssertions). The helpers under Scripts/Tests/Support run in that state too.
+-- LuaTestAssertions): relua's own and busted's structure of specs. The helpers under
+-- Scripts/Tests/Support run in that state too.
 stds.relua_test = {
-  read_globals = { "test", "describe", "it", "pending", "skip", "expect", "assert_equal" },
+  read_globals = {
+    "test", "describe", "it", "pending", "skip", "expect", "assert_equal",
+    "context", "spec", "insulate", "expose", "finally",
+    "setup", "teardown", "strict_setup", "strict_teardown", "lazy_setup", "lazy_teardown",
+    "before_each", "after_each",
+  },
 }
 files["Scripts/Tests/**"] = { std = "+relua_test" }
 files["**/*_test.lua"] = { std = "+relua_test" }
+files["**/*_spec.lua"] = { std = "+relua_test" }
 
 -- Unused arguments are reported (luacheck's default): a handler that ignores its payload is often a
 -- slip (`setCount = function(s, n) s.count = 0 end`). One that needs a later argument names those
@@ -40,3 +47,4 @@ files["**/*_test.lua"] = { std = "+relua_test" }
 max_line_length = 120
 files["Scripts/Tests/**"].max_line_length = false
 files["**/*_test.lua"].max_line_length = false
+files["**/*_spec.lua"].max_line_length = false

@@ -6,12 +6,15 @@ import Relua
 struct TestCommand: AsyncParsableCommand {
   static let configuration = CommandConfiguration(
     commandName: "test",
-    abstract: "Run Lua tests (*_test.lua files), each test in a fresh sandboxed Lua state.",
+    abstract: "Run Lua tests (*_test.lua and *_spec.lua files), each test in a fresh sandboxed Lua state.",
     discussion: """
-      PATHs are test files or directories searched recursively for *_test.lua (default: Scripts/Tests \
-      if it exists, else the current directory). A file declares tests with test(name, fn), \
-      describe(name, fn) / it(name, fn), pending(name) and skip(name, fn), and checks with assert, \
-      assert_equal(actual, expected[, message]) and expect(actual).to_be(expected).
+      PATHs are test files or directories searched recursively for *_test.lua and *_spec.lua \
+      (default: Scripts/Tests if it exists, else the current directory). A file declares tests with \
+      test(name, fn), describe(name, fn) / it(name, fn), pending(name) and skip(name, fn), with \
+      busted's hooks (before_each, after_each, setup, teardown, lazy_setup, lazy_teardown: the \
+      setups and teardowns run once in each test's own state, around it), finally(fn), insulate \
+      and expose, and checks with assert, assert_equal(actual, expected[, message]) and \
+      expect(actual).to_be(expected).
       `require` finds modules beside the test file and in the repository's Scripts directory.
       relua.testing.websocketEcho() gives a test the URL of a WebSocket echo server on loopback, \
       started on first use on a port the system picks (one per run, stopped at exit).

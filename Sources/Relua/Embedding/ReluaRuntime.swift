@@ -65,7 +65,7 @@ public final class ReluaRuntime {
     return ReluaStore(try LuaStoreObject(host: host, feature: feature, state: state, dependencies: dependencies))
   }
 
-  /// Runs Lua test files (`*_test.lua` under `paths`), each test in a fresh sandboxed state as
+  /// Runs Lua test files (`*_test.lua`, `*_spec.lua` under `paths`), each test in a fresh sandboxed state as
   /// `relua test` runs them, with the dependencies registered for every state
   /// (`ReluaHost.registerForEveryState`).
   public static func runTests(

@@ -1,23 +1,60 @@
-/// The Lua functions a test file declares its tests with: `test(name, fn)`, `describe(name, fn)` /
-/// `it(name, fn)` (names joined with spaces), `pending(name)` and `skip(name[, fn])` (skipped).
-/// Inside a running test, `pending(reason)` ends it as skipped, with the reason (busted's
-/// `pending` in an `it`): for a test that cannot run here, saying why.
+/// The Lua functions a test file declares its tests with, as busted defines them:
 ///
-/// Run in every fresh test state before the file. `describe` bodies run at once, as in busted;
-/// test bodies are only collected. Returns the list of declarations (`{ name, fn, skipped }` in
-/// declaration order) and `seal()`, which the runner calls before running a test so that
-/// declaring tests from inside a test body is a clear error.
+/// - `describe(name, fn)` (also `context`), `insulate(name, fn)`, `expose(name, fn)`: blocks, whose
+///   names and the test's are joined with spaces into the test's full name. Their bodies run at
+///   once, when the file loads.
+/// - `it(name, fn)` (also `test`, `spec`), `pending(name)` and `skip(name[, fn])` (skipped).
+///   Inside a running test, `pending(reason)` ends it as skipped, with the reason (busted's
+///   `pending` in an `it`): for a test that cannot run here, saying why.
+/// - Hooks of the block they are called in (the file is the outermost block): `setup` /
+///   `teardown` (also `strict_setup` / `strict_teardown`), `lazy_setup` / `lazy_teardown`,
+///   `before_each` / `after_each`. They are only recorded here; `LuaTestRunner` runs them.
+/// - `finally(fn)` inside a running test: what runs after it, passed or failed (the last call wins,
+///   as in busted).
+///
+/// `insulate` blocks undo, when their body returns, what it changed in `_G` and `package.loaded`
+/// (busted's `save`/`restore`), and keep the changes so that `prepare` can put them back for a
+/// test inside the block; `expose` makes the changes made so far in an insulating parent stay
+/// (busted retakes the parent's snapshot); `describe` leaves globals alone.
+///
+/// Run in every fresh test state before the file, with `where(level)` (the `file:line` of the Lua
+/// function `level` levels above `where`) as the chunk's argument. Returns the list of
+/// declarations (`{ name, fn, skipped, block }` in declaration order) and the runner's controls:
+/// `seal()` (declaring from a running test is then a clear error), `prepare(index)` (puts back the
+/// insulated changes around test `index` and returns the hooks of its blocks, outermost first: one
+/// table per block, hook kind → list of `{ fn, name, where }`), `phase(name)` (what runs now: `it`,
+/// `finally`, a hook's name, or nil) and `takeFinally()`.
 enum LuaTestDeclarations {
   static let chunkName = "=[relua test]"
 
   /// What a `pending(reason)` inside a running test raises, before the reason.
   static let skipMarker = "\u{1}relua pending\u{1}"
 
-  static let source = #"""
-    local type, error, format, concat = type, error, string.format, table.concat
-    local declared, prefix, sealed = {}, {}, false
+  /// The hook kinds `prepare` returns, as the runner reads them.
+  enum HookKind: String, CaseIterable {
+    case setup, teardown
+    case lazySetup = "lazy_setup"
+    case lazyTeardown = "lazy_teardown"
+    case beforeEach = "before_each"
+    case afterEach = "after_each"
+  }
 
-    local function check(kind, name, fn, needsFunction)
+  static let source = #"""
+    local where = ...
+    local type, error, format, concat, tostring, insert, remove, ipairs =
+      type, error, string.format, table.concat, tostring, table.insert, table.remove, ipairs
+    local next, rawget, rawset, rawequal, getmetatable, setmetatable, pcall =
+      next, rawget, rawset, rawequal, getmetatable, setmetatable, pcall
+    local G = _G
+    local loaded = type(package) == "table" and package.loaded or nil
+
+    local declared, sealed = {}, false
+    local root = { kind = "file", hooks = {} }
+    local current = root
+    local running, finallyFn = nil, nil
+
+    -- Every public function below calls `checkDeclaring` itself, so level 3 is the script's line.
+    local function checkDeclaring(kind, name, fn, needsFunction)
       if sealed then error(format("%s() declares tests: call it at the top of a test file or inside describe", kind), 3) end
       if type(name) ~= "string" then
         error(format("bad argument #1 to '%s' (string expected, got %s)", kind, type(name)), 3)
@@ -27,31 +64,165 @@ enum LuaTestDeclarations {
       end
     end
 
-    local function fullName(name)
-      if #prefix == 0 then return name end
-      return concat(prefix, " ") .. " " .. name
+    local function fullName(block, name)
+      local names = { name }
+      while block do
+        if block.name then insert(names, 1, block.name) end
+        block = block.parent
+      end
+      return concat(names, " ")
     end
 
-    local function declare(kind, name, fn, skipped)
-      check(kind, name, fn, not skipped)
-      declared[#declared + 1] = { name = fullName(name), fn = fn, skipped = skipped }
+    local function declare(name, fn, skipped)
+      declared[#declared + 1] = { name = fullName(current, name), fn = fn, skipped = skipped, block = current }
     end
 
-    function test(name, fn) declare("test", name, fn, false) end
-    function it(name, fn) declare("it", name, fn, false) end
+    function test(name, fn) checkDeclaring("test", name, fn, true) declare(name, fn, false) end
+    function it(name, fn) checkDeclaring("it", name, fn, true) declare(name, fn, false) end
+    function spec(name, fn) checkDeclaring("spec", name, fn, true) declare(name, fn, false) end
     function pending(name, fn)
-      if sealed and fn == nil then error("\1relua pending\1" .. tostring(name), 0) end
-      declare("pending", name, fn, true)
+      if sealed and fn == nil then
+        if running == "finally" then error("'pending' not supported inside finally", 2) end
+        error("\1relua pending\1" .. tostring(name), 0)
+      end
+      checkDeclaring("pending", name, fn, false)
+      declare(name, fn, true)
     end
-    function skip(name, fn) declare("skip", name, fn, true) end
+    function skip(name, fn) checkDeclaring("skip", name, fn, false) declare(name, fn, true) end
 
-    function describe(name, fn)
-      check("describe", name, fn, true)
-      prefix[#prefix + 1] = name
+    -- Insulation, as busted's: a shallow snapshot of _G (and its metatable) and package.loaded.
+    local NIL = {}
+
+    local function copy(t)
+      local c = {}
+      if t then for k, v in next, t do c[k] = v end end
+      return c
+    end
+
+    local function snapshot()
+      return { g = copy(G), loaded = copy(loaded), mt = getmetatable(G) }
+    end
+
+    local function difference(now, before)
+      if not now then return nil end
+      local changed, any = {}, false
+      for k, v in next, now do
+        if not rawequal(before[k], v) then changed[k] = v any = true end
+      end
+      for k in next, before do
+        if rawget(now, k) == nil then changed[k] = NIL any = true end
+      end
+      return any and changed or nil
+    end
+
+    local function reset(t, before)
+      if not t then return end
+      for k in next, t do rawset(t, k, before[k]) end  -- existing keys only: safe while traversing
+      for k, v in next, before do
+        if rawget(t, k) == nil then rawset(t, k, v) end
+      end
+    end
+
+    local function apply(t, changed)
+      if not (t and changed) then return end
+      for k, v in next, changed do
+        if v == NIL then rawset(t, k, nil) else rawset(t, k, v) end
+      end
+    end
+
+    -- The changes a block made (what `insulate` undid), put back for a test inside it.
+    local function changes(saved)
+      local mt = getmetatable(G)
+      return {
+        g = difference(G, saved.g),
+        loaded = difference(loaded, saved.loaded),
+        mt = not rawequal(mt, saved.mt) and { mt } or nil,
+      }
+    end
+
+    local states = {}  -- one per open block: its snapshot when it insulates, else false
+
+    local function runBlock(kind, name, fn, envmode)
+      local block = { kind = kind, name = name, parent = current, hooks = {} }
+      states[#states + 1] = envmode == "insulate" and snapshot() or false
+      current = block
       fn()
-      prefix[#prefix] = nil
+      current = block.parent
+      local saved = remove(states)
+      -- busted's expose: what the block did stays, even past an insulating parent's end.
+      if envmode == "expose" and states[#states] then states[#states] = snapshot() end
+      if saved then
+        block.changes = changes(saved)
+        pcall(setmetatable, G, saved.mt)
+        reset(G, saved.g)
+        reset(loaded, saved.loaded)
+      end
     end
 
-    return declared, function() sealed = true end
+    function describe(name, fn) checkDeclaring("describe", name, fn, true) runBlock("describe", name, fn) end
+    function context(name, fn) checkDeclaring("context", name, fn, true) runBlock("describe", name, fn) end
+    function insulate(name, fn) checkDeclaring("insulate", name, fn, true) runBlock("insulate", name, fn, "insulate") end
+    function expose(name, fn) checkDeclaring("expose", name, fn, true) runBlock("expose", name, fn, "expose") end
+
+    -- Hooks of the current block, with the script line that declared them.
+    local function hook(kind, shown)
+      return function(fn)
+        if sealed then
+          error(format("%s() declares a hook: call it at the top of a test file or inside describe", shown), 2)
+        end
+        if type(fn) ~= "function" then
+          error(format("bad argument #1 to '%s' (function expected, got %s)", shown, type(fn)), 2)
+        end
+        local list = current.hooks[kind]
+        if not list then list = {} current.hooks[kind] = list end
+        list[#list + 1] = { fn = fn, name = shown, where = where(2) }
+      end
+    end
+
+    setup = hook("setup", "setup")
+    teardown = hook("teardown", "teardown")
+    strict_setup = hook("setup", "strict_setup")
+    strict_teardown = hook("teardown", "strict_teardown")
+    lazy_setup = hook("lazy_setup", "lazy_setup")
+    lazy_teardown = hook("lazy_teardown", "lazy_teardown")
+    before_each = hook("before_each", "before_each")
+    after_each = hook("after_each", "after_each")
+
+    function finally(fn)
+      if running ~= "it" then
+        error("finally() registers what runs after a test: call it inside the test (it)", 2)
+      end
+      if type(fn) ~= "function" then
+        error(format("bad argument #1 to 'finally' (function expected, got %s)", type(fn)), 2)
+      end
+      finallyFn = fn
+    end
+
+    local control = {}
+    function control.seal() sealed = true end
+    function control.phase(name) running = name end
+    function control.takeFinally()
+      local fn = finallyFn
+      finallyFn = nil
+      return fn
+    end
+    function control.prepare(index)
+      local chain = {}
+      local block = declared[index].block
+      while block do insert(chain, 1, block) block = block.parent end
+      local hooks = {}
+      for i, b in ipairs(chain) do
+        local c = b.changes
+        if c then
+          if c.mt then pcall(setmetatable, G, c.mt[1]) end
+          apply(G, c.g)
+          apply(loaded, c.loaded)
+        end
+        hooks[i] = b.hooks
+      end
+      return hooks
+    end
+
+    return declared, control
     """#
 }

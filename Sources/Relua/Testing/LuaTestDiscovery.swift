@@ -1,8 +1,12 @@
 import Foundation
 
-/// Finds test files: `*_test.lua` under directories (recursively), and files named explicitly.
+/// Finds test files: `*_test.lua` and `*_spec.lua` (busted's) under directories (recursively),
+/// and files named explicitly.
 public enum LuaTestDiscovery {
+  /// relua's own suffix (what `:record` writes).
   public static let suffix = "_test.lua"
+  /// The suffixes a directory's test files end with: relua's and busted's.
+  public static let suffixes = ["_test.lua", "_spec.lua"]
 
   /// The test files under `paths`, each directory's files sorted by path; explicit files are kept
   /// whatever their name. A path that does not exist is returned as is, so running it reports it.
@@ -15,7 +19,7 @@ public enum LuaTestDiscovery {
         continue
       }
       let found = (FileManager.default.subpaths(atPath: path) ?? [])
-        .filter { $0.hasSuffix(suffix) }
+        .filter { path in suffixes.contains { path.hasSuffix($0) } }
         .map { join(path, $0) }
         .filter { file in
           var isDirectory: ObjCBool = false

@@ -1,11 +1,16 @@
+import Composable
 import Lua
 
-/// Runs Lua test files (`*_test.lua`), busted-like: every test in a fresh, sandboxed Lua state,
-/// its body driven as a coroutine by `LuaCoroutineDriver` so it can await Swift work.
+/// Runs Lua test files (`*_test.lua`, `*_spec.lua`), busted-like: every test in a fresh, sandboxed
+/// Lua state, its hooks, body and `finally` each driven as a coroutine by `LuaCoroutineDriver` so
+/// they can await Swift work.
 ///
 /// A file runs once to collect its declarations, then once more per test in that test's own state
-/// (top-level code therefore runs once per test, plus once). A file that fails to load, or whose
-/// top-level code raises, is one failed result named after the file.
+/// (top-level code and `describe` bodies therefore run once per test, plus once). In a test's
+/// state, the `setup`/`lazy_setup` and `teardown`/`lazy_teardown` hooks of the blocks around it
+/// run once, before and after it, as busted runs them around a block's only test; `before_each`
+/// and `after_each` around it as in busted. A file that fails to load, or whose top-level code
+/// raises, is one failed result named after the file.
 @MainActor
 public final class LuaTestRunner {
   public var configuration: LuaTestConfiguration
@@ -70,13 +75,13 @@ public final class LuaTestRunner {
   }
 
   private func runTest(file: String, index: Int, name: String, notes: inout [String]) async -> LuaTestResult.Outcome {
-    var context: (location: String?, traceback: String?) = (nil, nil)
     var state: LuaState?
     defer { state?.close() }
     // The test stores' notes, taken before the state closes (the end-of-test checks add some).
     func takeNotes() {
       if let state, let host = try? ReluaHost.install(in: state) { notes = host.testStores.flatMap(\.skipped) }
     }
+    var verdict = Verdict()
     do {
       let loaded = try load(file)
       state = loaded.state
@@ -87,28 +92,107 @@ public final class LuaTestRunner {
           message: "the file declared different tests when it was loaded again (tests must not depend on chance)",
           location: nil))
       }
-      try loaded.seal.call()
-      _ = try await LuaCoroutineDriver.of(loaded.state).run(body, arguments: []) { location, traceback in
+      try loaded.control.seal()
+      let blocks = try loaded.hooks(ofTest: index)
+      await runHooksAndBody(body, blocks: blocks, in: loaded, file: file, verdict: &verdict)
+      if verdict.isClean {
+        // The end-of-test checks of the test stores, after every hook (an after_each may finish
+        // what the test started).
+        let host = try ReluaHost.install(in: loaded.state)
+        do {
+          try host.finishTests()
+        } catch {
+          verdict.record(.failed(LuaTestFailure(error, file: file), fatal: false))
+        }
+      }
+    } catch {
+      verdict.record(.failed(LuaTestFailure(error, file: file), fatal: false))
+    }
+    // No effect may outlive the test's Lua state: stop them before it closes.
+    if let state, let host = try? ReluaHost.install(in: state) { await host.stopEffects() }
+    takeNotes()
+    return verdict.outcome(notes: &notes)
+  }
+
+  // MARK: Hooks, the body and finally, in busted's order
+
+  /// Runs, in the test's state: every enclosing block's `setup`s (outermost first), their
+  /// `lazy_setup`s, their `before_each`es, the body, its `finally`, the `after_each`es (innermost
+  /// first), then per block, innermost first, `lazy_teardown`s and `teardown`s — busted's order
+  /// for a block's only test. As in busted: all hooks of one block run even when one fails; a
+  /// failing setup stops the setups of the blocks inside it, the before_each hooks and the body,
+  /// and the teardowns of the blocks whose setups ran still run; a failing before_each stops the
+  /// ones inside it and the body, and the after_each hooks of its block and the outer ones still
+  /// run. A runaway, memory-hungry or interrupted step stops everything after it.
+  private func runHooksAndBody(
+    _ body: LuaFunction, blocks: [BlockHooks], in loaded: LoadedFile, file: String, verdict: inout Verdict
+  ) async {
+    func runAll(_ kind: LuaTestDeclarations.HookKind, of block: BlockHooks) async -> Bool {
+      var passed = true
+      for hook in block.hooks(kind) where !verdict.fatal {
+        let outcome = await runStep(hook.function, phase: hook.name, hook: hook, in: loaded, file: file)
+        if !verdict.record(outcome) { passed = false }
+      }
+      return passed && !verdict.fatal
+    }
+    var setupsRun = 0, lazySetupsRun = 0
+    var ready = true
+    for block in blocks where ready {
+      setupsRun += 1
+      ready = await runAll(.setup, of: block)
+    }
+    if ready {
+      for block in blocks where ready {
+        lazySetupsRun += 1
+        ready = await runAll(.lazySetup, of: block)
+      }
+    }
+    if ready {
+      var beforeEachRun = 0
+      for block in blocks where ready {
+        beforeEachRun += 1
+        ready = await runAll(.beforeEach, of: block)
+      }
+      if ready {
+        verdict.record(await runStep(body, phase: "it", hook: nil, in: loaded, file: file))
+        if !verdict.fatal, let finally = try? loaded.control.takeFinally() {
+          verdict.record(await runStep(finally, phase: "finally", hook: nil, in: loaded, file: file, label: "finally"))
+        }
+      }
+      for block in blocks.prefix(beforeEachRun).reversed() where !verdict.fatal {
+        _ = await runAll(.afterEach, of: block)
+      }
+    }
+    for (offset, block) in blocks.enumerated().reversed() where !verdict.fatal {
+      if offset < lazySetupsRun { _ = await runAll(.lazyTeardown, of: block) }
+      if offset < setupsRun { _ = await runAll(.teardown, of: block) }
+    }
+  }
+
+  /// What one step (a hook, the body, `finally`) came to.
+  private enum StepOutcome {
+    case passed
+    case pending(String)
+    case failed(LuaTestFailure, fatal: Bool)
+  }
+
+  /// Runs `function` as the driven coroutine of one step. A hook's failure names the hook and the
+  /// line that declared it (`before_each (x_spec.lua:3) failed: …`).
+  private func runStep(
+    _ function: LuaFunction, phase: String, hook: Hook?, in loaded: LoadedFile, file: String, label: String? = nil
+  ) async -> StepOutcome {
+    var context: (location: String?, traceback: String?) = (nil, nil)
+    do {
+      try loaded.control.phase(.text(phase))
+      defer { _ = try? loaded.control.phase(.nil) }
+      _ = try await LuaCoroutineDriver.of(loaded.state).run(function, arguments: []) { location, traceback in
         context = (location, traceback)
       }
-      let host = try ReluaHost.install(in: loaded.state)
-      do {
-        try host.finishTests()
-      } catch {
-        await host.stopEffects()
-        throw error
-      }
-      await host.stopEffects()
-      takeNotes()
       return .passed
     } catch {
-      // No effect may outlive the test's Lua state: stop them before it closes.
-      if let state, let host = try? ReluaHost.install(in: state) { await host.stopEffects() }
-      takeNotes()
-      // `pending(reason)` inside the test: skipped, saying why.
+      // `pending(reason)`: skipped, saying why.
       if case LuaError.runtime(let message, _) = error, message.hasPrefix(LuaTestDeclarations.skipMarker) {
-        notes.insert("pending: " + message.dropFirst(LuaTestDeclarations.skipMarker.count), at: 0)
-        return .skipped
+        return .pending(String(message.dropFirst(LuaTestDeclarations.skipMarker.count)))
       }
       var failure = LuaTestFailure(error, file: file)
       // Swift errors carry no position: take it from the coroutine the driver saw fail.
@@ -117,7 +201,66 @@ public final class LuaTestRunner {
       } else if failure.traceback.isEmpty {
         failure.traceback = LuaTestFailure.scriptFrames(in: context.traceback)
       }
-      return .failed(failure)
+      if let hook {
+        failure.message = "\(hook.name) (\(hook.location)) failed: " + failure.message
+      } else if let label {
+        failure.message = "\(label) failed: " + failure.message
+      }
+      return .failed(failure, fatal: Self.stopsTheTest(error))
+    }
+  }
+
+  /// Errors after which no more Lua runs in the test's state: its budget is spent, its memory
+  /// full, or it was stopped.
+  private static func stopsTheTest(_ error: any Error) -> Bool {
+    switch error {
+    case LuaError.instructionLimit, LuaError.memory, LuaError.interrupted, is CancellationError: return true
+    default: return false
+    }
+  }
+
+  /// The test's outcome as its steps come in: the first failure is the test's, later ones are
+  /// added to its message; `pending` skips it unless something failed.
+  private struct Verdict {
+    var failure: LuaTestFailure?
+    var pendingReason: String?
+    var alsoFailed: [String] = []
+    var fatal = false
+
+    var isClean: Bool { failure == nil && pendingReason == nil }
+
+    /// Whether the step passed.
+    @discardableResult
+    mutating func record(_ outcome: StepOutcome) -> Bool {
+      switch outcome {
+      case .passed:
+        return true
+      case .pending(let reason):
+        if pendingReason == nil { pendingReason = reason }
+        return false
+      case .failed(let failure, let fatal):
+        self.fatal = self.fatal || fatal
+        if self.failure == nil {
+          self.failure = failure
+        } else {
+          alsoFailed.append(failure.description)
+        }
+        return false
+      }
+    }
+
+    func outcome(notes: inout [String]) -> LuaTestResult.Outcome {
+      if var failure {
+        if !alsoFailed.isEmpty {
+          failure.message += alsoFailed.map { "\nalso: " + Elision.standard.cut(text: $0) }.joined()
+        }
+        return .failed(failure)
+      }
+      if let pendingReason {
+        notes.insert("pending: " + pendingReason, at: 0)
+        return .skipped
+      }
+      return .passed
     }
   }
 
@@ -129,10 +272,62 @@ public final class LuaTestRunner {
     var skipped: Bool
   }
 
+  /// A hook as `prepare` returns it: the function, the name it was declared with, and where.
+  private struct Hook {
+    var function: LuaFunction
+    var name: String
+    var location: String
+  }
+
+  /// The hooks of one block around a test.
+  private struct BlockHooks {
+    var byKind: [LuaTestDeclarations.HookKind: [Hook]]
+    func hooks(_ kind: LuaTestDeclarations.HookKind) -> [Hook] { byKind[kind] ?? [] }
+  }
+
+  /// The runner's handles on the declarations chunk (see `LuaTestDeclarations`).
+  private struct Control {
+    var table: LuaTable
+    func seal() throws { try function("seal").call() }
+    func phase(_ name: LuaValue) throws { try function("phase").call(name) }
+    func takeFinally() throws -> LuaFunction? { try function("takeFinally").call().first?.functionValue }
+    func prepare(_ index: Int) throws -> LuaTable? {
+      try function("prepare").call(.integer(Int64(index + 1))).first?.tableValue
+    }
+    private func function(_ name: String) throws -> LuaFunction {
+      guard let function = try table.rawGet(.text(name)).functionValue else {
+        throw LuaError.conversion("the test declarations lack \(name)")
+      }
+      return function
+    }
+  }
+
   private struct LoadedFile {
     var state: LuaState
     var declarations: [Declaration]
-    var seal: LuaFunction
+    var control: Control
+
+    /// Puts back what `insulate` blocks around test `index` changed, and returns the hooks of
+    /// the blocks around it, outermost (the file) first.
+    func hooks(ofTest index: Int) throws -> [BlockHooks] {
+      guard let chain = try control.prepare(index) else { throw LuaError.conversion("malformed test blocks") }
+      return try chain.array().map { entry in
+        guard let table = entry.tableValue else { throw LuaError.conversion("malformed test block") }
+        var byKind: [LuaTestDeclarations.HookKind: [Hook]] = [:]
+        for kind in LuaTestDeclarations.HookKind.allCases {
+          guard let list = try table.rawGet(.text(kind.rawValue)).tableValue else { continue }
+          byKind[kind] = try list.array().map { item in
+            guard let item = item.tableValue, let function = try item.rawGet("fn").functionValue else {
+              throw LuaError.conversion("malformed hook")
+            }
+            return Hook(
+              function: function, name: try item.rawGet("name").stringValue ?? kind.rawValue,
+              location: try item.rawGet("where").stringValue ?? "?")
+          }
+        }
+        return BlockHooks(byKind: byKind)
+      }
+    }
   }
 
   private func load(_ file: String) throws -> LoadedFile {
@@ -144,10 +339,17 @@ public final class LuaTestRunner {
       scriptRoots: LuaTestDiscovery.scriptRoots(for: file) + configuration.extraScriptRoots,
       print: configuration.print))
     do {
-      let dsl = try state.call(state.load(LuaTestDeclarations.source, name: LuaTestDeclarations.chunkName))
+      // `where(level)`: the `file:line` a hook is declared at (`level` 2: the caller of `before_each`).
+      let whereFunction = try state.rawFunction { stack in
+        let level = try stack.int(at: 1, default: 1)
+        stack.push(luaLocation(stack.unsafeState, level: Int32(level)) ?? "?")
+        return .values(1)
+      }
+      let dsl = try state.call(
+        state.load(LuaTestDeclarations.source, name: LuaTestDeclarations.chunkName), .function(whereFunction))
       let printer = try state.call(state.load(LuaValuePrinter.source, name: LuaValuePrinter.chunkName))
       try state.call(state.load(LuaTestAssertions.source, name: LuaTestAssertions.chunkName), printer[0])
-      guard dsl.count == 2, let declared = dsl[0].tableValue, let seal = dsl[1].functionValue else {
+      guard dsl.count == 2, let declared = dsl[0].tableValue, let control = dsl[1].tableValue else {
         throw LuaError.conversion("the test declarations did not load")
       }
       // A test's state: the helpers under `relua.testing` run here (and nowhere else).
@@ -161,7 +363,7 @@ public final class LuaTestRunner {
           body: try entry.rawGet("fn").functionValue,
           skipped: try entry.rawGet("skipped").boolValue ?? false)
       }
-      return LoadedFile(state: state, declarations: declarations, seal: seal)
+      return LoadedFile(state: state, declarations: declarations, control: Control(table: control))
     } catch {
       state.close()
       throw error
