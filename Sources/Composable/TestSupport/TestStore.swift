@@ -163,8 +163,13 @@ public final class TestStore<State, Action> {
       for taskID in attributedUpTo..<next { effectActions[taskID] = lastReducedAction }
     }
     attributedUpTo = next
+    // What is kept per effect goes with the effect (checked in bulk: filtering on every action
+    // would cost more than it saves).
     if effectActions.count > 2 * root.inFlightCount + 64 {
       effectActions = effectActions.filter { root.inFlight[$0.key] != nil }
+    }
+    if effectOrigins.count > 2 * root.inFlightCount + 64 {
+      effectOrigins = effectOrigins.filter { root.inFlight[$0.key] != nil }
     }
   }
 
