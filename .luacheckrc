@@ -24,7 +24,7 @@ stds.relua = {
 }
 
 -- What `relua test` adds to a test file's state (Sources/Relua/Testing: LuaTestDeclarations,
--- LuaTestAssertions): relua's own and busted's structure of specs. The helpers under
+-- LuaTestAssertions, LuaTestLuassert): relua's own, busted's structure of specs and luassert's API. The helpers under
 -- Scripts/Tests/Support run in that state too.
 stds.relua_test = {
   read_globals = {
@@ -32,6 +32,12 @@ stds.relua_test = {
     "context", "spec", "insulate", "expose", "finally",
     "setup", "teardown", "strict_setup", "strict_teardown", "lazy_setup", "lazy_teardown",
     "before_each", "after_each",
+    -- luassert's (LuaTestLuassert): `assert` is still callable as Lua's, and has the chains
+    -- (`assert.are.same`, `assert.spy(s).was.called()`...); `spy`, `stub` and `match` are tables.
+    assert = { other_fields = true },
+    spy = { other_fields = true },
+    stub = { other_fields = true },
+    match = { other_fields = true },
   },
 }
 files["Scripts/Tests/**"] = { std = "+relua_test" }

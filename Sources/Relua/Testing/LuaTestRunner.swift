@@ -353,7 +353,12 @@ public final class LuaTestRunner {
         throw LuaError.conversion("the test declarations did not load")
       }
       // A test's state: the helpers under `relua.testing` run here (and nowhere else).
-      try ReluaHost.install(in: state).runsTests = true
+      let host = try ReluaHost.install(in: state)
+      host.runsTests = true
+      // luassert's `assert`, `spy`, `stub` and `match`, with diffs through the host's conversion.
+      try state.call(
+        state.load(LuaTestLuassert.source, name: LuaTestLuassert.chunkName),
+        printer[0], .function(LuaTestLuassert.diffFunction(in: state, host: host)))
       try configuration.prepareState(state)
       try state.call(state.load(file: file))
       let declarations = try declared.array().map { entry in
