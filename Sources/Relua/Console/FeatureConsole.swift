@@ -246,7 +246,50 @@ final class FeatureConsole {
     }
     candidates.append(name)
     let action = candidates.first { (try? store.resolver.steps($0)) != nil } ?? prefix + name
+    if let suggestion = candidates.lazy.compactMap(elementsByID).first {
+      // `:rows[1].toggle`: actions name elements by id; say which id the n-th element has.
+      return session.report(ReluaError.badAction(errorText(of: action) + "\n(the element at that position: :\(suggestion))"))
+    }
     perform { try self.store.send(action, payload: payload) }
+  }
+
+  private func errorText(of action: String) -> String {
+    do {
+      _ = try ActionResolver.parse(action)
+      return ""
+    } catch {
+      return error.description
+    }
+  }
+
+  /// `path` (an action from the root) with each `[n]` replaced by `[id=…]` of the n-th element of
+  /// the collection at that place in the state; nil when it has no `[n]`, or a place is not there.
+  private func elementsByID(_ path: String) -> String? {
+    guard let tokens = try? ActionResolver.tokens(path, kind: "action"),
+      tokens.contains(where: { if case .bracket(_, byID: false) = $0 { true } else { false } })
+    else { return nil }
+    var current = currentState
+    var text = ""
+    for token in tokens {
+      switch token {
+      case .name(let name):
+        text += (text.isEmpty ? "" : ".") + name
+        current = current[key: name]
+      case .bracket(let id, byID: true):
+        text += "[id=" + id.luaLiteral() + "]"
+        current = current[id: id]
+      case .bracket(.integer(let position), byID: false):
+        guard position >= 1 else { return nil }
+        let element = current[Int(clamping: position) - 1]
+        guard !element.isNull, current.identifiedValue != nil else { return nil }
+        let id = IdentifiedValues.id(of: element)
+        text += "[id=" + id.luaLiteral() + "]"
+        current = element
+      case .bracket:
+        return nil
+      }
+    }
+    return text
   }
 
   private func evaluatePayload(_ source: String) throws -> Value {
