@@ -5,7 +5,7 @@ import Relua
 /// `action-path`: bytes as lines. The first names an example feature of Scripts/Features
 /// (`GuessingGame`, `RepositorySearch`, `Destinations`, `Stack`, …; another name picks one by
 /// hash). Each further line (at most 32) is an action path with an optional payload after a space,
-/// a Lua expression (`rows[42].toggle`, `counter.setCount 5`, `path.popFrom 0`,
+/// a Lua expression (`rows[id=42].toggle`, `counter.setCount 5`, `path.popFrom 0`,
 /// `binding.query "tca"`), sent to a store of the feature (deterministic dependencies, an
 /// immediate clock, a stub GitHub); the path is also read as a state path (`store:state(path)`)
 /// and a scope (`store:scope(path)`). Then the screens, view and JSON of the store are taken, its
