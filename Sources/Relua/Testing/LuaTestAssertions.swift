@@ -113,5 +113,8 @@ enum LuaTestAssertions {
       end)
       return expectation
     end
+
+    -- The deep comparison, for luassert's `same` (LuaTestLuassert).
+    return function(a, b) return deepEqual(a, b, {}) end
     """#
 }

@@ -34,7 +34,7 @@ enum LuaTestLuassert {
   }
 
   static let source = #"""
-    local printValue, diffTables = ...
+    local printValue, diffTables, sameValues = ...
     local type, next, rawget, rawequal, getmetatable, setmetatable, tostring, pcall, error, select =
       type, next, rawget, rawequal, getmetatable, setmetatable, tostring, pcall, error, select
     local format, lower, concat, mathtype, abs = string.format, string.lower, table.concat, math.type, math.abs
@@ -61,29 +61,9 @@ enum LuaTestLuassert {
       return "(" .. concat(parts, ", ") .. ")"
     end
 
-    local function hasEq(value)
-      local mt = getmetatable(value)
-      return type(mt) == "table" and rawget(mt, "__eq") ~= nil
-    end
-
-    -- luassert's `same`: deep for plain tables (raw contents, cycles allowed), `==` otherwise.
-    local function deepEqual(a, b, seen)
-      if rawequal(a, b) then return true end
-      if type(a) ~= "table" or type(b) ~= "table" or hasEq(a) or hasEq(b) then return a == b end
-      seen = seen or {}
-      local pairsSeen = seen[a]
-      if pairsSeen == nil then pairsSeen = {} seen[a] = pairsSeen end
-      if pairsSeen[b] then return true end
-      pairsSeen[b] = true
-      for key, value in next, a do
-        local other = rawget(b, key)
-        if other == nil or not deepEqual(value, other, seen) then return false end
-      end
-      for key in next, b do
-        if rawget(a, key) == nil then return false end
-      end
-      return true
-    end
+    -- luassert's `same`: deep for plain tables (raw contents, cycles allowed), `==` otherwise —
+    -- `expect`'s own comparison (LuaTestAssertions), passed in.
+    local function deepEqual(a, b) return sameValues(a, b) end
 
     -- Tables of plain data (no metatables, functions or cycles) have a diff in Lua syntax, as the
     -- TestStore's state mismatches (Swift's `ValueDiff`, from expected to passed in).
