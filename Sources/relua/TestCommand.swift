@@ -2,7 +2,8 @@ import ArgumentParser
 import Foundation
 import Relua
 
-/// `relua test [PATH…] [--filter PATTERN] [--tap]`: runs Lua test files, busted-like.
+/// `relua test [PATH…] [--filter PATTERN] [-o FORMAT] [--list] [--shuffle] [--repeat N] …`: runs
+/// Lua test files, busted-like.
 struct TestCommand: AsyncParsableCommand {
   static let configuration = CommandConfiguration(
     commandName: "test",
@@ -20,7 +21,8 @@ struct TestCommand: AsyncParsableCommand {
       started on first use on a port the system picks (one per run, stopped at exit).
       Each test may run --instruction-limit instructions between awaits (default 100000000) and \
       allocate --memory-limit bytes (default 268435456).
-      The exit code is the number of failed tests (at most 125); 0 when all pass.
+      -o json and -o junit write their document when the run ends, to standard output or to       -Xoutput FILE. --shuffle prints its seed (on standard error for json, junit and TAP).
+      The exit code is the number of failed tests, over all runs (at most 125); 0 when all pass.
       """
   )
 
@@ -31,19 +33,96 @@ struct TestCommand: AsyncParsableCommand {
     valueName: "PATTERN"))
   var filter: String?
 
-  @Flag(help: "Print TAP version 13 (Test Anything Protocol) instead of the progress lines.")
+  enum OutputFormat: String, ExpressibleByArgument, CaseIterable {
+    case console, tap, json, junit
+    init?(argument: String) {
+      switch argument.lowercased() {
+      // busted's names of its terminal outputs are relua's console one.
+      case "console", "utfterminal", "plainterminal", "terminal": self = .console
+      case "tap": self = .tap
+      case "json": self = .json
+      case "junit": self = .junit
+      default: return nil
+      }
+    }
+    static var allValueStrings: [String] { ["console", "TAP", "json", "junit"] }
+  }
+
+  @Option(name: [.customShort("o"), .long], help: ArgumentHelp(
+    "Output format: console (default: a line per test), TAP (TAP 13), json (busted's: successes, failures, errors, pendings) or junit (JUnit XML).",
+    valueName: "FORMAT"))
+  var output: OutputFormat = .console
+
+  @Flag(help: "Print TAP version 13 (Test Anything Protocol): the same as -o TAP.")
   var tap = false
+
+  @Option(name: [.customLong("Xoutput", withSingleDash: true), .customLong("Xoutput")], help: ArgumentHelp(
+    "Write the json or junit document to FILE instead of standard output (busted's -Xoutput).",
+    valueName: "FILE"))
+  var outputFile: String?
+
+  @Flag(help: "Print the tests that would run, one per line as FILE:LINE: NAME, and run none.")
+  var list = false
+
+  @Flag(help: "Run the files, and each file's tests, in a random order; prints the seed.")
+  var shuffle = false
+
+  @Option(help: ArgumentHelp("Shuffle with this seed (implies --shuffle), to repeat an order.", valueName: "N"))
+  var seed: UInt64?
+
+  @Option(name: .customLong("repeat"), help: ArgumentHelp(
+    "Run the selected tests N times; fails if any run fails.", valueName: "N"))
+  var repeatCount: Int = 1
+
+  @Option(name: [.customShort("t"), .long], help: ArgumentHelp(
+    "Run only tests whose full name has one of these #tags (comma-separated, repeatable; busted's).",
+    valueName: "TAGS"))
+  var tags: [String] = []
+
+  @Option(name: .customLong("exclude-tags"), help: ArgumentHelp(
+    "Leave out tests whose full name has one of these #tags (comma-separated, repeatable).", valueName: "TAGS"))
+  var excludeTags: [String] = []
 
   @Argument(help: "Test files or directories.")
   var paths: [String] = []
 
+  func validate() throws {
+    if repeatCount < 1 { throw ValidationError("--repeat must be at least 1") }
+    if tap && output != .console && output != .tap { throw ValidationError("--tap and -o \(output.rawValue) disagree") }
+    if outputFile != nil && ![.json, .junit].contains(tap ? .tap : output) {
+      throw ValidationError("-Xoutput FILE applies to -o json and -o junit")
+    }
+  }
+
   func run() async throws {
-    let code = await Self.runTests(
+    let split = { (values: [String]) in
+      values.flatMap { $0.split(separator: ",") }.map { $0.trimmingCharacters(in: .whitespaces) }
+        .map { $0.hasPrefix("#") ? String($0.dropFirst()) : $0 }.filter { !$0.isEmpty }
+    }
+    let options = Options(
       paths: paths.isEmpty ? [Self.defaultPath] : paths,
-      filter: filter, tap: tap, trusted: sandbox.trusted,
+      filter: filter, format: tap ? .tap : output, outputFile: outputFile, list: list,
+      seed: seed ?? (shuffle ? UInt64.random(in: 0..<(1 << 31)) : nil), repeatCount: repeatCount,
+      tags: split(tags), excludedTags: split(excludeTags), trusted: sandbox.trusted,
       memoryLimit: sandbox.memoryLimit ?? LuaTestConfiguration.defaultMemoryLimit,
       instructionLimit: sandbox.instructionLimit ?? LuaTestConfiguration.defaultInstructionLimit)
+    let code = await Self.runTests(options)
     if code != 0 { throw ExitCode(code) }
+  }
+
+  struct Options {
+    var paths: [String]
+    var filter: String?
+    var format: OutputFormat
+    var outputFile: String?
+    var list: Bool
+    var seed: UInt64?
+    var repeatCount: Int
+    var tags: [String]
+    var excludedTags: [String]
+    var trusted: Bool
+    var memoryLimit: Int
+    var instructionLimit: Int
   }
 
   static var defaultPath: String {
@@ -53,30 +132,81 @@ struct TestCommand: AsyncParsableCommand {
   }
 
   @MainActor
-  static func runTests(
-    paths: [String], filter: String?, tap: Bool, trusted: Bool, memoryLimit: Int, instructionLimit: Int
-  ) async -> Int32 {
+  static func runTests(_ options: Options) async -> Int32 {
     // Flushed line by line: piped output is block-buffered, and a suite killed or crashing must not
     // lose the results of the tests that already ran.
     let write: (String) -> Void = { line in
       print(line)
       fflush(nil)  // (all streams: `stdout` itself is not concurrency-safe to name)
     }
-    let reporter: any LuaTestReporter =
-      tap
-      ? LuaTestTAPReporter(write: write)
-      : LuaTestConsoleReporter(style: usesSymbols ? .symbols : .plain, write: write)
-    let runner = LuaTestRunner(configuration: LuaTestConfiguration(
-      filter: filter, instructionLimit: instructionLimit, memoryLimit: memoryLimit, trusted: trusted,
-      // In TAP output, what tests print must not look like TAP lines.
-      print: tap ? { line in write("# " + line) } : nil))
-    let summary = await runner.run(paths: paths, reporter: reporter)
-    if let filter, summary.results.isEmpty {
-      // A filter that matches nothing is a mistake to say out loud, not a silent success.
-      FileHandle.standardError.write(Data("relua test: no test's name contains '\(filter)' (in \(paths.joined(separator: ", ")))\n".utf8))
-      return 1
+    let writeError: (String) -> Void = { line in FileHandle.standardError.write(Data((line + "\n").utf8)) }
+    // The whole json or junit document: to -Xoutput's file, else standard output.
+    var fileError: String?
+    let writeDocument: (String) -> Void = { text in
+      guard let path = options.outputFile else { return write(text) }
+      do {
+        try Data((text + "\n").utf8).write(to: URL(fileURLWithPath: path))
+      } catch {
+        fileError = "relua test: cannot write \(path): \(error.localizedDescription)"
+      }
     }
+    let format = options.format
+    let runner = LuaTestRunner(configuration: LuaTestConfiguration(
+      filter: options.filter, tags: options.tags, excludedTags: options.excludedTags,
+      shuffleSeed: options.seed, repeatCount: options.repeatCount,
+      instructionLimit: options.instructionLimit, memoryLimit: options.memoryLimit, trusted: options.trusted,
+      // In TAP output, what tests print must not look like TAP lines; json and junit documents
+      // must stay documents: what tests print goes to standard error there.
+      print: format == .tap ? { line in write("# " + line) } : format == .console ? nil : writeError))
+    if let seed = options.seed {
+      (format == .console ? write : writeError)("Shuffled with seed \(seed) (--seed \(seed) repeats this order)")
+    }
+    if options.list {
+      let listed = runner.list(paths: options.paths)
+      var broken = 0
+      for test in listed {
+        if let failure = test.loadFailure {
+          broken += 1
+          writeError("relua test: \(test.file) does not load: \(failure.description)")
+        } else {
+          write("\(test.location ?? test.file): \(test.name)" + (test.skipped ? " (skipped)" : ""))
+        }
+      }
+      if broken > 0 { return Int32(min(broken, 125)) }
+      return noTestSelected(listed.isEmpty, options) ? 1 : 0
+    }
+    let reporter: any LuaTestReporter =
+      switch format {
+      case .tap: LuaTestTAPReporter(write: write)
+      case .json: LuaTestJSONReporter(seed: options.seed, write: writeDocument)
+      case .junit: LuaTestJUnitReporter(runs: options.repeatCount, seed: options.seed, write: writeDocument)
+      case .console: LuaTestConsoleReporter(style: usesSymbols ? .symbols : .plain, write: write)
+      }
+    let summary = await runner.run(paths: options.paths, reporter: reporter)
+    if let fileError {
+      writeError(fileError)
+      return max(1, summary.exitCode)
+    }
+    if noTestSelected(summary.results.isEmpty, options) { return 1 }
     return summary.exitCode
+  }
+
+  /// A filter or tags that select nothing are a mistake to say out loud, not a silent success.
+  private static func noTestSelected(_ empty: Bool, _ options: Options) -> Bool {
+    guard empty else { return false }
+    let paths = options.paths.joined(separator: ", ")
+    if let filter = options.filter {
+      FileHandle.standardError.write(Data("relua test: no test's name contains '\(filter)' (in \(paths))\n".utf8))
+      return true
+    }
+    if !options.tags.isEmpty || !options.excludedTags.isEmpty {
+      let tags = options.tags.map { "#" + $0 }.joined(separator: ", ")
+      let excluded = options.excludedTags.map { "#" + $0 }.joined(separator: ", ")
+      let what = (tags.isEmpty ? "" : "tagged \(tags)") + (excluded.isEmpty ? "" : (tags.isEmpty ? "" : " and ") + "not \(excluded)")
+      FileHandle.standardError.write(Data("relua test: no test is \(what) (in \(paths))\n".utf8))
+      return true
+    }
+    return false
   }
 
   /// Symbols and colour on a terminal, plain ASCII in pipes or with NO_COLOR set.

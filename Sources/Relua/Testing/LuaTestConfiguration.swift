@@ -4,6 +4,14 @@ import Lua
 public struct LuaTestConfiguration {
   /// Runs only tests whose full name contains this text (plain substring, case-sensitive).
   public var filter: String?
+  /// Runs only tests whose full name has one of these busted tags (`#tag` words); empty: all.
+  public var tags: [String]
+  /// Leaves out tests whose full name has one of these tags (wins over `tags`).
+  public var excludedTags: [String]
+  /// Runs the files, and each file's tests, in an order drawn from this seed; nil: declared order.
+  public var shuffleSeed: UInt64?
+  /// Runs the selected tests this many times (each run reshuffled when shuffling).
+  public var repeatCount: Int
   /// Lua VM instructions a test may run in all — loading its file, its body, its effects (each
   /// entry from the host counting at least 1,000); nil: no limit.
   public var instructionLimit: Int?
@@ -25,6 +33,10 @@ public struct LuaTestConfiguration {
 
   public init(
     filter: String? = nil,
+    tags: [String] = [],
+    excludedTags: [String] = [],
+    shuffleSeed: UInt64? = nil,
+    repeatCount: Int = 1,
     instructionLimit: Int? = LuaTestConfiguration.defaultInstructionLimit,
     memoryLimit: Int? = LuaTestConfiguration.defaultMemoryLimit,
     trusted: Bool = false,
@@ -33,6 +45,10 @@ public struct LuaTestConfiguration {
     prepareState: @escaping @MainActor (LuaState) throws -> Void = { _ in }
   ) {
     self.filter = filter
+    self.tags = tags
+    self.excludedTags = excludedTags
+    self.shuffleSeed = shuffleSeed
+    self.repeatCount = repeatCount
     self.instructionLimit = instructionLimit
     self.memoryLimit = memoryLimit
     self.trusted = trusted

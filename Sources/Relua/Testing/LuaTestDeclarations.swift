@@ -74,7 +74,10 @@ enum LuaTestDeclarations {
     end
 
     local function declare(name, fn, skipped)
-      declared[#declared + 1] = { name = fullName(current, name), fn = fn, skipped = skipped, block = current }
+      -- where(3): the script's line calling test/it/spec/pending/skip (which call declare).
+      declared[#declared + 1] = {
+        name = fullName(current, name), fn = fn, skipped = skipped, block = current, where = where(3),
+      }
     end
 
     function test(name, fn) checkDeclaring("test", name, fn, true) declare(name, fn, false) end

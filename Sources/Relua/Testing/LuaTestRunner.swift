@@ -24,53 +24,147 @@ public final class LuaTestRunner {
     await run(files: LuaTestDiscovery.testFiles(in: paths), reporter: reporter)
   }
 
-  /// Runs the tests of `files`, in order, reporting each result as it comes.
-  public func run(files: [String], reporter: any LuaTestReporter = LuaTestSilentReporter()) async -> LuaTestSummary {
-    var plan: [PlannedTest] = []
-    for file in files {
-      do {
-        let loaded = try load(file)
-        defer { loaded.state.close() }
-        for (index, declaration) in loaded.declarations.enumerated() where matchesFilter(declaration.name) {
-          plan.append(.test(file: file, index: index, name: declaration.name, skipped: declaration.skipped))
-        }
-      } catch {
-        plan.append(.unloadable(file: file, failure: LuaTestFailure(error, file: file)))
+  /// A test that would run: as `--list` prints it.
+  public struct Listing: Sendable, Equatable {
+    public var file: String
+    public var name: String
+    /// `file:line` of its declaration, when known.
+    public var location: String?
+    public var skipped: Bool
+    /// Why the file could not be loaded (then `name` is the file's).
+    public var loadFailure: LuaTestFailure?
+  }
+
+  /// The tests `run(paths:)` would run (filters, tags and shuffling applied, one run), running none.
+  public func list(paths: [String]) -> [Listing] {
+    var generator = configuration.shuffleSeed.map { SeededGenerator(seed: $0) }
+    return order(plan(files: LuaTestDiscovery.testFiles(in: paths)), with: &generator).map { planned in
+      switch planned {
+      case .test(let file, _, let name, let skipped, let location):
+        return Listing(file: file, name: name, location: location, skipped: skipped)
+      case .unloadable(let file, let failure):
+        return Listing(file: file, name: file, location: nil, skipped: false, loadFailure: failure)
       }
     }
-    reporter.begin(testCount: plan.count)
+  }
+
+  /// Runs the tests of `files`, in order (or shuffled, see `LuaTestConfiguration.shuffleSeed`),
+  /// `repeatCount` times, reporting each result as it comes: one `begin` for all runs, results
+  /// numbered on across runs, one `finish`.
+  public func run(files: [String], reporter: any LuaTestReporter = LuaTestSilentReporter()) async -> LuaTestSummary {
+    let plan = plan(files: files)
+    let runs = max(1, configuration.repeatCount)
+    var generator = configuration.shuffleSeed.map { SeededGenerator(seed: $0) }
+    reporter.begin(testCount: plan.count * runs)
     var summary = LuaTestSummary()
-    for (offset, planned) in plan.enumerated() {
-      let result = await run(planned)
-      summary.results.append(result)
-      reporter.report(result, number: offset + 1)
+    for run in 1...runs {
+      for planned in order(plan, with: &generator) {
+        let started = ContinuousClock.now
+        var result = await self.run(planned)
+        let elapsed = ContinuousClock.now - started
+        result.duration = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
+        result.run = run
+        summary.results.append(result)
+        reporter.report(result, number: summary.results.count)
+      }
     }
     reporter.finish(summary)
     return summary
   }
 
-  private func matchesFilter(_ name: String) -> Bool {
-    guard let filter = configuration.filter, !filter.isEmpty else { return true }
-    return name.contains(filter)
+  private func plan(files: [String]) -> [PlannedTest] {
+    var plan: [PlannedTest] = []
+    for file in files {
+      do {
+        let loaded = try load(file)
+        defer { loaded.state.close() }
+        for (index, declaration) in loaded.declarations.enumerated() where selects(declaration.name) {
+          plan.append(.test(
+            file: file, index: index, name: declaration.name, skipped: declaration.skipped,
+            location: declaration.location))
+        }
+      } catch {
+        plan.append(.unloadable(file: file, failure: LuaTestFailure(error, file: file)))
+      }
+    }
+    return plan
+  }
+
+  /// The plan as is, or shuffled: the files' order, then each file's tests among themselves.
+  private func order(_ plan: [PlannedTest], with generator: inout SeededGenerator?) -> [PlannedTest] {
+    guard generator != nil else { return plan }
+    var files: [String] = []
+    var byFile: [String: [PlannedTest]] = [:]
+    for planned in plan {
+      if byFile[planned.file] == nil { files.append(planned.file) }
+      byFile[planned.file, default: []].append(planned)
+    }
+    files.shuffle(using: &generator!)
+    return files.flatMap { file in byFile[file]!.shuffled(using: &generator!) }
+  }
+
+  private func selects(_ name: String) -> Bool {
+    if let filter = configuration.filter, !filter.isEmpty, !name.contains(filter) { return false }
+    if configuration.tags.isEmpty && configuration.excludedTags.isEmpty { return true }
+    let tags = Self.tags(in: name)
+    if configuration.excludedTags.contains(where: tags.contains) { return false }
+    return configuration.tags.isEmpty || configuration.tags.contains(where: tags.contains)
+  }
+
+  /// busted's tags: the words after `#` in a full name (letters, digits, `_` and `-`).
+  public static func tags(in name: String) -> Set<String> {
+    var tags = Set<String>()
+    var current: String?
+    for character in name + " " {
+      if character == "#" {
+        if let tag = current, !tag.isEmpty { tags.insert(tag) }
+        current = ""
+      } else if current != nil, character.isLetter || character.isNumber || character == "_" || character == "-" {
+        current!.append(character)
+      } else {
+        if let tag = current, !tag.isEmpty { tags.insert(tag) }
+        current = nil
+      }
+    }
+    return tags
+  }
+
+  /// SplitMix64: the same seed gives the same order on every platform and Swift version.
+  struct SeededGenerator: RandomNumberGenerator {
+    var state: UInt64
+    init(seed: UInt64) { state = seed }
+    mutating func next() -> UInt64 {
+      state &+= 0x9E37_79B9_7F4A_7C15
+      var z = state
+      z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+      z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+      return z ^ (z >> 31)
+    }
   }
 
   // MARK: One test
 
   private enum PlannedTest {
-    case test(file: String, index: Int, name: String, skipped: Bool)
+    case test(file: String, index: Int, name: String, skipped: Bool, location: String?)
     case unloadable(file: String, failure: LuaTestFailure)
+
+    var file: String {
+      switch self {
+      case .test(let file, _, _, _, _), .unloadable(let file, _): return file
+      }
+    }
   }
 
   private func run(_ planned: PlannedTest) async -> LuaTestResult {
     switch planned {
     case .unloadable(let file, let failure):
       return LuaTestResult(name: file, file: file, outcome: .failed(failure))
-    case .test(let file, _, let name, true):
-      return LuaTestResult(name: name, file: file, outcome: .skipped)
-    case .test(let file, let index, let name, false):
+    case .test(let file, _, let name, true, let location):
+      return LuaTestResult(name: name, file: file, outcome: .skipped, location: location)
+    case .test(let file, let index, let name, false, let location):
       var notes: [String] = []
       let outcome = await runTest(file: file, index: index, name: name, notes: &notes)
-      return LuaTestResult(name: name, file: file, outcome: outcome, notes: notes)
+      return LuaTestResult(name: name, file: file, outcome: outcome, notes: notes, location: location)
     }
   }
 
@@ -270,6 +364,7 @@ public final class LuaTestRunner {
     var name: String
     var body: LuaFunction?
     var skipped: Bool
+    var location: String?
   }
 
   /// A hook as `prepare` returns it: the function, the name it was declared with, and where.
@@ -366,7 +461,8 @@ public final class LuaTestRunner {
         return Declaration(
           name: try entry.rawGet("name").stringValue ?? "?",
           body: try entry.rawGet("fn").functionValue,
-          skipped: try entry.rawGet("skipped").boolValue ?? false)
+          skipped: try entry.rawGet("skipped").boolValue ?? false,
+          location: try entry.rawGet("where").stringValue.flatMap { $0 == "?" ? nil : $0 })
       }
       return LoadedFile(state: state, declarations: declarations, control: Control(table: control))
     } catch {
