@@ -36,9 +36,7 @@ extension StoreRoot {
       advanceStartQueue()
       start?()
     }
-    if startQueueHead < startQueue.count, let next = startWaiters.removeValue(forKey: startQueue[startQueueHead]) {
-      next.resume()
-    }
+    startNextInOrder()
   }
 
   /// One main-actor job to start the driven effects waiting (see `startDrivenEffects`): one for

@@ -84,21 +84,13 @@ public final class LuaCoroutineDriver {
   public func awaitable(
     name: String, in state: LuaState, suspending suspension: @escaping @MainActor ([LuaValue]) throws -> LuaSuspension
   ) throws -> LuaFunction {
-    let start = try state.rawFunction { [unowned self] stack in
-      try MainActor.assumeIsolated {
-        let waitFor: LuaSuspension
-        do {
-          waitFor = try suspension(stack.values)
-        } catch LuaError.argument(let position, let message) {
-          throw Self.argumentError(of: name, position: position, message: message)
-        }
-        return try self.suspend(stack, waitFor)
+    try awaitable(name: name, in: state, waitingAs: { stack in
+      do {
+        return try suspension(stack.values)
+      } catch LuaError.argument(let position, let message) {
+        throw Self.argumentError(of: name, position: position, message: message)
       }
-    }
-    guard let wrapper = try awaitableFunction.call(.text(name), .function(start)).first?.functionValue else {
-      throw LuaError.conversion("the async prelude did not make an awaitable")
-    }
-    return wrapper
+    })
   }
 
   /// `awaitable`, whose `body` also gets the script line that called it (`file:line`), taken
@@ -113,20 +105,28 @@ public final class LuaCoroutineDriver {
     name: String, in state: LuaState, locating: Bool,
     _ body: @escaping @MainActor ([LuaValue], _ caller: String?) async throws -> [LuaValue]
   ) throws -> LuaFunction {
-    let start = try state.rawFunction { [unowned self] stack in
-      // Level 0 is this function, 1 the Lua wrapper (`LuaAsyncPrelude.awaitable`), 2 its caller.
+    try awaitable(name: name, in: state, waitingAs: { stack in
+      // Level 0 is the Swift half, 1 the Lua wrapper (`LuaAsyncPrelude.awaitable`), 2 its caller.
       let caller = locating ? luaLocation(stack.unsafeState, level: 2) : nil
-      return try MainActor.assumeIsolated {
-        let arguments = stack.values
-        return try self.suspend(stack, .async {
-          do {
-            return try await body(arguments, caller)
-          } catch LuaError.argument(let position, let message) {
-            // Raised after the yield, where Lua no longer knows the function: named here.
-            throw Self.argumentError(of: name, position: position, message: message)
-          }
-        })
+      let arguments = stack.values
+      return .async {
+        do {
+          return try await body(arguments, caller)
+        } catch LuaError.argument(let position, let message) {
+          // Raised after the yield, where Lua no longer knows the function: named here.
+          throw Self.argumentError(of: name, position: position, message: message)
+        }
       }
+    })
+  }
+
+  /// Every awaitable: its Swift half (`wait` decides, in the coroutine, what to wait for; then it
+  /// suspends) inside the prelude's Lua wrapper.
+  private func awaitable(
+    name: String, in state: LuaState, waitingAs wait: @escaping @MainActor (LuaStack) throws -> LuaSuspension
+  ) throws -> LuaFunction {
+    let start = try state.rawFunction { [unowned self] stack in
+      try MainActor.assumeIsolated { try self.suspend(stack, wait(stack)) }
     }
     guard let wrapper = try awaitableFunction.call(.text(name), .function(start)).first?.functionValue else {
       throw LuaError.conversion("the async prelude did not make an awaitable")
