@@ -114,7 +114,7 @@ enum LuaTestAssertions {
       return expectation
     end
 
-    -- The deep comparison, for luassert's `same` (LuaTestLuassert).
-    return function(a, b) return deepEqual(a, b, {}) end
+    -- The printer and the deep comparison, for luassert's messages and `same` (LuaTestLuassert).
+    return render, function(a, b) return deepEqual(a, b, {}) end
     """#
 }

@@ -34,30 +34,24 @@ enum LuaTestLuassert {
   }
 
   static let source = #"""
-    local printValue, diffTables, sameValues = ...
+    local render, diffTables, sameValues = ...
     local type, next, rawget, rawequal, getmetatable, setmetatable, tostring, pcall, error, select =
       type, next, rawget, rawequal, getmetatable, setmetatable, tostring, pcall, error, select
     local format, lower, concat, mathtype, abs = string.format, string.lower, table.concat, math.type, math.abs
 
     -- Values as luassert shows them: `(number) 3`, `(string) 'text'`, `(nil)`; tables and the rest
-    -- as relua prints values (one line, cut by the same rule).
-    local function safeToString(value)
-      local ok, text = pcall(tostring, value)
-      if ok and type(text) == "string" then return text end
-      return type(value) .. " (its __tostring failed)"
-    end
-    local printOptions = { tostring = safeToString }
+    -- as `expect` prints them (`render`, from LuaTestAssertions: one line, cut by the same rule).
     local function show(value)
       local t = type(value)
       if t == "nil" then return "(nil)" end
       if t == "string" then return "(string) '" .. value .. "'" end
       if t == "number" or t == "boolean" then return "(" .. t .. ") " .. tostring(value) end
-      return "(" .. t .. ") " .. printValue(value, printOptions)
+      return "(" .. t .. ") " .. render(value)
     end
     local function showList(list)
       if list == nil then return "(no calls)" end
       local parts = {}
-      for i = 1, list.n do parts[i] = printValue(list[i], printOptions) end
+      for i = 1, list.n do parts[i] = render(list[i]) end
       return "(" .. concat(parts, ", ") .. ")"
     end
 
@@ -499,7 +493,7 @@ enum LuaTestLuassert {
               holds = assertions[name].test({ n = 1, value }, {})
             end
             return holds ~= negated
-          end, "match." .. key .. "(" .. (expected.n > 0 and printValue(expected[1], printOptions) or "") .. ")")
+          end, "match." .. key .. "(" .. (expected.n > 0 and render(expected[1]) or "") .. ")")
         end
       end,
     })

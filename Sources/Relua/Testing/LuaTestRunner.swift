@@ -443,7 +443,8 @@ public final class LuaTestRunner {
       let dsl = try state.call(
         state.load(LuaTestDeclarations.source, name: LuaTestDeclarations.chunkName), .function(whereFunction))
       let printer = try state.call(state.load(LuaValuePrinter.source, name: LuaValuePrinter.chunkName))
-      let deepEqual = try state.call(state.load(LuaTestAssertions.source, name: LuaTestAssertions.chunkName), printer[0])
+      // What `expect` renders values and compares tables with, shared with luassert below.
+      let assertions = try state.call(state.load(LuaTestAssertions.source, name: LuaTestAssertions.chunkName), printer[0])
       guard dsl.count == 2, let declared = dsl[0].tableValue, let control = dsl[1].tableValue else {
         throw LuaError.conversion("the test declarations did not load")
       }
@@ -453,7 +454,8 @@ public final class LuaTestRunner {
       // luassert's `assert`, `spy`, `stub` and `match`, with diffs through the host's conversion.
       try state.call(
         state.load(LuaTestLuassert.source, name: LuaTestLuassert.chunkName),
-        printer[0], .function(LuaTestLuassert.diffFunction(in: state, host: host)), deepEqual.first ?? .nil)
+        assertions.first ?? .nil, .function(LuaTestLuassert.diffFunction(in: state, host: host)),
+        assertions.count > 1 ? assertions[1] : .nil)
       try configuration.prepareState(state)
       try state.call(state.load(file: file))
       let declarations = try declared.array().map { entry in

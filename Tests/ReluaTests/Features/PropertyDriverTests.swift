@@ -206,18 +206,9 @@ final class PropertyDriverTests: XCTestCase {
   }
 }
 
-/// A small seeded generator (SplitMix64), so a failing sequence can be replayed from its seed.
-struct SplitMix64: RandomNumberGenerator {
-  private var state: UInt64
-  init(seed: UInt64) { state = seed }
-  mutating func next() -> UInt64 {
-    state &+= 0x9E37_79B9_7F4A_7C15
-    var z = state
-    z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-    z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-    return z ^ (z >> 31)
-  }
-}
+/// A small seeded generator (SplitMix64, `relua test --shuffle`'s), so a failing sequence can be
+/// replayed from its seed.
+typealias SplitMix64 = LuaTestRunner.SeededGenerator
 
 extension Value {
   /// The id a Lua literal names (`42`, `"a"`), for looking a row up by the text of its path.
