@@ -30,7 +30,7 @@ enum LuaDependencies {
       guard let duration = arguments.first?.doubleValue.flatMap(Duration.luaSeconds) else {
         throw LuaError.argument(position: 1, message: "deps.clock.sleep(seconds): expected \(Duration.luaSecondsRule)")
       }
-      return sleep(for: duration)
+      return clockSleep(for: duration)
     })))
     // deps.clock.timer(seconds): `for tick in deps.clock.timer(1) do … end` (1, 2, 3… after each
     // interval on the store's clock; TCA's clock.timer).
@@ -40,7 +40,7 @@ enum LuaDependencies {
       }
       var tick: Int64 = 0
       return try LuaStream.iterate("deps.clock.timer", host: host, waitingFor: {
-        sleep(for: interval).map { _ in
+        clockSleep(for: interval).map { _ in
           tick += 1
           return [.integer(tick)]
         }
@@ -177,7 +177,7 @@ struct DependencyOptions {
 /// A sleep on the current clock, as an await: a test store's clock wakes it by callback, so the
 /// effect waits without a task; any other clock is awaited.
 @MainActor
-private func sleep(for duration: Duration) -> LuaSuspension {
+private func clockSleep(for duration: Duration) -> LuaSuspension {
   let clock = DependencyValues.current.clock
   if let clock = clock as? TestStoreClock {
     let deadline = clock.now.advanced(by: duration)
