@@ -1,3 +1,4 @@
+import Composable
 import Lua
 
 extension LuaCoroutineDriver {
@@ -45,6 +46,8 @@ final class LuaDrivenCoroutine {
   fileprivate(set) var thread: LuaThread?
   /// Cancels what the coroutine waits on now.
   private var cancelWait: (@MainActor () -> Void)?
+  /// The test clock's sleep the coroutine waits on now (see `TestClockSleeper`).
+  private var clockWait: (clock: TestStoreClock, sleep: TestStoreClock.Sleep)?
   /// Counts awaits: a callback of an earlier one (called twice, or late) is ignored.
   private var awaits = 0
   /// While a callback await registers: it may complete at once, with these arguments.
@@ -72,6 +75,10 @@ final class LuaDrivenCoroutine {
     let cancelWait = self.cancelWait
     self.cancelWait = nil
     cancelWait?()
+    if let clockWait {
+      self.clockWait = nil
+      clockWait.clock.cancel(clockWait.sleep)
+    }
     if !isRunning { close() }
   }
 
@@ -132,6 +139,13 @@ final class LuaDrivenCoroutine {
       completedWhileRegistering = nil
       if immediate == nil { cancelWait = cancel }
       return immediate
+    case .testClock(let clock, let deadline):
+      // Registered in the step's context: the sleep counts as the effect's.
+      var sleep: TestStoreClock.Sleep?
+      context { sleep = clock.schedule(until: deadline, waking: self) }
+      guard let sleep else { return [true] }
+      clockWait = (clock, sleep)
+      return nil
     case .async(let operation):
       // Made inside `context`: the task copies the step's task-locals (the effect's dependencies).
       context {
@@ -151,6 +165,7 @@ final class LuaDrivenCoroutine {
     guard awaits == number, !hasEnded, !isCancelled else { return }
     awaits += 1
     cancelWait = nil
+    clockWait = nil
     if registering {
       completedWhileRegistering = Self.resumeArguments(result)
     } else {
@@ -164,5 +179,13 @@ final class LuaDrivenCoroutine {
     case .success(let values): return [true] + values
     case .failure(let error): return [false, .text(LuaCoroutineDriver.message(of: error))]
     }
+  }
+}
+
+extension LuaDrivenCoroutine: TestClockSleeper {
+  /// The test clock reached the sleep the coroutine waits on: it goes on.
+  func clockDidWake(sleep id: Int) {
+    guard let clockWait, clockWait.sleep.id == id else { return }
+    resume(await: awaits, with: .success([]))
   }
 }
