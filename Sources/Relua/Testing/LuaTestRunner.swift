@@ -425,6 +425,29 @@ public final class LuaTestRunner {
     }
   }
 
+  /// A configuration asking a sandboxed state for package paths: every file fails with this.
+  struct PackagePathsNeedTrust: Error, CustomStringConvertible {
+    var description: String {
+      "package.path and package.cpath (busted's --lpath and --cpath) are searched in trusted states only: "
+        + "a sandboxed test's require finds modules beside the test file and in Scripts"
+    }
+  }
+
+  /// busted's `--lpath`/`--cpath`: the prefixes put before `package.path`/`package.cpath`, with
+  /// busted's `;;` → `;` (a trailing `;` in a prefix is not Lua's "default path" mark).
+  private func setPackagePaths(in state: LuaState) throws {
+    let path = configuration.packagePathPrefix, cpath = configuration.packageCPathPrefix
+    guard path != nil || cpath != nil else { return }
+    guard configuration.trusted else { throw PackagePathsNeedTrust() }
+    let chunk = try state.load(
+      """
+      local path, cpath = ...
+      if path ~= "" then package.path = (path .. ";" .. package.path):gsub(";;", ";") end
+      if cpath ~= "" then package.cpath = (cpath .. ";" .. package.cpath):gsub(";;", ";") end
+      """, name: LuaTestDeclarations.chunkName)
+    try state.call(chunk, .text(path ?? ""), .text(cpath ?? ""))
+  }
+
   private func load(_ file: String) throws -> LoadedFile {
     let state = try LuaState(options: LuaOptions(
       trusted: configuration.trusted,
@@ -434,6 +457,7 @@ public final class LuaTestRunner {
       scriptRoots: LuaTestDiscovery.scriptRoots(for: file) + configuration.extraScriptRoots,
       print: configuration.print))
     do {
+      try setPackagePaths(in: state)
       // `where(level)`: the `file:line` a hook is declared at (`level` 2: the caller of `before_each`).
       let whereFunction = try state.rawFunction { stack in
         let level = try stack.int(at: 1, default: 1)
