@@ -475,11 +475,13 @@ public final class LuaTestRunner {
       // A test's state: the helpers under `relua.testing` run here (and nowhere else).
       let host = try ReluaHost.install(in: state)
       host.runsTests = true
-      // luassert's `assert`, `spy`, `stub` and `match`, with diffs through the host's conversion.
-      try state.call(
+      // luassert's `assert`, `spy`, `stub`, `mock` and `match`, with diffs through the host's conversion.
+      let luassert = try state.call(
         state.load(LuaTestLuassert.source, name: LuaTestLuassert.chunkName),
         assertions.first ?? .nil, .function(LuaTestLuassert.diffFunction(in: state, host: host)),
         assertions.count > 1 ? assertions[1] : .nil)
+      // `require "busted"`, `require "luassert"`, `require "say"`…: relua's own.
+      try state.call(state.load(LuaTestModules.source, name: LuaTestModules.chunkName), luassert.first ?? .nil)
       try configuration.prepareState(state)
       try state.call(state.load(file: file))
       let declarations = try declared.array().map { entry in
