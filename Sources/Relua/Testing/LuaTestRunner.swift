@@ -448,6 +448,16 @@ public final class LuaTestRunner {
     try state.call(chunk, .text(path ?? ""), .text(cpath ?? ""))
   }
 
+  /// When a block's body raised as the file loaded, a line saying where and why that differs
+  /// from busted (whose blocks' bodies run between tests, after the hooks of the tests before).
+  private static func blockNote(_ control: LuaTable) -> String {
+    guard let function = try? control.rawGet("failedBlock").functionValue,
+      let block = try? function.call().first?.stringValue
+    else { return "" }
+    return "\n(raised by the body of \(block), which relua runs when the file loads, before any test or "
+      + "hook: busted runs it when the run reaches it, so it may use what earlier tests' hooks left)"
+  }
+
   private func load(_ file: String) throws -> LoadedFile {
     let state = try LuaState(options: LuaOptions(
       trusted: configuration.trusted,
@@ -483,7 +493,11 @@ public final class LuaTestRunner {
       // `require "busted"`, `require "luassert"`, `require "say"`…: relua's own.
       try state.call(state.load(LuaTestModules.source, name: LuaTestModules.chunkName), luassert.first ?? .nil)
       try configuration.prepareState(state)
-      try state.call(state.load(file: file))
+      do {
+        try state.call(state.load(file: file))
+      } catch LuaError.runtime(let message, let traceback) {
+        throw LuaError.runtime(message: message + Self.blockNote(control), traceback: traceback)
+      }
       let declarations = try declared.array().map { entry in
         guard let entry = entry.tableValue else { throw LuaError.conversion("malformed test declaration") }
         return Declaration(
