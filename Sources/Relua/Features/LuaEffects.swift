@@ -185,7 +185,7 @@ private final class LuaEffectRun: LuaDrivenCoroutine {
   override func ended(with result: Result<[LuaValue], any Error>) {
     if recovering {
       if case .failure(let error) = result {
-        effect.send.warn("The catch of an Effect.run at \(definedAt) raised: \(LuaCoroutineDriver.message(of: error))")
+        effect.warn("The catch of an Effect.run at \(definedAt) raised: \(LuaCoroutineDriver.message(of: error))")
       }
       return effect.finish()
     }
