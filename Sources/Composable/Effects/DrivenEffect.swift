@@ -132,7 +132,12 @@ public struct DrivenEffect<Action> {
   /// What to do when the effect is cancelled (replacing what was given before); called at once
   /// when it already is. Not called once the effect has finished.
   public func onCancel(_ handler: @escaping @MainActor () -> Void) {
-    core.setCancelHandler(handler)
+    core.setCancelHandler(.closure(handler))
+  }
+
+  /// `onCancel` for a host that keeps an object per effect: the object is told, no closure made.
+  public func onCancel(telling handler: any DrivenEffectCancellable) {
+    core.setCancelHandler(.object(handler))
   }
 
   /// Ends the effect. An error (other than a cancellation) becomes the store's warning that the
@@ -142,6 +147,27 @@ public struct DrivenEffect<Action> {
       warn(Effect<Action>.unhandledErrorWarning(error, place: place))
     }
     core.end()
+  }
+}
+
+/// What a host keeps per driven effect anyway (a coroutine's object), told when the effect is
+/// cancelled (see `DrivenEffect.onCancel(telling:)`).
+@MainActor
+public protocol DrivenEffectCancellable: AnyObject {
+  func drivenEffectCancelled()
+}
+
+/// What a driven effect does when cancelled.
+@MainActor
+enum DrivenEffectCancelHandler {
+  case closure(@MainActor () -> Void)
+  case object(any DrivenEffectCancellable)
+
+  func callAsFunction() {
+    switch self {
+    case .closure(let handler): handler()
+    case .object(let object): object.drivenEffectCancelled()
+    }
   }
 }
 
@@ -159,7 +185,7 @@ final class DrivenEffectCore {
   let activity: EffectActivity?
   private(set) var isCancelled = false
   private(set) var hasEnded = false
-  private var cancelHandler: (@MainActor () -> Void)?
+  private var cancelHandler: DrivenEffectCancelHandler?
   /// Told once, with `id`, when the effect finishes or is cancelled.
   private var observer: (any DrivenEffectEndObserver)?
   private var id = 0
@@ -174,7 +200,7 @@ final class DrivenEffectCore {
     self.id = id
   }
 
-  func setCancelHandler(_ handler: @escaping @MainActor () -> Void) {
+  func setCancelHandler(_ handler: DrivenEffectCancelHandler) {
     if isCancelled {
       handler()
     } else if !hasEnded {
