@@ -5,11 +5,11 @@ import Lua
 /// Runs Lua functions as coroutines driven from Swift async code, so Lua can await Swift work.
 ///
 /// One driver per `LuaState` (`LuaCoroutineDriver.of(state)`), living on the main actor with the
-/// state. Lua calls an *awaitable* (`state.awaitable(name:_:)`); its Swift half registers the
-/// async operation under a token and yields `(marker, token)` through the C trampoline. `run`
-/// sees the marker, awaits the operation, and resumes the coroutine with `(true, results...)` or
-/// `(false, message)`; the awaitable's Lua wrapper then returns the results, or raises the message
-/// at the script line that awaited.
+/// state. Lua calls an *awaitable* (`state.awaitable(name:_:)`, a C function:
+/// `relua_pushawaitable`); its Swift half registers the async operation under a token, and the
+/// awaitable yields `(marker, token)`. `run` sees the marker, awaits the operation, and resumes
+/// the coroutine with `(true, results...)` or `(false, message)`; the awaitable then returns the
+/// results, or raises the message at the script line that awaited.
 ///
 /// - Any other yield (a bare `coroutine.yield` in the driven function) is an error, "unexpected
 ///   coroutine.yield", naming the line: a driven coroutine belongs to its driver, and a stray

@@ -149,7 +149,7 @@ class LuaDrivenCoroutine {
     }
   }
 
-  /// What an awaitable's Lua wrapper is resumed with: `true, results...` or `false, message`.
+  /// What an awaitable is resumed with: `true, results...` or `false, message`.
   private static func resumeArguments(_ result: Result<[LuaValue], any Error>) -> [LuaValue] {
     switch result {
     case .success(let values): return [true] + values
