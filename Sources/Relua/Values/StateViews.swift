@@ -265,6 +265,15 @@ public final class StateViews {
 
   /// Converts a Lua value (a table, a view, a scalar) to a `Value`, with the same rules as writes.
   public func value(from luaValue: LuaValue, hint: Value? = nil) throws -> Value {
+    // A scalar reads as `read` would read it, without the protected call (an effect's
+    // `send("done")` has a nil payload: that call was a twentieth of its cost).
+    switch luaValue {
+    case .nil: return .null
+    case .boolean(let boolean): return .boolean(boolean)
+    case .integer(let integer): return .integer(integer)
+    case .number(let number): return .float(number)
+    default: break
+    }
     readHint = hint
     defer { readResult = .null; readHint = nil }
     try lua.call(readFunction, luaValue)
