@@ -29,7 +29,7 @@ package enum LuaTypesWriter {
     var lines = [
       "---@meta relua",
       marker + ": relua's Lua API, and `relua.feature`, `relua.Store` and `relua.TestStore` typed for",
-      "-- the features of the run. Do not edit; run `relua types` again (docs/DSL.md, \"Editor support\").",
+      "-- the features of the run. Do not edit; run `relua types` again (docs/DSL.md, \"Editors: relua types\").",
       "",
     ]
     lines.append(LuaTypesAPI.source.trimmingTrailingNewlines)
@@ -86,7 +86,7 @@ package enum LuaTypesWriter {
     var lines = [
       "---@meta _",
       marker + " from \(file). Do not edit; run `relua types` again",
-      "-- (docs/DSL.md, \"Editor support\").",
+      "-- (docs/DSL.md, \"Editors: relua types\").",
     ]
     for feature in sorted {
       lines.append("")
