@@ -15,15 +15,16 @@ struct TypesCommand: AsyncParsableCommand {
       relua test), and for the features the scripts return, and the children reachable from them, \
       one file per module: DIR/Features.GuessingGame.lua declares Features.GuessingGame (the \
       feature), .State (its state, typed from its initial state), .Action (every action path its \
-      stores accept, with payload types), .Store and .TestStore (send, receive and state typed). \
-      Point lua-language-server at DIR (workspace.library in .luarc.json).
+      stores accept, with payload types), .Store and .TestStore (send, receive and state typed), \
+      and is what `require "Features.GuessingGame"` gives in the editor. Point lua-language-server \
+      at DIR (workspace.library in .luarc.json).
       A directory stands for the *.lua files under it (not *_test.lua or *_spec.lua). Each script \
       runs as `relua run` runs it (sandboxed, require finding modules beside it and in the \
       repository's Scripts), without its REPL; one that raises or returns no feature is an error \
       (FILE:LINE, exit status 1) and nothing is written. Give every feature script in one run: \
-      relua.lua's overloads of relua.feature, relua.Store and relua.TestStore name the features of \
-      the run. Files in DIR that relua types wrote and no longer writes are removed; a file it did \
-      not write is never replaced.
+      relua.lua's overloads of relua.Store and relua.TestStore name the features of the run. \
+      Files in DIR that relua types wrote and no longer writes are removed; a file it did not \
+      write is never replaced.
       """
   )
 

@@ -25,8 +25,10 @@ struct FeatureStateTypes {
     taken = takenNames.union([className])
     let name = className
     var state = LuaClassAnnotation(name: name, notes: [
-      "The state of the feature \(LuaAnnotation.quoted(feature.name)): its fields as its initial state has them, and its children's.",
+      "The state of the feature \(LuaAnnotation.quoted(feature.name)): its fields as its initial state has them, and its children's",
+      "(a field the initial state leaves nil is not named: any other is allowed).",
     ])
+    state.isOpen = true
     classes.append(state)
     let record = initial.recordValue ?? ValueRecord()
     var fields: [LuaClassAnnotation.Field] = []
@@ -136,6 +138,7 @@ struct FeatureStateTypes {
   /// A class for records seen in one place: every field any of them has, optional where some lack it.
   private mutating func record(_ records: [ValueRecord], name: String) -> LuaAnnotationType {
     var recordClass = LuaClassAnnotation(name: unique(name))
+    recordClass.isOpen = true
     let index = classes.count
     classes.append(recordClass)
     let keys = Set(records.flatMap(\.keys)).sorted()

@@ -67,6 +67,9 @@ struct LuaClassAnnotation: Equatable, Sendable {
   /// Lines of description above the class.
   var notes: [String] = []
   var fields: [Field] = []
+  /// Whether other fields may be there too (`---@field [string] any`): a state's fields that
+  /// start as nil are in no initial state, so no class can name them.
+  var isOpen = false
 
   var lines: [String] {
     var lines = notes.map { "---" + $0 }
@@ -78,6 +81,7 @@ struct LuaClassAnnotation: Equatable, Sendable {
       lines.append("---@field \(LuaAnnotation.fieldName(field.name))\(field.optional ? "?" : "") \(spelled)"
         + (field.note.map { " " + $0 } ?? ""))
     }
+    if isOpen { lines.append("---@field [string] any") }
     return lines
   }
 }

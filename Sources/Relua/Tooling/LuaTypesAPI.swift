@@ -1,8 +1,8 @@
 /// relua's Lua API as lua-language-server annotations: the start of the `relua.lua` that `relua
 /// types` writes. It declares what docs/DSL.md documents, under the names the host gives it
 /// (`ReluaPrelude`, `ReluaHost`, `LuaDependencies`, the store objects, `LuaTestDeclarations`,
-/// `LuaTestAssertions`, `LuaTestLuassert`). `relua.feature`, `relua.Store` and `relua.TestStore`
-/// are written after it by `LuaTypesWriter`, with an overload for each feature of the run.
+/// `LuaTestAssertions`, `LuaTestLuassert`). `relua.Store` and `relua.TestStore` are written after
+/// it by `LuaTypesWriter`, with an overload for each feature of the run.
 ///
 /// Classes of values are named apart from the tables that make them, as lua-language-server's
 /// own library does (`string` the type, `stringlib` the table): `relua.Effect` is an effect, the
@@ -66,8 +66,15 @@ enum LuaTypesAPI {
     ---The same feature, giving these dependencies to itself and its subtree, for one place in a
     ---composition: `relua.scope("preview", Weather:withDependencies { weather = stub })`.
     ---@param given table<string, any>
-    ---@return relua.Feature
+    ---@return relua.UntypedFeature
     function Feature:withDependencies(given) end
+
+    ---A feature as `relua.feature` makes it, without types of its own: those come with `require` of
+    ---a module `relua types` saw. Its stores are the plain `relua.Store` and `relua.TestStore` (a
+    ---typed feature is not one of these, so `relua.Store` of it gives only its typed store). A
+    ---script may give it fields of its own (helpers, the children it composes).
+    ---@class relua.UntypedFeature: relua.Feature
+    ---@field [string] any
 
     ---Action handlers (`relua.on { … }`), by action pattern: `increment`, `["counter.playNext"]`,
     ---`["rows.onAppear"]` (element actions without ids), `["destination.dismiss"]`.
@@ -496,6 +503,12 @@ enum LuaTypesAPI {
     ---@field testing relua.TestingLib
     relua = {}
 
+    ---Declares a feature: `relua.feature "Name" { state = …, actions = …, reduce = … }`. Where a
+    ---script requires the module of a feature `relua types` saw, the feature has its own types.
+    ---@param name string
+    ---@return fun(spec: relua.FeatureSpec): relua.UntypedFeature
+    function relua.feature(name) end
+
     ---Action handlers: `relua.on { increment = function(state, payload, deps, id) … end, ["counter.playNext"] = … }`.
     ---@param handlers table<string, relua.Handler>
     ---@return relua.Handlers
@@ -585,7 +598,7 @@ enum LuaTypesAPI {
 
     ---A feature written in Swift that the host program registered (`ReluaSwiftFeature`).
     ---@param name string
-    ---@return relua.Feature
+    ---@return relua.UntypedFeature
     function relua.swiftFeature(name) end
 
     ---The n-th UUID of `uuid = "incrementing"`: `relua.uuid(1)` is `"00000000-0000-0000-0000-000000000001"`.
@@ -756,16 +769,50 @@ enum LuaTypesAPI {
     ---@field is_boolean fun(value: any, message?: any)
     ---@field is_userdata fun(value: any, message?: any)
     ---@field is_thread fun(value: any, message?: any)
-    ---@field matches fun(pattern: string, s: string|number, message?: any)
-    ---@field match fun(pattern: string, s: string|number, message?: any)
+    ---@field matches (fun(pattern: string, s: string|number, ...: any)) `s:find(pattern[, init[, plain]])`; the message is the first later argument neither a number nor a boolean
+    ---@field match fun(pattern: string, s: string|number, ...: any)
     ---@field has_error (fun(fn: function, expected?: any, message?: any)) `fn` raises (an error `same` as `expected`)
     ---@field error fun(fn: function, expected?: any, message?: any)
     ---@field errors fun(fn: function, expected?: any, message?: any)
-    ---@field error_matches fun(fn: function, pattern: string, message?: any)
-    ---@field spy fun(s: luassert.spy): luassert.spyAssertion
-    ---@field stub fun(s: luassert.spy): luassert.spyAssertion
+    ---@field error_matches (fun(fn: function, pattern: string, ...: any): ...) `[init[, plain]]` and the message as `matches`; returns the captures
+    ---@field unique (fun(list: table, ...: any)) no two values `==` (with a `deep` of true, `same`); then `deep` and the message, in either order
+    ---@field message (fun(message: any): luassert) a custom message for the assertion that follows
+    ---@field spy (fun(s: luassert.spy|function): luassert.spyAssertion) a spy, or a function `spy.on`/`stub` replaced
+    ---@field stub fun(s: luassert.spy|function): luassert.spyAssertion
     ---@field [string] any other chains (`are_not.same`, `is_not.True`…)
     assert = {}
+
+    ---Registers an assertion, a modifier or a matcher, as luassert does: `fn(state, arguments, level)`.
+    ---@param namespace "assertion"|"modifier"|"matcher"
+    ---@param name string
+    ---@param fn fun(state: table, arguments: table, level: integer): any, table?
+    ---@param positiveKey? string the `say` key of the failure message
+    ---@param negativeKey? string the `say` key of the negated one's
+    function assert:register(namespace, name, fn, positiveKey, negativeKey) end
+
+    ---@param namespace "assertion"|"modifier"|"matcher"
+    ---@param name string
+    function assert:unregister(namespace, name) end
+
+    ---The arguments (up to `arguments.n`) as failure messages show them.
+    ---@param arguments table
+    ---@return table
+    function assert:format(arguments) end
+
+    ---`fn(value, fmtarg)` returns a value's text in every message, or nil to leave it to the next.
+    ---@param fn fun(value: any, fmtarg?: any): string?
+    function assert:add_formatter(fn) end
+
+    ---@param fn function
+    function assert:remove_formatter(fn) end
+
+    ---@param name string
+    ---@param value any
+    function assert:set_parameter(name, value) end
+
+    ---@param name string
+    ---@return any
+    function assert:get_parameter(name) end
 
     ---`assert.spy(s)`'s chain: `.was.called()`, `.was_not.called_with(…)`.
     ---@class luassert.spyAssertion
@@ -781,20 +828,20 @@ enum LuaTypesAPI {
     ---@field returned_with fun(...: any)
     ---@field [string] any
 
-    ---A spy or stub: callable, recording each call.
-    ---@class luassert.spy
+    ---What a stub answers: `.returns(…)` these values, or `.invokes(fn)` calls `fn` with the arguments.
+    ---@class luassert.stubAnswer
+    ---@field returns fun(...: any): luassert.spy
+    ---@field invokes fun(fn: function): luassert.spy
+
+    ---A spy or stub: callable, recording each call. `returns`, `invokes`, `by_default` and
+    ---`on_call_with` are taken with a dot, as luassert's stubs take them (`s.returns(1)`).
+    ---@class luassert.spy: luassert.stubAnswer
     ---@overload fun(...: any): ...
-    ---@field calls { vals: table, refs: table }[] the arguments of each call (deep-copied, and as they were)
+    ---@field calls { vals: table, refs: table, n: integer }[] the arguments of each call (deep-copied, and as they were)
     ---@field returnvals table[] the results of each call
+    ---@field by_default luassert.stubAnswer the answer to calls no `on_call_with` matches
+    ---@field on_call_with fun(...: any): luassert.stubAnswer the answer to calls with these arguments (matchers allowed)
     local Spy = {}
-
-    ---@param ... any
-    ---@return luassert.spy
-    function Spy:returns(...) end
-
-    ---@param fn function
-    ---@return luassert.spy
-    function Spy:invokes(fn) end
 
     ---@return luassert.spy
     function Spy:clear() end
@@ -837,11 +884,25 @@ enum LuaTypesAPI {
     ---@return boolean
     function stub.is_stub(value) end
 
-    ---A matcher for `called_with` and `returned_with`.
+    ---`mock(t[, dostub[, fn]])`: every function of `t`, and of the tables in it, made a spy on it
+    ---(with `dostub`, a stub answering `fn`'s values, or nothing).
+    ---@class luassert.mocklib
+    ---@overload fun(t: table, dostub?: boolean, ...: any): table
+    mock = {}
+
+    ---@param t table
+    function mock.clear(t) end
+
+    ---@param t table
+    function mock.revert(t) end
+
+    ---A matcher for `called_with`, `returned_with` and `on_call_with`; callable (`match.is_string()("x")`).
     ---@class luassert.matcher
+    ---@overload fun(value: any): boolean
 
     ---Matchers: `match._` (anything), `match.is_string()`, `match.is_not_nil()`, `match.is_same(v)`,
-    ---`match.matches(pattern)`, `match.is_near(v, tolerance)`, `match.is_ref(v)`.
+    ---`match.matches(pattern)`, `match.is_near(v, tolerance)`, `match.is_ref(v)`, `match.all_of(m…)`,
+    ---`match.any_of(m…)`, `match.none_of(m…)`, `match.is_matcher(v)`, and those `assert:register` adds.
     ---@class luassert.matchlib
     ---@field _ luassert.matcher anything
     ---@field [string] fun(...: any): luassert.matcher

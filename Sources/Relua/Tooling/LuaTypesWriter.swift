@@ -1,13 +1,18 @@
 /// Writes what `relua types` knows as lua-language-server meta files (`---@meta`): `relua.lua`,
-/// relua's API (`LuaTypesAPI`) with `relua.feature`, `relua.Store` and `relua.TestStore`
-/// overloaded for the features of the run, and one file per module declaring its features:
+/// relua's API (`LuaTypesAPI`) with `relua.Store` and `relua.TestStore` overloaded for the
+/// features of the run, and one file per module declaring its features:
 ///
 /// - `NS` (the feature: `relua.Feature` with its `initial`, `view` and own fields typed),
 ///   `NS.State` and its nested classes, `NS.Action` (every action path a store accepts with no
-///   element id, each with its payload type), `NS.Spec` (what `relua.feature` takes, typed);
+///   element id, each with its payload type);
 /// - `NS.Store` and `NS.TestStore`: `send` overloaded per action with its payload type (an
 ///   action without a payload takes none), `receive` and the expectations typed with `NS.State`,
-///   `state()` returning `NS.State`.
+///   `state()` returning `NS.State`;
+/// - for the feature the module returns, what `require` of it gives (see `module`).
+///
+/// A feature has its types where it is required, not where it is declared: `relua.feature "Name"`
+/// gives an untyped feature, since a name says nothing of the file (a test declaring its own
+/// "Timers" is not Features.CaseStudies.Timers).
 ///
 /// Element actions (`items[id=42].onAppear`) cannot be literal types: a feature with some (or a
 /// recursive one, whose deeper paths are not listed) also takes any text as an action.
@@ -28,35 +33,18 @@ package enum LuaTypesWriter {
   static func api(features: [FeatureTypeModel]) -> String {
     var lines = [
       "---@meta relua",
-      marker + ": relua's Lua API, and `relua.feature`, `relua.Store` and `relua.TestStore` typed for",
-      "-- the features of the run. Do not edit; run `relua types` again (docs/DSL.md, \"Editors: relua types\").",
+      marker + ": relua's Lua API, and `relua.Store` and `relua.TestStore` typed for the features",
+      "-- of the run. Do not edit; run `relua types` again (docs/DSL.md, \"Editors: relua types\").",
       "",
     ]
     lines.append(LuaTypesAPI.source.trimmingTrailingNewlines)
     lines.append("")
     let sorted = features.sorted { $0.namespace < $1.namespace }
-    // relua.feature "Name": typed by the name when one feature of the run has it.
-    let byName = Dictionary(grouping: sorted, by: \.name)
-    let ambiguous = byName.filter { $0.value.count > 1 }.keys.sorted()
-    for name in ambiguous {
-      let namespaces = byName[name]!.map(\.namespace).joined(separator: ", ")
-      lines.append("-- No overload of relua.feature for \(LuaAnnotation.quoted(name)): \(byName[name]!.count) features have that name")
-      lines.append("-- (\(namespaces)); their tables take their types with ---@type or --[[@as …]].")
-    }
-    if !ambiguous.isEmpty { lines.append("") }
-    lines += [
-      "---Declares a feature: `relua.feature \"Name\" { state = …, actions = …, reduce = … }`. The name of a",
-      "---feature `relua types` saw (one of that name) gives the feature its own types.",
-      "---@param name string",
-      "---@return fun(spec: relua.FeatureSpec): relua.Feature",
-    ]
-    for feature in sorted where byName[feature.name]!.count == 1 {
-      lines.append("---@overload fun(name: \(LuaAnnotation.quoted(feature.name))): fun(spec: \(feature.namespace).Spec): \(feature.namespace)")
-    }
-    lines += ["function relua.feature(name) end", ""]
+    // The plain signatures take only untyped features: a typed one matches its own overload alone,
+    // so lua-language-server gives its typed store, not a union with the plain one.
     lines += [
       "---A store of a feature, with live dependencies unless `options.deps` gives others.",
-      "---@param feature relua.Feature",
+      "---@param feature relua.UntypedFeature",
       "---@param options? relua.StoreOptions",
       "---@return relua.Store",
     ]
@@ -66,7 +54,7 @@ package enum LuaTypesWriter {
     lines += ["function relua.Store(feature, options) end", ""]
     lines += [
       "---An exhaustive test store of a feature; it has no dependencies but those `options.deps` gives.",
-      "---@param feature relua.Feature",
+      "---@param feature relua.UntypedFeature",
       "---@param options? relua.StoreOptions",
       "---@return relua.TestStore",
     ]
@@ -80,17 +68,33 @@ package enum LuaTypesWriter {
   // MARK: A module's features
 
   /// `features`: the features one file declares.
+  ///
+  /// When the file returns one of them, the meta file is named after its module and returns it
+  /// typed: lua-language-server then answers `require "Features.Counter"` with this file, so the
+  /// feature has its own types wherever it is required, even when its name alone cannot give them
+  /// (several features called "Counter"). Otherwise it is `---@meta _`, which `require` never takes
+  /// (the module's own file stays what it gives).
   static func module(_ features: [FeatureTypeModel]) -> String {
     let sorted = features.sorted { $0.namespace < $1.namespace }
     let file = sorted.first.map { LuaTestDiscovery.relativeToCurrentDirectory($0.origin.file) } ?? "?"
+    let returned = sorted.first { $0.origin.returned && $0.origin.module != "relua" }
     var lines = [
-      "---@meta _",
+      "---@meta " + (returned?.origin.module ?? "_"),
       marker + " from \(file). Do not edit; run `relua types` again",
       "-- (docs/DSL.md, \"Editors: relua types\").",
     ]
     for feature in sorted {
       lines.append("")
       lines += self.feature(feature)
+    }
+    if let returned {
+      lines += [
+        "",
+        "---What `require \(LuaAnnotation.quoted(returned.origin.module))` gives.",
+        "---@type \(returned.namespace)",
+        "local feature",
+        "return feature",
+      ]
     }
     return lines.joined(separator: "\n") + "\n"
   }
@@ -116,17 +120,6 @@ package enum LuaTypesWriter {
     blocks += feature.stateClasses.map(\.lines)
     blocks.append(actionAlias(feature))
 
-    var spec = LuaClassAnnotation(name: ns + ".Spec", parent: "relua.FeatureSpec")
-    spec.notes = ["What `relua.feature \(named)` takes, typed with its state."]
-    spec.fields = [
-      .init(name: "state", type: .union([.name(state), .function("fun(deps: relua.Deps): \(state)")]), optional: true),
-      .init(
-        name: "reduce",
-        type: .union([.name("relua.Handlers"), .function("(fun(state: \(state), action: relua.ActionRecord, deps: relua.Deps): relua.Effect?)")]),
-        optional: true),
-      .init(name: "view", type: .function("(fun(state: \(state)): string)"), optional: true),
-    ]
-    blocks.append(spec.lines)
     blocks.append(store(feature))
     blocks.append(testStore(feature))
     return blocks.map { $0.joined(separator: "\n") }.joined(separator: "\n\n").components(separatedBy: "\n")
@@ -198,15 +191,6 @@ package enum LuaTypesWriter {
     return .init(name: name, type: type)
   }
 
-  /// Actions a send may give without a payload (none declared, or an optional one).
-  private static func withoutPayload(_ feature: FeatureTypeModel) -> [FeatureActionPaths.Action] {
-    feature.actions.actions.filter { action in
-      guard let payload = action.payload else { return true }
-      if case .optional = payload { return true }
-      return false
-    }
-  }
-
   private static func takesText(_ feature: FeatureTypeModel) -> Bool {
     !feature.actions.elementActions.isEmpty || feature.actions.truncated
   }
@@ -223,9 +207,16 @@ package enum LuaTypesWriter {
       "---@class \(className): relua.Store",
       "local \(LuaAnnotation.localName(className)) = {}",
     ]
+    // The first signature names every action, so an editor completes them all (lua-language-server
+    // completes a parameter from the first signature only); its payload is nil, so a payload goes
+    // through the action's own overload and is checked against its type there.
     var sends: [Signature] = []
-    let plain = withoutPayload(feature)
-    if !plain.isEmpty { sends.append(Signature(parameters: [.init(name: "action", type: literals(plain))], result: "relua.StoreTask")) }
+    let all = feature.actions.actions
+    if !all.isEmpty {
+      sends.append(Signature(
+        parameters: [.init(name: "action", type: literals(all)), .init(name: "payload", type: .name("nil"), optional: true)],
+        result: "relua.StoreTask"))
+    }
     for action in feature.actions.actions {
       guard let type = action.payload else { continue }
       sends.append(Signature(parameters: [.init(name: "action", type: .literal(action.path)), payload(type)], result: "relua.StoreTask"))
@@ -235,7 +226,9 @@ package enum LuaTypesWriter {
     }
     if !sends.isEmpty {
       lines.append("")
-      lines += method("send", of: className, notes: ["Runs an action of \(named), a transaction."], sends)
+      lines += method("send", of: className, notes: [
+        "Runs an action of \(named), a transaction. Every action it accepts comes first; one with a payload takes it through its overload.",
+      ], sends)
     }
     lines.append("")
     lines += method("state", of: className, notes: ["A plain copy of the state, or of the value at a path."], [
@@ -254,9 +247,10 @@ package enum LuaTypesWriter {
       "---@class \(className): relua.TestStore",
       "local \(LuaAnnotation.localName(className)) = {}",
     ]
+    // As the store's: every action first, each payload through its own overload.
     var sends: [Signature] = []
-    let plain = withoutPayload(feature)
-    if !plain.isEmpty { sends.append(Signature(parameters: [.init(name: "action", type: literals(plain)), expect], result: "relua.TestStoreTask")) }
+    let all = feature.actions.actions
+    if !all.isEmpty { sends.append(Signature(parameters: [.init(name: "action", type: literals(all)), expect], result: "relua.TestStoreTask")) }
     for action in feature.actions.actions {
       guard let type = action.payload else { continue }
       sends.append(Signature(parameters: [.init(name: "action", type: .literal(action.path)), payload(type), expect], result: "relua.TestStoreTask"))
@@ -270,6 +264,7 @@ package enum LuaTypesWriter {
       lines.append("")
       lines += method("send", of: className, notes: [
         "Sends an action of \(named); `expect(state)` turns a copy of the previous state into the expected one.",
+        "Every action it accepts comes first; one with a payload takes it through its overload.",
       ], sends)
     }
     var receives: [Signature] = []

@@ -94,14 +94,12 @@ final class LuaTypesGeneratorTests: XCTestCase {
           try ActionResolver.walk(ActionResolver.parse(path)[...], in: feature, text: path),
           "\(name): a store of \(feature.name) does not accept \(path)")
       }
-      // Each action with a payload has its typed signature of send, the store's and the test
-      // store's: an overload, or the method's own when every action takes a payload.
+      // Each action with a payload has its typed overload of send, the store's and the test store's.
       for action in expected.plain where expected.payloads[action] != nil {
         for store in ["Store", "TestStore"] {
           XCTAssertTrue(
-            text.contains("---@overload fun(self: \(namespace).\(store), action: \"\(action)\", payload")
-              || text.contains("---@param action \"\(action)\"\n---@param payload"),
-            "\(namespace).\(store):send has no signature for \(action)")
+            text.contains("---@overload fun(self: \(namespace).\(store), action: \"\(action)\", payload"),
+            "\(namespace).\(store):send has no overload for \(action)")
         }
       }
       checked += expected.plain.count + expected.elements.count
@@ -222,13 +220,28 @@ final class LuaTypesGeneratorTests: XCTestCase {
     ] {
       XCTAssertTrue(shop.contains(line), "Shop.lua lacks:\n\(line)\n--- in:\n\(shop)")
     }
-    // send's first signature: the actions sent without a payload, an optional one's too.
+    // A state may hold fields its initial state leaves nil: its classes name theirs and allow others.
+    XCTAssertTrue(shop.contains("---@field visits integer\n---@field [string] any"), shop)
+    XCTAssertTrue(shop.contains("---@field street string\n---@field [string] any"), shop)
+    // send's first signature names every action (an editor completes those of the first
+    // signature); a payload goes through the action's own overload.
     XCTAssertTrue(
-      shop.contains("---@param action \"cart.clear\"|\"note\"|\"saved.clear\"|\"sheet.alert.ok\"|\"sheet.cart.clear\"|\"sheet.dismiss\"\n---@return relua.StoreTask"),
+      shop.contains("""
+        ---@param action "anything"|"binding.name"|"binding.open"|"cart.clear"|"note"|"path.popFrom"|"path.push"|"rename"|"reorder"|"saved.clear"|"sheet.alert.ok"|"sheet.cart.clear"|"sheet.dismiss"
+        ---@param payload? nil
+        ---@return relua.StoreTask
+        """),
       shop)
+    // The file is what `require "Shop"` gives: its meta name is the module's, and it returns the feature.
+    XCTAssertTrue(shop.hasPrefix("---@meta Shop\n"), shop)
+    XCTAssertTrue(shop.hasSuffix("---What `require \"Shop\"` gives.\n---@type Shop\nlocal feature\nreturn feature\n"), shop)
+    // relua.Store and relua.TestStore give each feature's typed store; their plain signature takes
+    // untyped features only, so a typed one matches its overload alone.
     let api = try XCTUnwrap(files.first?.text)
-    XCTAssertTrue(api.contains("---@overload fun(name: \"Shop\"): fun(spec: Shop.Spec): Shop"), api)
+    XCTAssertTrue(api.contains("---@overload fun(feature: Shop, options?: relua.StoreOptions): Shop.Store"), api)
     XCTAssertTrue(api.contains("---@overload fun(feature: Shop.Row, options?: relua.StoreOptions): Shop.Row.TestStore"), api)
+    XCTAssertTrue(api.contains("---@param feature relua.UntypedFeature\n---@param options? relua.StoreOptions\n---@return relua.Store\n"), api)
+    XCTAssertTrue(api.contains("---@return fun(spec: relua.FeatureSpec): relua.UntypedFeature\nfunction relua.feature(name) end"), api)
   }
 
   func testFeaturesOfOneNameInTwoFilesKeepTheirOwnTypes() async throws {
@@ -243,9 +256,34 @@ final class LuaTypesGeneratorTests: XCTestCase {
     XCTAssertEqual(files.map(\.name), ["relua.lua", "A.Counter.lua", "B.Counter.lua"])
     XCTAssertTrue(files[1].text.contains("---@class A.Counter.State\n---@field a integer"), files[1].text)
     XCTAssertTrue(files[2].text.contains("---@class B.Counter.State\n---@field b string"), files[2].text)
-    // relua.feature "Counter" cannot tell them apart: no overload, and the file says why.
-    XCTAssertFalse(files[0].text.contains("fun(name: \"Counter\")"))
-    XCTAssertTrue(files[0].text.contains("-- No overload of relua.feature for \"Counter\": 2 features have that name"), files[0].text)
+    // Each is what `require` of its module gives, whatever the name.
+    XCTAssertTrue(files[1].text.hasPrefix("---@meta A.Counter\n"), files[1].text)
+    XCTAssertTrue(files[2].text.hasPrefix("---@meta B.Counter\n"), files[2].text)
+    XCTAssertTrue(files[0].text.contains("---@overload fun(feature: A.Counter, options?: relua.StoreOptions): A.Counter.Store"))
+    XCTAssertTrue(files[0].text.contains("---@overload fun(feature: B.Counter, options?: relua.StoreOptions): B.Counter.Store"))
+  }
+
+  /// A module that declares features and returns something else (a table of them) keeps its own
+  /// `require`: its meta file is `---@meta _`, which lua-language-server never takes for a module.
+  func testAModuleReturningNoFeatureIsNotReplacedForRequire() async throws {
+    let dir = try LuaTestDirectory()
+    try dir.write("Scripts/Parts.lua", """
+      local relua = require "relua"
+      local Part = relua.feature "Part" { state = { n = 0 }, actions = { bump = {} } }
+      return { Part = Part, version = 1 }
+      """)
+    let machine = try dir.write("Scripts/Machine.lua", """
+      local relua = require "relua"
+      local Parts = require "Parts"
+      return relua.feature "Machine" { state = { part = Parts.Part:initial() }, compose = { relua.scope("part", Parts.Part) } }
+      """)
+    let files = try await generate([machine])
+    XCTAssertEqual(files.map(\.name), ["relua.lua", "Machine.lua", "Parts.lua"])
+    XCTAssertTrue(files[1].text.hasPrefix("---@meta Machine\n"), files[1].text)
+    XCTAssertTrue(files[1].text.contains("---@field part Parts.Part.State"), files[1].text)
+    XCTAssertTrue(files[2].text.hasPrefix("---@meta _\n"), files[2].text)
+    XCTAssertTrue(files[2].text.contains("---@class Parts.Part: relua.Feature"), files[2].text)
+    XCTAssertFalse(files[2].text.contains("return feature"), files[2].text)
   }
 
   func testAScriptThatRaisesIsAnErrorAtItsLine() async throws {
