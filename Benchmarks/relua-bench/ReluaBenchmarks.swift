@@ -8,7 +8,7 @@ import Relua
 /// - `lua.send`: `store:send("increment")` from a Lua loop to a Lua counter feature
 ///   (`s.count = s.count + 1` through a state view), per send. DESIGN.md's goal: ≤ 300 ns and
 ///   ≤ 6 × `lua.pcall.raw` (the same Lua function called with a bare `lua_pcall`).
-/// - `lua.forEach.100` / `lua.forEach.100000`: an element action (`rows[50].toggle`) in a forEach
+/// - `lua.forEach.100` / `lua.forEach.100000`: an element action (`rows[id=50].toggle`) in a forEach
 ///   of 100 and of 100,000 rows; goal: the large one ≤ 2 × the small one.
 @MainActor
 func registerReluaBenchmarks(_ suite: BenchmarkSuite) {
@@ -35,7 +35,7 @@ func registerReluaBenchmarks(_ suite: BenchmarkSuite) {
   for rows in [100, 100_000] {
     suite.add("lua.forEach.\(rows)", iterations: 100_000) {
       let (lua, store) = makeStore(listFeature(rows: rows), name: "List")
-      let loop = try! lua.load("local store, n = ... for _ = 1, n do store:send('rows[50].toggle') end")
+      let loop = try! lua.load("local store, n = ... for _ = 1, n do store:send('rows[id=50].toggle') end")
       return { n in
         try! lua.call(loop, store, .integer(Int64(n)))
         blackHole(lua)

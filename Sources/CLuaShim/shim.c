@@ -313,6 +313,11 @@ static int relua_trampoline(lua_State *L) {
   return relua_call_swift(L, relua_getcontrol(L), function->callback, function->box.context);
 }
 
+int relua_callbox(lua_State *L, int index) {
+  relua_function_box *function = lua_touserdata(L, index);
+  return relua_call_swift(L, relua_getcontrol(L), function->callback, function->box.context);
+}
+
 void relua_pushfunction(lua_State *L, relua_callback callback, void *context, relua_release_fn release) {
   relua_function_box *function = lua_newuserdatauv(L, sizeof(relua_function_box), 0);
   function->callback = callback;

@@ -30,6 +30,9 @@ public final class LuaThread: LuaRef {
     }
   }
 
+  /// The coroutine's `lua_State*`, for a host's C that compares it with the running thread.
+  package func rawPointer() throws -> OpaquePointer { try thread().2 }
+
   public var status: LuaThreadStatus {
     get throws {
       let (_, L, co) = try thread()

@@ -82,6 +82,11 @@ static inline __attribute__((always_inline)) int relua_call_swift(lua_State *L, 
 }
 
 
+/// Runs the Swift function whose box is at `index` (the upvalue of a function relua_pushfunction
+/// made, which a host's own C closure may carry instead) on the current stack, as that function's
+/// trampoline would: returns its result count, raising or yielding as it asks.
+int relua_callbox(lua_State *L, int index);
+
 /// A userdata box for a context the control block holds: `gc` forgets it there, then releases it
 /// as any box's __gc does (relua_box_gc).
 void relua_pushslotbox(lua_State *L, void *context, relua_release_fn release, lua_CFunction gc);

@@ -51,5 +51,22 @@ void relua_pushviewmethods(lua_State *L, const relua_view_methods *methods, void
 /// stack cannot grow.
 int relua_callhandler(lua_State *L, lua_Integer handler_ref, void *view, lua_Integer deps_ref, int nargs);
 #define RELUA_HANDLER_NOROOM (-1)
+
+#pragma mark - Awaitables (Sources/CReluaShim/await.c)
+
+/// What a coroutine driver tells its awaitables: the coroutine it is resuming now (NULL when none).
+typedef struct relua_await_driver {
+  lua_State *stepping;
+} relua_await_driver;
+
+/// Pushes an awaitable: a function that, called in the coroutine `driver` is stepping, runs the
+/// Swift function at `start` (made by relua_pushfunction: it files what to wait for and returns
+/// the two values the driver reads) and yields those; resumed with `(true, results...)` it returns
+/// the results, with `(false, message)` it raises the message at its caller's line. Called in the
+/// main thread it raises `outside`, in any other coroutine `nested`, and where a C call stands
+/// between it and its coroutine `blocked` (all at the caller's line). A C function, so a suspended
+/// coroutine holds one call frame for the await, not a Lua wrapper's and the Swift function's.
+void relua_pushawaitable(
+  lua_State *L, int start, relua_await_driver *driver, const char *outside, const char *nested, const char *blocked);
 #define RELUA_HANDLER_RETURNED (-2)
 #endif

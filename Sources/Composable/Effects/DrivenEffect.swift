@@ -29,7 +29,7 @@ extension Effect {
       let core = DrivenEffectCore(dependencies: DependencyValues.currentOrNil, activity: EffectActivity.current)
       await withTaskCancellationHandler {
         await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
-          core.onEnd = { continuation.resume() }
+          core.observe(ResumingOnEnd(continuation), id: 0)
           if Task.isCancelled {
             core.cancel()
           } else {
@@ -47,6 +47,13 @@ extension Effect {
   }
 }
 
+/// Resumes a driven effect's hosting task when the effect ends (see `hostedInTask`).
+private final class ResumingOnEnd: DrivenEffectEndObserver {
+  let continuation: CheckedContinuation<Void, Never>
+  init(_ continuation: CheckedContinuation<Void, Never>) { self.continuation = continuation }
+  func drivenEffectEnded(id _: Int) { continuation.resume() }
+}
+
 /// What `Effect.driven` keeps: how to start the effect, and where it was made.
 @usableFromInline
 struct DrivenStart<Action> {
@@ -58,33 +65,38 @@ struct DrivenStart<Action> {
 @MainActor
 public struct DrivenEffect<Action> {
   let core: DrivenEffectCore
-  /// Sends an action into the store; does nothing once the effect is cancelled.
-  public let send: Send<Action>
+  /// Where its actions go, unchecked (a store's is shared by all its driven effects): `send`
+  /// checks this effect's cancellation first.
+  private let unchecked: Send<Action>
   let place: String
   /// Task-locals an operator binds around each step (see `binding`).
   private var bindings: (@MainActor (() -> Void) -> Void)?
 
+  /// `send` is the effect's task's: what it sends after `core` is cancelled is dropped here.
   init(core: DrivenEffectCore, send: Send<Action>, place: String) {
-    self.core = core
-    self.place = place
-    self.send = Send(
-      deliver: { [core, deliver = send.deliver] action in if !core.isCancelled { deliver(action) } },
-      warning: send.warning)
+    self.init(core: core, unchecked: send, place: place)
   }
 
-  /// `checkedSend` already does nothing once `core` is cancelled.
   init(
-    core: DrivenEffectCore, checkedSend: Send<Action>, place: String, bindings: (@MainActor (() -> Void) -> Void)? = nil
+    core: DrivenEffectCore, unchecked: Send<Action>, place: String, bindings: (@MainActor (() -> Void) -> Void)? = nil
   ) {
     self.core = core
-    self.send = checkedSend
+    self.unchecked = unchecked
     self.place = place
     self.bindings = bindings
   }
 
+  /// Sends an action into the store; does nothing once the effect is cancelled.
+  public func send(_ action: Action) {
+    if !core.isCancelled { unchecked.deliver(action) }
+  }
+
+  /// Reports a runtime warning to the store that runs this effect.
+  public func warn(_ message: String) { unchecked.warn(message) }
+
   /// A view of this effect for a child whose actions `embed` turns into this effect's.
   func embedding<Child>(_ embed: @escaping (Child) -> Action) -> DrivenEffect<Child> {
-    DrivenEffect<Child>(core: core, checkedSend: send.map(embed), place: place, bindings: bindings)
+    DrivenEffect<Child>(core: core, unchecked: unchecked.map(embed), place: place, bindings: bindings)
   }
 
   /// This effect with `bind` around each of its steps, inside the bindings it has: what an
@@ -120,17 +132,50 @@ public struct DrivenEffect<Action> {
   /// What to do when the effect is cancelled (replacing what was given before); called at once
   /// when it already is. Not called once the effect has finished.
   public func onCancel(_ handler: @escaping @MainActor () -> Void) {
-    core.setCancelHandler(handler)
+    core.setCancelHandler(.closure(handler))
+  }
+
+  /// `onCancel` for a host that keeps an object per effect: the object is told, no closure made.
+  public func onCancel(telling handler: any DrivenEffectCancellable) {
+    core.setCancelHandler(.object(handler))
   }
 
   /// Ends the effect. An error (other than a cancellation) becomes the store's warning that the
   /// effect returned from `place` threw an unhandled error. Only the first call counts.
   public func finish(throwing error: (any Error)? = nil) {
     if let error, !(error is CancellationError), !core.isCancelled, !core.hasEnded {
-      send.warn(Effect<Action>.unhandledErrorWarning(error, place: place))
+      warn(Effect<Action>.unhandledErrorWarning(error, place: place))
     }
     core.end()
   }
+}
+
+/// What a host keeps per driven effect anyway (a coroutine's object), told when the effect is
+/// cancelled (see `DrivenEffect.onCancel(telling:)`).
+@MainActor
+public protocol DrivenEffectCancellable: AnyObject {
+  func drivenEffectCancelled()
+}
+
+/// What a driven effect does when cancelled.
+@MainActor
+enum DrivenEffectCancelHandler {
+  case closure(@MainActor () -> Void)
+  case object(any DrivenEffectCancellable)
+
+  func callAsFunction() {
+    switch self {
+    case .closure(let handler): handler()
+    case .object(let object): object.drivenEffectCancelled()
+    }
+  }
+}
+
+/// Hears that a driven effect ended (finished or cancelled): the store's bookkeeping, or the task
+/// hosting the effect. An object the hearer has anyway, not a closure per effect.
+@MainActor
+protocol DrivenEffectEndObserver: AnyObject {
+  func drivenEffectEnded(id: Int)
 }
 
 /// The state of one driven effect, shared by its views (`DrivenEffect.embedding`).
@@ -140,16 +185,22 @@ final class DrivenEffectCore {
   let activity: EffectActivity?
   private(set) var isCancelled = false
   private(set) var hasEnded = false
-  private var cancelHandler: (@MainActor () -> Void)?
-  /// Called once, when the effect finishes or is cancelled (the store's bookkeeping).
-  var onEnd: (@MainActor () -> Void)?
+  private var cancelHandler: DrivenEffectCancelHandler?
+  /// Told once, with `id`, when the effect finishes or is cancelled.
+  private var observer: (any DrivenEffectEndObserver)?
+  private var id = 0
 
   init(dependencies: DependencyValues?, activity: EffectActivity?) {
     self.dependencies = dependencies
     self.activity = activity
   }
 
-  func setCancelHandler(_ handler: @escaping @MainActor () -> Void) {
+  func observe(_ observer: any DrivenEffectEndObserver, id: Int) {
+    self.observer = observer
+    self.id = id
+  }
+
+  func setCancelHandler(_ handler: DrivenEffectCancelHandler) {
     if isCancelled {
       handler()
     } else if !hasEnded {
@@ -170,8 +221,8 @@ final class DrivenEffectCore {
     guard !hasEnded else { return }
     hasEnded = true
     cancelHandler = nil
-    let onEnd = self.onEnd
-    self.onEnd = nil
-    onEnd?()
+    let observer = self.observer
+    self.observer = nil
+    observer?.drivenEffectEnded(id: id)
   }
 }

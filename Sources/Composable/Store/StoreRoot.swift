@@ -38,7 +38,8 @@ final class StoreRoot<State, Action> {
 
   // Effects in flight.
   var inFlight: [Int: EffectInFlight] = [:]
-  var cancellables: [CancelID: Set<Int>] = [:]
+  /// The effects in flight under each cancel id (at each prefix of its place, see `register`).
+  var cancellables: [CancelID: CancelGroup] = [:]
   /// Effect task ids only grow: a send's effects are the ids it took (see `StoreTask`).
   @exclusivity(unchecked) @usableFromInline var nextTaskID = 0
   /// Effect tasks that have not had their first turn, in the order they were made (from
@@ -68,6 +69,11 @@ final class StoreRoot<State, Action> {
     }
   }()
   var concatenations: Set<Int> = []
+  /// What driven effects send through (each checks its own cancellation, see `DrivenEffect.send`).
+  lazy var drivenSend: Send<Action> = {
+    let link = self.link
+    return Send(deliver: { link.root?.receive($0) }, warning: { link.root?.warn($0) })
+  }()
   /// A concatenation's effects of its current step (their task ids), by the concatenation's.
   var concatenationSteps: [Int: [Int]] = [:]
   /// The cancel ids registered last (see `cancelIDs(_:)`).
@@ -440,14 +446,16 @@ final class StoreRoot<State, Action> {
     inFlight[taskID] = EffectInFlight(runner: runner, cancelIDs: cancelIDs, activity: activity)
     unstartedEffects += 1
     if activity == nil { concatenations.insert(taskID) }
-    for key in cancelIDs?.keys ?? [] { cancellables[key, default: []].insert(taskID) }
+    for group in cancelIDs?.groups ?? [] { group.tasks.insert(taskID) }
   }
 
   /// The keys effects with cancel ids `ids` are registered under (see `register`): the last
   /// effect's when they are the same ids (a loop of sends of one action makes thousands of effects
   /// with one id: they share one copy, not an array each).
   private func cancelIDs(_ ids: [CancelID]) -> EffectCancelIDs {
-    if let lastCancelIDs, lastCancelIDs.declared == ids { return lastCancelIDs }
+    if let lastCancelIDs, lastCancelIDs.groups.allSatisfy(\.isRegistered), lastCancelIDs.declared == ids {
+      return lastCancelIDs
+    }
     // Ids of a feature at the root have no place to prefix: the keys are the ids (one array).
     let unplaced = ids.allSatisfy(\.path.isEmpty)
     var keys: [CancelID] = unplaced ? ids : []
@@ -458,7 +466,13 @@ final class StoreRoot<State, Action> {
         keys.append(key)
       }
     }
-    let made = EffectCancelIDs(declared: ids, keys: keys)
+    let groups = keys.map { key in
+      if let group = cancellables[key] { return group }
+      let group = CancelGroup(key: key)
+      cancellables[key] = group
+      return group
+    }
+    let made = EffectCancelIDs(declared: ids, groups: groups)
     lastCancelIDs = made
     return made
   }
@@ -484,11 +498,10 @@ final class StoreRoot<State, Action> {
       concatenations.remove(taskID)
       concatenationSteps[taskID] = nil
     }
-    for id in entry.cancelIDs?.keys ?? [] {
-      // One hash of the id (a user's id hashes through `AnyHashable`), not three.
-      guard let index = cancellables.index(forKey: id) else { continue }
-      cancellables.values[index].remove(taskID)
-      if cancellables.values[index].isEmpty { cancellables.remove(at: index) }
+    // No hash of a cancel id (a user's id hashes through `AnyHashable`) but when its last effect ends.
+    for group in entry.cancelIDs?.groups ?? [] {
+      group.tasks.remove(taskID)
+      if group.tasks.isEmpty && group.isRegistered { unregister(group) }
     }
     signalActivity()
   }
@@ -530,16 +543,8 @@ final class StoreRoot<State, Action> {
     let link = self.link
     let activity = makeActivity()
     let core = DrivenEffectCore(dependencies: dependencies, activity: activity)
-    core.onEnd = {
-      guard let root = link.root else { return }
-      if root.drivenStarts.removeValue(forKey: taskID) != nil { root.skipCancelledStarts() }
-      root.finished(taskID)
-      root.taskEnded()
-    }
-    let send = Send<Action>(
-      deliver: { [core] action in if !core.isCancelled { link.root?.receive(action) } },
-      warning: { link.root?.warn($0) })
-    let effect = DrivenEffect(core: core, checkedSend: send, place: driven.place)
+    core.observe(link, id: taskID)
+    let effect = DrivenEffect(core: core, unchecked: drivenSend, place: driven.place)
     let start = driven.start
     drivenStarts[taskID] = { effect.step { start(effect) } }
     register(.driven(core), id: taskID, ids: ids, activity: activity)
@@ -580,11 +585,19 @@ final class StoreRoot<State, Action> {
   }
 
   func cancel(_ id: CancelID) {
-    guard let taskIDs = cancellables.removeValue(forKey: id) else { return }
+    guard let group = cancellables.removeValue(forKey: id) else { return }
+    group.isRegistered = false
+    let taskIDs = group.tasks
+    group.tasks = []
     for taskID in taskIDs {
       inFlight[taskID]?.runner.cancel()
       finished(taskID)
     }
+  }
+
+  private func unregister(_ group: CancelGroup) {
+    cancellables[group.key] = nil
+    group.isRegistered = false
   }
 
   func cancelSubtree(_ path: NavigationPath) {
@@ -633,19 +646,6 @@ struct EffectInFlight {
   var started = false
 }
 
-/// An effect's cancel ids, shared by effects with the same ones (see `StoreRoot.cancelIDs`).
-final class EffectCancelIDs: Sendable {
-  /// As the effect was given them.
-  let declared: [CancelID]
-  /// What the store registers it under: each id at every prefix of its place.
-  let keys: [CancelID]
-
-  init(declared: [CancelID], keys: [CancelID]) {
-    self.declared = declared
-    self.keys = keys
-  }
-}
-
 /// How an effect in flight runs: a task, or driven by its host (`Effect.driven`).
 enum EffectRunner {
   case task(Task<Void, Never>)
@@ -678,4 +678,14 @@ private struct StoreWaiter {
 final class StoreRootLink<State, Action> {
   unowned(unsafe) var root: StoreRoot<State, Action>?
   init(_ root: StoreRoot<State, Action>) { self.root = root }
+}
+
+extension StoreRootLink: @MainActor DrivenEffectEndObserver {
+  /// A driven effect ended: its bookkeeping goes.
+  func drivenEffectEnded(id taskID: Int) {
+    guard let root else { return }
+    if root.drivenStarts.removeValue(forKey: taskID) != nil { root.skipCancelledStarts() }
+    root.finished(taskID)
+    root.taskEnded()
+  }
 }

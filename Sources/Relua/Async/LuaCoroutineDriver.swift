@@ -1,13 +1,15 @@
+import CLua
+import CReluaShim
 import Lua
 
 /// Runs Lua functions as coroutines driven from Swift async code, so Lua can await Swift work.
 ///
 /// One driver per `LuaState` (`LuaCoroutineDriver.of(state)`), living on the main actor with the
-/// state. Lua calls an *awaitable* (`state.awaitable(name:_:)`); its Swift half registers the
-/// async operation under a token and yields `(marker, token)` through the C trampoline. `run`
-/// sees the marker, awaits the operation, and resumes the coroutine with `(true, results...)` or
-/// `(false, message)`; the awaitable's Lua wrapper then returns the results, or raises the message
-/// at the script line that awaited.
+/// state. Lua calls an *awaitable* (`state.awaitable(name:_:)`, a C function:
+/// `relua_pushawaitable`); its Swift half registers the async operation under a token, and the
+/// awaitable yields `(marker, token)`. `run` sees the marker, awaits the operation, and resumes
+/// the coroutine with `(true, results...)` or `(false, message)`; the awaitable then returns the
+/// results, or raises the message at the script line that awaited.
 ///
 /// - Any other yield (a bare `coroutine.yield` in the driven function) is an error, "unexpected
 ///   coroutine.yield", naming the line: a driven coroutine belongs to its driver, and a stray
@@ -23,8 +25,10 @@ import Lua
 @MainActor
 public final class LuaCoroutineDriver {
   private let spawnFunction: LuaFunction
-  private let awaitableFunction: LuaFunction
   private let whereFunction: LuaFunction
+  /// What this driver's awaitables read: the coroutine being stepped now (an awaitable called in
+  /// any other one refuses to wait).
+  nonisolated(unsafe) private let awaitDriver: UnsafeMutablePointer<relua_await_driver>
   private var pendingOperations: [Int64: LuaSuspension] = [:]
   private var nextToken: Int64 = 0
 
@@ -35,13 +39,16 @@ public final class LuaCoroutineDriver {
     let prelude = try state.load(LuaAsyncPrelude.source, name: LuaAsyncPrelude.chunkName)
     // Only Swift reads the marker (the C trampoline yields it), so the prelude never sees it.
     let helpers = try state.call(prelude)
-    guard helpers.count == 3, let spawn = helpers[0].functionValue, let awaitable = helpers[1].functionValue,
-      let locate = helpers[2].functionValue
+    guard helpers.count == 2, let spawn = helpers[0].functionValue, let locate = helpers[1].functionValue
     else { throw LuaError.conversion("the async prelude did not return its helpers") }
     spawnFunction = spawn
-    awaitableFunction = awaitable
     whereFunction = locate
+    awaitDriver = .allocate(capacity: 1)
+    awaitDriver.initialize(to: relua_await_driver(stepping: nil))
   }
+
+  // A driver lives as long as its state (see `of`): its awaitables never outlive it.
+  deinit { awaitDriver.deallocate() }
 
   // MARK: One driver per state
 
@@ -106,8 +113,8 @@ public final class LuaCoroutineDriver {
     _ body: @escaping @MainActor ([LuaValue], _ caller: String?) async throws -> [LuaValue]
   ) throws -> LuaFunction {
     try awaitable(name: name, in: state, waitingAs: { stack in
-      // Level 0 is the Swift half, 1 the Lua wrapper (`LuaAsyncPrelude.awaitable`), 2 its caller.
-      let caller = locating ? luaLocation(stack.unsafeState, level: 2) : nil
+      // Level 0 is the awaitable (its Swift half runs in its C frame), 1 its caller.
+      let caller = locating ? luaLocation(stack.unsafeState, level: 1) : nil
       let arguments = stack.values
       return .async {
         do {
@@ -121,17 +128,28 @@ public final class LuaCoroutineDriver {
   }
 
   /// Every awaitable: its Swift half (`wait` decides, in the coroutine, what to wait for; then it
-  /// suspends) inside the prelude's Lua wrapper.
+  /// files it) run by a C function that checks where it is called and yields (see
+  /// `relua_pushawaitable`).
   private func awaitable(
     name: String, in state: LuaState, waitingAs wait: @escaping @MainActor (LuaStack) throws -> LuaSuspension
   ) throws -> LuaFunction {
     let start = try state.rawFunction { [unowned self] stack in
       try MainActor.assumeIsolated { try self.suspend(stack, wait(stack)) }
     }
-    guard let wrapper = try awaitableFunction.call(.text(name), .function(start)).first?.functionValue else {
-      throw LuaError.conversion("the async prelude did not make an awaitable")
+    return try state.withRawState { L in
+      try LuaStack.reserveRaw(L, 7)
+      try start.push(onto: L)
+      defer { lua_settop(L, -3) }
+      relua_pushawaitable(
+        L, -1, awaitDriver,
+        "'\(name)' is asynchronous: call it inside Effect.run (or a test body)",
+        "'\(name)' is asynchronous and cannot wait inside a coroutine of the script's own (coroutine.create or wrap): only the effect's (or test's) own coroutine can wait; call it there, outside the nested one",
+        "'\(name)' is asynchronous and cannot wait here: a Swift call between it and its coroutine cannot be suspended")
+      guard case .function(let awaitable) = state.value(at: -1, in: L) else {
+        throw LuaError.conversion("could not make the awaitable '\(name)'")
+      }
+      return awaitable
     }
-    return wrapper
   }
 
   /// An awaitable's bad argument, named as the script calls it (Lua's wrapper hides the name) and
@@ -143,14 +161,14 @@ public final class LuaCoroutineDriver {
       traceback: nil)
   }
 
-  /// The Swift half of every awaitable: files what it waits for under a token and yields
-  /// `(marker, token)` to the driver (the trampoline does the yield, after this returns).
+  /// The Swift half of every awaitable: files what it waits for under a token and returns
+  /// `(marker, token)`, which the awaitable yields to the driver.
   private func suspend(_ stack: LuaStack, _ suspension: LuaSuspension) throws -> LuaReturn {
     nextToken += 1
     pendingOperations[nextToken] = suspension
     try stack.push(.lightUserdata(marker))
     stack.push(nextToken)
-    return .yield(2)
+    return .values(2)
   }
 
   /// What a yield waits for, if the yield came from an awaitable of this driver.
@@ -211,6 +229,9 @@ public final class LuaCoroutineDriver {
     _ thread: LuaThread, with arguments: [LuaValue], onFailure: (_ location: String?, _ traceback: String?) -> Void = { _, _ in }
   ) throws -> Step {
     let outcome: LuaResumeResult
+    let outer = awaitDriver.pointee.stepping
+    awaitDriver.pointee.stepping = try thread.rawPointer()
+    defer { awaitDriver.pointee.stepping = outer }
     do {
       outcome = try thread.resume(arguments: arguments)
     } catch LuaError.memory(let message) {

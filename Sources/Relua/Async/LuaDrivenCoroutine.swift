@@ -14,10 +14,8 @@ import Lua
 class LuaDrivenCoroutine {
   let driver: LuaCoroutineDriver
   private var thread: LuaThread?
-  /// Cancels what the coroutine waits on now.
-  private var cancelWait: (@MainActor () -> Void)?
-  /// The test clock's sleep the coroutine waits on now (see `TestClockSleeper`).
-  private var clockWait: (clock: TestStoreClock, sleep: TestStoreClock.Sleep)?
+  /// What the coroutine waits on now (one field: a suspended coroutine is this object).
+  private var waiting = Waiting.nothing
   /// Counts awaits: a callback of an earlier one (called twice, or late) is ignored.
   private var awaits = 0
   /// While a callback await registers: it may complete at once, with these arguments.
@@ -55,13 +53,9 @@ class LuaDrivenCoroutine {
   func cancel() {
     guard !hasEnded, !isCancelled else { return }
     isCancelled = true
-    let cancelWait = self.cancelWait
-    self.cancelWait = nil
-    cancelWait?()
-    if let clockWait {
-      self.clockWait = nil
-      clockWait.clock.cancel(clockWait.sleep)
-    }
+    let waiting = self.waiting
+    self.waiting = .nothing
+    waiting.cancel()
     if !isRunning { close() }
   }
 
@@ -120,14 +114,14 @@ class LuaDrivenCoroutine {
       registering = false
       let immediate = completedWhileRegistering
       completedWhileRegistering = nil
-      if immediate == nil { cancelWait = cancel }
+      if immediate == nil, let cancel { waiting = .callback(cancel: cancel) }
       return immediate
     case .testClock(let clock, let deadline):
       // Registered in the step's context: the sleep counts as the effect's.
       var sleep: TestStoreClock.Sleep?
       step { sleep = clock.schedule(until: deadline, waking: self) }
       guard let sleep else { return [true] }
-      clockWait = (clock, sleep)
+      waiting = .clock(clock, sleep)
       return nil
     case .async(let operation):
       // Made inside `step`: the task copies the step's task-locals (the effect's dependencies).
@@ -137,7 +131,7 @@ class LuaDrivenCoroutine {
           do { result = .success(try await operation()) } catch { result = .failure(error) }
           resume(await: number, with: result)
         }
-        cancelWait = { task.cancel() }
+        waiting = .task(task)
       }
       return nil
     }
@@ -147,8 +141,7 @@ class LuaDrivenCoroutine {
   private func resume(await number: Int, with result: Result<[LuaValue], any Error>) {
     guard awaits == number, !hasEnded, !isCancelled else { return }
     awaits += 1
-    cancelWait = nil
-    clockWait = nil
+    waiting = .nothing
     if registering {
       completedWhileRegistering = Self.resumeArguments(result)
     } else {
@@ -156,7 +149,7 @@ class LuaDrivenCoroutine {
     }
   }
 
-  /// What an awaitable's Lua wrapper is resumed with: `true, results...` or `false, message`.
+  /// What an awaitable is resumed with: `true, results...` or `false, message`.
   private static func resumeArguments(_ result: Result<[LuaValue], any Error>) -> [LuaValue] {
     switch result {
     case .success(let values): return [true] + values
@@ -168,7 +161,28 @@ class LuaDrivenCoroutine {
 extension LuaDrivenCoroutine: TestClockSleeper {
   /// The test clock reached the sleep the coroutine waits on: it goes on.
   func clockDidWake(sleep id: Int) {
-    guard let clockWait, clockWait.sleep.id == id else { return }
+    guard case .clock(_, let sleep) = waiting, sleep.id == id else { return }
     resume(await: awaits, with: .success([]))
+  }
+}
+
+/// What a driven coroutine waits on, to cancel it.
+@MainActor
+private enum Waiting {
+  case nothing
+  /// A callback await: what its registration returned.
+  case callback(cancel: @MainActor () -> Void)
+  /// A test clock's sleep (see `TestClockSleeper`).
+  case clock(TestStoreClock, TestStoreClock.Sleep)
+  /// Async work, in a task of its own.
+  case task(Task<Void, Never>)
+
+  func cancel() {
+    switch self {
+    case .nothing: break
+    case .callback(let cancel): cancel()
+    case .clock(let clock, let sleep): clock.cancel(sleep)
+    case .task(let task): task.cancel()
+    }
   }
 }

@@ -130,7 +130,7 @@ struct UncheckedSendable<Wrapped>: @unchecked Sendable {
 /// the context of the `send` function the body gets. An error of the catch becomes a store
 /// warning; without a catch, the body's error does.
 @MainActor
-private final class LuaEffectRun: LuaDrivenCoroutine {
+private final class LuaEffectRun: LuaDrivenCoroutine, DrivenEffectCancellable {
   let effect: DrivenEffect<FeatureAction>
   private var handler: LuaFunction?
   private let feature: FeatureDefinition
@@ -150,9 +150,11 @@ private final class LuaEffectRun: LuaDrivenCoroutine {
     super.init(driver: host.driver)
   }
 
+  func drivenEffectCancelled() { cancel() }
+
   /// Runs `body(send)` (the effect's first step can send the action that cancels it).
   func start(_ body: LuaFunction) {
-    effect.onCancel { [self] in cancel() }
+    effect.onCancel(telling: self)
     do {
       start(body, arguments: [.function(try makeSendFunction())])
     } catch {
@@ -185,7 +187,7 @@ private final class LuaEffectRun: LuaDrivenCoroutine {
   override func ended(with result: Result<[LuaValue], any Error>) {
     if recovering {
       if case .failure(let error) = result {
-        effect.send.warn("The catch of an Effect.run at \(definedAt) raised: \(LuaCoroutineDriver.message(of: error))")
+        effect.warn("The catch of an Effect.run at \(definedAt) raised: \(LuaCoroutineDriver.message(of: error))")
       }
       return effect.finish()
     }
