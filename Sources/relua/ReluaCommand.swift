@@ -13,7 +13,7 @@ struct ReluaCommand: AsyncParsableCommand {
   static let configuration = CommandConfiguration(
     commandName: "relua",
     abstract: "A Swift runtime for Lua 5.4 features in the style of The Composable Architecture.",
-    subcommands: [RunCommand.self, TestCommand.self, ReplCommand.self, FakeGitHubCommand.self, WebSocketEchoCommand.self]
+    subcommands: [RunCommand.self, TestCommand.self, ReplCommand.self, TypesCommand.self, FakeGitHubCommand.self, WebSocketEchoCommand.self]
   )
 
   static func main() async {
@@ -26,7 +26,7 @@ struct ReluaCommand: AsyncParsableCommand {
     // port, started on first use (other commands refuse the helper).
     ReluaHost.registerTestHelper(WebSocketEchoTestHelper.make())
     let words = Array(CommandLine.arguments.dropFirst())
-    let commands: Set<String> = ["run", "test", "repl", "fake-github", "websocket-echo", "help", "-h", "--help"]
+    let commands: Set<String> = ["run", "test", "repl", "types", "fake-github", "websocket-echo", "help", "-h", "--help"]
     if words.first.map({ !commands.contains($0) }) ?? true {
       await runLuaCommandLine(words)
       return
