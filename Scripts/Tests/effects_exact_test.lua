@@ -7,7 +7,7 @@ local relua = require "relua"
 local feature, on, Effect = relua.feature, relua.on, relua.Effect
 
 local Timers = feature "Timers" {
-  state = { log = {} },
+  state = { log = {}, ticks = 0 },
   actions = { start = {}, startLoop = {}, a = {}, b = {}, c = {}, tick = {}, stop = {} },
   reduce = on {
     start = function(_, _, deps)
@@ -25,7 +25,7 @@ local Timers = feature "Timers" {
     a = function(s) s.log[#s.log + 1] = "a" end,
     b = function(s) s.log[#s.log + 1] = "b" end,
     c = function(s) s.log[#s.log + 1] = "c" end,
-    tick = function(s) s.log[#s.log + 1] = "tick" end,
+    tick = function(s) s.ticks = s.ticks + 1 end,
   },
 }
 
@@ -47,7 +47,7 @@ describe("store:advance()", function()
     expect(ok).to_be(false)
     expect(tostring(err)).to_contain("Expected all sleeps to finish, but some are still pending after 10000 were woken.")
     store:skipReceivedActions()
-    expect(#store:state().log).to_be(10000)
+    expect(store:state().ticks).to_be(10000)
     store:send("stop")
   end)
 

@@ -606,15 +606,22 @@ describe("store:send's task", function()
   end)
 
   it("of a relua.TestStore: finish fails at the script line after the store's timeout", function()
-    local store = relua.TestStore(Tasks, { deps = { clock = "test" } })
+    -- The store's timeout (1 s by default, as TCA's: StoreTaskTests checks it) made short.
+    local store = relua.TestStore(Tasks, { deps = { clock = "test" }, timeout = 0.05 })
     local task = store:send("start")
     places.raisesHere(function() task:finish() end, function() error("") end,
-      "Expected task to finish, but it is still in-flight after 1.0s.", true)
+      "Expected task to finish, but it is still in-flight after 0.05s.", true)
     local _, message = places.raised(function() task:finish(0.01) end)
     expect(message).to_contain("after 0.01s.")
     expect(message).to_contain("with a test clock, advance it")
     expect(message).to_contain("try increasing the duration of this assertion's \"timeout\"")
     task:cancel()
+  end)
+
+  it("of a relua.TestStore: a timeout that is not a number of seconds is refused", function()
+    local ok, message = pcall(relua.TestStore, Tasks, { timeout = "soon" })
+    expect(ok).to_be(false)
+    expect(tostring(message)).to_contain("timeout must be")
   end)
 end)
 

@@ -135,6 +135,11 @@ final class StoreTaskTests: XCTestCase {
     XCTAssertTrue(task.isCancelled)
   }
 
+  func testTestStoreTimeoutIsOneSecondAsTCAs() {
+    let store = TestStore(initialState: 0, reducer: Self.reducer)
+    XCTAssertEqual(store.timeout, .seconds(1))
+  }
+
   func testTestStoreTaskFinishFailsWhenStillInFlight() async {
     let failures = FailureCollector()
     let store = TestStore(initialState: 0, reducer: Self.reducer, reporter: failures.reporter)

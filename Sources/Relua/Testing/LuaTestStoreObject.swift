@@ -76,7 +76,7 @@ public final class LuaTestStoreObject {
     return (String(location[..<colon]), line)
   }
 
-  /// `relua.TestStore(Feature, { state = table, json = text, deps = { … } })`.
+  /// `relua.TestStore(Feature, { state = table, json = text, deps = { … }, limits = { … }, timeout = seconds })`.
   static func make(host: ReluaHost, stack: LuaStack) throws -> LuaValue {
     let feature = try host.feature(stack.value(at: 1), what: "relua.TestStore(Feature, options)")
     let options = stack.isNil(at: 2) ? nil : try stack.table(at: 2)
@@ -91,6 +91,13 @@ public final class LuaTestStoreObject {
       host: host, feature: feature, state: state, options: dependencies,
       location: luaLocation(stack.unsafeState, level: 1) ?? "?")
     object.testStore.limits = try SendLimits(luaOptions: options)
+    // TCA's `TestStore.timeout`: how long receive and finish wait for effects on live dependencies.
+    if let timeout = try options?["timeout"], !timeout.isNil {
+      guard let duration = timeout.doubleValue.flatMap(Duration.luaSeconds) else {
+        throw LuaError.runtime(message: "relua.TestStore: timeout must be \(Duration.luaSecondsRule)", traceback: nil)
+      }
+      object.testStore.timeout = duration
+    }
     host.testStores.append(object)
     return .userdata(try host.lua.userdata(object))
   }
