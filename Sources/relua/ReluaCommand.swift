@@ -32,7 +32,7 @@ struct ReluaCommand: AsyncParsableCommand {
       return
     }
     do {
-      var command = try parseAsRoot()
+      var command = try parseAsRoot(words.first == "test" ? TestCommand.withCoverageDefault(words) : words)
       if var asyncCommand = command as? AsyncParsableCommand {
         try await asyncCommand.run()
       } else {

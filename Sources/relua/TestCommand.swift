@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import Lua
 import Relua
 
 /// `relua test [PATH…] [--filter PATTERN] [-o FORMAT] [--list] [--shuffle] [--repeat N] …`: runs
@@ -21,7 +22,10 @@ struct TestCommand: AsyncParsableCommand {
       started on first use on a port the system picks (one per run, stopped at exit).
       Each test may run --instruction-limit instructions between awaits (default 100000000) and \
       allocate --memory-limit bytes (default 268435456).
-      -o json and -o junit write their document when the run ends, to standard output or to       -Xoutput FILE. --shuffle prints its seed (on standard error for json, junit and TAP).
+      -o json and -o junit write their document when the run ends, to standard output or to \
+      -Xoutput FILE. --shuffle prints its seed (on standard error for json, junit and TAP).
+      --coverage writes an lcov tracefile (lcov.info, or FILE) of the lines of Lua files the tests \
+      ran, every line holding code with the times it ran (0: never); genhtml renders it as HTML.
       The exit code is the number of failed tests, over all runs (at most 125); 0 when all pass.
       """
   )
@@ -83,6 +87,40 @@ struct TestCommand: AsyncParsableCommand {
     "Leave out tests whose full name has one of these #tags (comma-separated, repeatable).", valueName: "TAGS"))
   var excludeTags: [String] = []
 
+  @Option(help: ArgumentHelp(
+    "Write an lcov tracefile of the Lua lines the tests ran to FILE (lcov.info without one): --coverage, --coverage=FILE, or --coverage FILE (a FILE not ending in .lua, not a directory).",
+    valueName: "FILE"))
+  var coverage: String?
+
+  /// The file `--coverage` writes without a name: lcov's conventional name, which genhtml users,
+  /// editors' coverage plug-ins and coverage services look for.
+  static let defaultCoverageFile = "lcov.info"
+
+  /// `--coverage` takes its FILE optionally, which the argument parser cannot express: a bare
+  /// `--coverage` (at the end, or before an option, a directory or a `.lua` file — a test path)
+  /// becomes `--coverage=lcov.info`. `--coverage=FILE` is never ambiguous.
+  static func withCoverageDefault(_ arguments: [String]) -> [String] {
+    var result: [String] = []
+    for (index, word) in arguments.enumerated() {
+      if word == "--" {
+        result.append(contentsOf: arguments[index...])
+        break
+      }
+      guard word == "--coverage" else {
+        result.append(word)
+        continue
+      }
+      let next = index + 1 < arguments.count ? arguments[index + 1] : nil
+      var isDirectory: ObjCBool = false
+      let nextIsPath = next.map { next in
+        next.hasPrefix("-") || next.hasSuffix(".lua")
+          || (FileManager.default.fileExists(atPath: next, isDirectory: &isDirectory) && isDirectory.boolValue)
+      } ?? true
+      result.append(nextIsPath ? "--coverage=\(defaultCoverageFile)" : word)
+    }
+    return result
+  }
+
   @Argument(help: "Test files or directories.")
   var paths: [String] = []
 
@@ -91,6 +129,10 @@ struct TestCommand: AsyncParsableCommand {
     if tap && output != .console && output != .tap { throw ValidationError("--tap and -o \(output.rawValue) disagree") }
     if outputFile != nil && ![.json, .junit].contains(tap ? .tap : output) {
       throw ValidationError("-Xoutput FILE applies to -o json and -o junit")
+    }
+    if let coverage {
+      if coverage.isEmpty { throw ValidationError("--coverage=FILE needs a file name") }
+      if list { throw ValidationError("--coverage counts the lines a run runs: --list runs no test") }
     }
   }
 
@@ -103,7 +145,7 @@ struct TestCommand: AsyncParsableCommand {
       paths: paths.isEmpty ? [Self.defaultPath] : paths,
       filter: filter, format: tap ? .tap : output, outputFile: outputFile, list: list,
       seed: seed ?? (shuffle ? UInt64.random(in: 0..<(1 << 31)) : nil), repeatCount: repeatCount,
-      tags: split(tags), excludedTags: split(excludeTags), trusted: sandbox.trusted,
+      tags: split(tags), excludedTags: split(excludeTags), coverageFile: coverage, trusted: sandbox.trusted,
       memoryLimit: sandbox.memoryLimit ?? LuaTestConfiguration.defaultMemoryLimit,
       instructionLimit: sandbox.instructionLimit ?? LuaTestConfiguration.defaultInstructionLimit)
     let code = await Self.runTests(options)
@@ -120,6 +162,8 @@ struct TestCommand: AsyncParsableCommand {
     var repeatCount: Int
     var tags: [String]
     var excludedTags: [String]
+    /// Where to write the lcov tracefile; nil: no coverage.
+    var coverageFile: String? = nil
     var trusted: Bool
     var memoryLimit: Int
     var instructionLimit: Int
@@ -151,13 +195,15 @@ struct TestCommand: AsyncParsableCommand {
       }
     }
     let format = options.format
+    let coverage = options.coverageFile.map { _ in LuaCoverage() }
     let runner = LuaTestRunner(configuration: LuaTestConfiguration(
       filter: options.filter, tags: options.tags, excludedTags: options.excludedTags,
       shuffleSeed: options.seed, repeatCount: options.repeatCount,
       instructionLimit: options.instructionLimit, memoryLimit: options.memoryLimit, trusted: options.trusted,
       // In TAP output, what tests print must not look like TAP lines; json and junit documents
       // must stay documents: what tests print goes to standard error there.
-      print: format == .tap ? { line in write("# " + line) } : format == .console ? nil : writeError))
+      print: format == .tap ? { line in write("# " + line) } : format == .console ? nil : writeError,
+      coverage: coverage))
     if let seed = options.seed {
       (format == .console ? write : writeError)("Shuffled with seed \(seed) (--seed \(seed) repeats this order)")
     }
@@ -183,6 +229,18 @@ struct TestCommand: AsyncParsableCommand {
       case .console: LuaTestConsoleReporter(style: usesSymbols ? .symbols : .plain, write: write)
       }
     let summary = await runner.run(paths: options.paths, reporter: reporter)
+    if let coverage, let path = options.coverageFile {
+      let report = LuaTestCoverageReport(coverage)
+      for (file, reason) in report.skipped { writeError("relua test: coverage leaves out \(file): \(reason)") }
+      do {
+        try Data(report.lcov.utf8).write(to: URL(fileURLWithPath: path))
+        // Beside the closing line, where the shuffle seed goes: json, junit and TAP keep standard
+        // output a document.
+        (format == .console ? write : writeError)("\(report.summary), written to \(path)")
+      } catch {
+        fileError = fileError ?? "relua test: cannot write \(path): \(error.localizedDescription)"
+      }
+    }
     if let fileError {
       writeError(fileError)
       return max(1, summary.exitCode)

@@ -27,6 +27,10 @@ public struct LuaTestConfiguration {
   /// feature host (`require "relua"`) are installed, before the test file runs: the place to add
   /// more globals and modules. Throwing fails the test with the error.
   public var prepareState: @MainActor (LuaState) throws -> Void
+  /// Counts the lines of Lua files the tests run into this coverage (every test's state: its
+  /// file loaded again, its hooks, body and effects; not the load that lists a file's tests);
+  /// nil: no line hook, nothing counted. `LuaTestCoverageReport` makes an lcov tracefile of it.
+  public var coverage: LuaCoverage?
 
   public static let defaultInstructionLimit = 100_000_000
   public static let defaultMemoryLimit = 256 * 1024 * 1024
@@ -42,7 +46,8 @@ public struct LuaTestConfiguration {
     trusted: Bool = false,
     extraScriptRoots: [String] = [],
     print: ((String) -> Void)? = nil,
-    prepareState: @escaping @MainActor (LuaState) throws -> Void = { _ in }
+    prepareState: @escaping @MainActor (LuaState) throws -> Void = { _ in },
+    coverage: LuaCoverage? = nil
   ) {
     self.filter = filter
     self.tags = tags
@@ -55,5 +60,6 @@ public struct LuaTestConfiguration {
     self.extraScriptRoots = extraScriptRoots
     self.print = print
     self.prepareState = prepareState
+    self.coverage = coverage
   }
 }
