@@ -33,10 +33,11 @@ stds.relua_test = {
     "setup", "teardown", "strict_setup", "strict_teardown", "lazy_setup", "lazy_teardown",
     "before_each", "after_each",
     -- luassert's (LuaTestLuassert): `assert` is still callable as Lua's, and has the chains
-    -- (`assert.are.same`, `assert.spy(s).was.called()`...); `spy`, `stub` and `match` are tables.
+    -- (`assert.are.same`, `assert.spy(s).was.called()`...); `spy`, `stub`, `mock` and `match` are tables.
     assert = { other_fields = true },
     spy = { other_fields = true },
     stub = { other_fields = true },
+    mock = { other_fields = true },
     match = { other_fields = true },
   },
 }

@@ -50,7 +50,7 @@ func measureLuaEffectMemory(count: Int) async -> Double {
   _ = try! await LuaCoroutineDriver.run(start, arguments: [store, .integer(Int64(count))])
   lua.collectGarbage()
   if ProcessInfo.processInfo.environment["RELUA_BENCH_DETAIL"] != nil {
-    FileHandle.standardError.write(Data("lua.effect.memory: Lua's own \((lua.memoryUsed - luaBefore) / count) bytes per effect\n".utf8))
+    FileHandle.standardError.write(Data("lua.effect.memory: Lua's own \((lua.memoryUsed - luaBefore) / count) bytes per effect, \((heapBytesInUse() - before) / count) in all\n".utf8))
   }
   return Double(max(0, heapBytesInUse() - before)) / Double(count)
 }

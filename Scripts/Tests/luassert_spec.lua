@@ -99,9 +99,19 @@ describe("equality", function()
     assert.matches("equal compares identity, same compares contents", text, 1, true)
   end)
 
-  it("a custom message replaces luassert's", function()
-    assert_equal(message(function() assert.same(1, 2, "the count") end), "the count")
-    assert_equal(message(function() assert.is_true(false, "the flag") end), "the flag")
+  it("a custom message comes first, on a line before luassert's", function()
+    assert_equal(message(function() assert.same(1, 2, "the count") end),
+      "the count\nExpected objects to be the same.\nPassed in:\n(number) 2\nExpected:\n(number) 1")
+    assert_equal(message(function() assert.is_true(false, "the flag") end),
+      "the flag\nExpected objects to be the same.\nPassed in:\n(boolean) false\nExpected:\n(boolean) true")
+    -- A table without __tostring is shown as a value; assert.message(m) gives one to any assertion.
+    assert_equal(message(function() assert.equal(1, 2, { 3 }) end),
+      "(table) { 3 }\nExpected objects to be equal.\nPassed in:\n(number) 2\nExpected:\n(number) 1")
+    assert_equal(message(function() assert.message("the total").equal(1, 2) end),
+      "the total\nExpected objects to be equal.\nPassed in:\n(number) 2\nExpected:\n(number) 1")
+    assert_equal(message(function() assert.message("why").is_not.Nil(nil) end),
+      "why\nExpected objects to not be the same.\nPassed in:\n(nil)\nDid not expect:\n(nil)")
+    assert.message("unused").equal(1, 1)
   end)
 end)
 
@@ -292,6 +302,236 @@ describe("matchers", function()
     s(t)
     assert.spy(s).was.called_with(match.is_ref(t))
     assert.spy(s).was_not.called_with(match.is_ref({}))
+  end)
+end)
+
+describe("unique", function()
+  it("holds when no two values are equal (deep: same)", function()
+    assert.is_unique({ 1, 2, 3 })
+    assert.is_not.unique({ 1, 2, 1 })
+    assert.unique({ { 1 }, { 1 } })
+    assert.is_not.unique({ { 1 }, { 1 } }, true)
+    assert.unique({ { 1 }, { 1 } }, "shallow", false)
+    assert_equal(message(function() assert.unique({ "a", "a" }, "no twins") end),
+      "no twins\nExpected object to be unique:\n(table) { \"a\", \"a\" }")
+    assert_equal(message(function() assert.unique({ { 1 }, { 1 } }, true, "no twins") end),
+      "no twins\nExpected object to be unique:\n(table) { { 1 }, { 1 } }")
+  end)
+end)
+
+describe("what passing error assertions return", function()
+  it("has_error: the error, its file:line cut off, then the other arguments", function()
+    local err = assert.has_error(function() error("boom") end)
+    assert_equal(err, "boom")
+    local t = { code = 1 }
+    assert.are.equal(assert.has_error(function() error(t) end, t), t)
+    -- has_no.errors: what the function returned first
+    assert_equal(assert.has_no.errors(function() return 7 end), 7)
+  end)
+
+  it("error_matches: the captures, matched without the file:line", function()
+    assert_equal(assert.error_matches(function() error("code 42") end, "^code (%d+)$"), "42")
+    assert_equal({ assert.error_matches(function() error("a=1 b=2") end, "a=(%d) b=(%d)") }, { "1", "2" })
+    -- init, plain and the custom message after them, as luassert reads them
+    assert.error_matches(function() error("1+1", 0) end, "1+1", 1, true)
+    assert.has_no.error_matches(function() error("1+1", 0) end, "1+1")
+    assert_equal(message(function() assert.error_matches(function() error("x", 0) end, "y", "the reason") end),
+      "the reason\nExpected a different error.\nCaught:\n(string) 'x'\nExpected:\n(string) 'y'")
+    assert_equal(message(function() assert.error_matches(function() error("oops") end, "nope") end),
+      "Expected a different error.\nCaught:\n(string) 'oops'\nExpected:\n(string) 'nope'")
+  end)
+end)
+
+describe("stubs as luassert makes them", function()
+  it("a stub given one function calls it", function()
+    local t = { f = function() return "original" end }
+    stub(t, "f", function(x) return "stubbed " .. x end)
+    assert_equal(t.f("a"), "stubbed a")
+    assert.stub(t.f).was.called_with("a")
+  end)
+
+  it("returns and invokes take luassert's dot calls and method calls", function()
+    local s = stub.new()
+    s.returns(5)
+    assert_equal(s(), 5)
+    s:returns(6)
+    assert_equal({ s() }, { 6 })
+    s.invokes(function(x) return x * 2 end)
+    assert_equal(s(4), 8)
+    s.by_default.returns("default")
+    assert_equal(s(), "default")
+  end)
+
+  it("on_call_with answers calls with matching arguments, the first set winning", function()
+    local t = {}
+    local s = stub(t, "get", "default")
+    s.on_call_with("a").returns("A")
+    s.on_call_with(match.is_number()).invokes(function(n) return n + 1 end)
+    s.on_call_with("a").returns("never: the first set wins")
+    s:on_call_with({ 1 }):returns("the table")
+    assert_equal(t.get("a"), "A")
+    assert_equal(t.get(41), 42)
+    assert_equal(t.get({ 1 }), "the table")
+    assert_equal(t.get("b"), "default")
+    assert.stub(s).was.called(4)
+  end)
+end)
+
+describe("mock", function()
+  it("spies on every function of a table and of the tables in it, and reverts them", function()
+    local api = { get = function(x) return x end, nested = { put = function() return "put" end }, version = 3 }
+    local get, put = api.get, api.nested.put
+    local m = mock(api)
+    assert.are.equal(m, api)
+    assert_equal(api.get(1), 1)
+    assert_equal(api.nested.put(), "put")
+    assert_equal(api.version, 3)
+    assert.spy(api.get).was.called_with(1)
+    assert.spy(api.nested.put).was.called(1)
+    mock.clear(api)
+    assert.spy(api.get).was_not.called()
+    mock.revert(api)
+    assert.are.equal(api.get, get)
+    assert.are.equal(api.nested.put, put)
+  end)
+
+  it("with dostub, stubs them instead (answering fn's values, or nothing)", function()
+    local api = { get = function() error("network") end }
+    mock(api, true)
+    assert.is_nil(api.get())
+    assert.stub(api.get).was.called(1)
+    local answered = mock({ get = function() error("network") end }, true, "cached")
+    assert_equal(answered.get(), "cached")
+    mock.revert(api)
+    assert.has_error(function() api.get() end, "network")
+  end)
+end)
+
+describe("luassert's extension API", function()
+  it("assert:register adds an assertion with say's messages, negation and a custom message", function()
+    local say = require("say")
+    say:set("assertion.divides.positive", "Expected %s to divide %s")
+    say:set("assertion.divides.negative", "Expected %s not to divide %s")
+    assert:register("assertion", "divides", function(_, arguments)
+      return arguments[2] % arguments[1] == 0
+    end, "assertion.divides.positive", "assertion.divides.negative")
+    assert.divides(3, 9)
+    assert.is_not.divides(2, 9)
+    assert_equal(message(function() assert.divides(2, 9) end), "Expected (number) 2 to divide (number) 9")
+    assert_equal(message(function() assert.is_not.divides(3, 9) end), "Expected (number) 3 not to divide (number) 9")
+    assert_equal(message(function() assert.message("odd").divides(2, 9) end), "odd\nExpected (number) 2 to divide (number) 9")
+    assert:unregister("assertion", "divides")
+    assert.matches("luassert: unknown modifier/assertion: 'divides'", failure(function() return assert.divides end))
+  end)
+
+  it("a registered assertion's state, level, returns, and a key with no message", function()
+    assert:register("assertion", "positive", function(state, arguments, level)
+      if type(arguments[1]) ~= "number" then error("positive needs a number", level + 1) end
+      state.failure_message = arguments[2]
+      return arguments[1] > 0, { "given back" }
+    end, "no.such.key", "no.such.key")
+    assert_equal(assert.is_positive(1), "given back")
+    assert_equal(message(function() assert.positive(-1) end), "assertion failed!")
+    assert_equal(message(function() assert.positive(-1, "below zero") end), "below zero")
+    assert_equal(message(function() assert.positive("x") end), "positive needs a number")
+  end)
+
+  it("assert:register adds modifiers, which act on luassert's state", function()
+    assert:register("modifier", "about", function(state, arguments)
+      if arguments then state.payload = arguments[1] end
+    end)
+    assert:register("assertion", "named", function(state, arguments)
+      return state.payload ~= nil and state.payload.name == arguments[1]
+    end)
+    assert.about({ name = "x" }).named("x")
+    assert.about({ name = "x" }).is_not.named("y")
+    assert.matches("assertion failed!", failure(function() assert.about({ name = "x" }).named("y") end))
+    -- Not called with arguments, a modifier acts on the state just before the assertion.
+    assert:register("modifier", "anonymous", function(state, arguments)
+      assert.is_nil(arguments)
+      state.payload = { name = "anonymous" }
+    end)
+    assert.anonymous.named("anonymous")
+    assert.is_not.anonymous.named("x")
+  end)
+
+  it("registering an existing name replaces it", function()
+    assert:register("assertion", "truthy", function(_, arguments) return arguments[1] == "yes" end)
+    assert.truthy("yes")
+    assert.is_not.truthy(true)
+    assert:unregister("assertion", "same")
+    assert.matches("unknown modifier/assertion: 'same'", failure(function() return assert.same end))
+  end)
+
+  it("assert:register adds matchers; match.all_of, any_of and none_of combine them", function()
+    local mods = {}
+    assert:register("matcher", "even", function(state)
+      mods[#mods + 1] = state.mod
+      return function(value) return type(value) == "number" and value % 2 == 0 end
+    end)
+    local s = spy.new()
+    s(2, 3)
+    assert.spy(s).was.called_with(match.is_even(), match.is_not_even())
+    assert.spy(s).was.called_with(match.all_of(match.is_number(), match.is_even()), match._)
+    assert.spy(s).was.called_with(match._, match.any_of(match.is_even(), match.is_same(3)))
+    assert.spy(s).was.called_with(match.none_of(match.is_string(), match.is_nil()), match._)
+    assert.spy(s).was_not.called_with(match.all_of(match.is_number(), match.is_not_even()), match._)
+    assert.is_true(match.is_matcher(match.is_even()))
+    assert.is_true(match.is_even()(4))
+    assert.is_false(match.is_not_even()(4))
+    assert_equal(mods, { true, false, true, true, false, true, true, false })
+    assert.matches("bad argument #1 to 'all_of' %(matcher expected, got number%)", failure(function() match.all_of(1) end))
+  end)
+
+  it("assert:format and formatters shape the values in every message", function()
+    local args = assert:format({ 1, "a", nil, { 2 }, n = 4, nofmt = { [2] = true } })
+    assert_equal({ args[1], args[2], args[3], args[4] }, { "(number) 1", "a", "(nil)", "(table) { 2 }" })
+    local function money(value)
+      if type(value) == "table" and value.cents then return ("$%.2f"):format(value.cents / 100) end
+    end
+    assert:add_formatter(money)
+    assert_equal(message(function() assert.same({ cents = 150 }, { cents = 250 }) end):match("^[^\n]*\n[^\n]*\n[^\n]*"),
+      "Expected objects to be the same.\nPassed in:\n$2.50")
+    assert:remove_formatter(money)
+    assert.matches("Passed in:\n%(table%) { cents = 250 }", failure(function() assert.same({ cents = 150 }, { cents = 250 }) end))
+  end)
+
+  it("parameters are kept; namespaces other than luassert's are refused", function()
+    assert_equal(assert:get_parameter("TableFormatLevel"), 3)
+    assert:set_parameter("TableFormatLevel", -1)
+    assert_equal(assert:get_parameter("TableFormatLevel"), -1)
+    assert.matches("no namespace 'formatter'", failure(function() assert:register("formatter", "x", print) end))
+  end)
+
+  it("say: namespaces, a fallback, and formatting", function()
+    local say = require("say")
+    say:set("greeting", "hello %s")
+    assert_equal(say("greeting", { "you" }), "hello you")
+    say:set_namespace("fr")
+    assert_equal(say("greeting", { "toi" }), "hello toi")  -- from the fallback, en
+    say:set("greeting", "salut %s")
+    assert_equal(say("greeting", { "toi" }), "salut toi")
+    assert.is_nil(say("nothing"))
+    say:set_namespace("en")
+    assert_equal(say.fr.greeting, "salut %s")
+  end)
+end)
+
+describe("the modules a spec may require", function()
+  it("luassert's and busted's are relua's own", function()
+    assert.are.equal(require("luassert"), assert)
+    assert.are.equal(require("luassert.spy"), spy)
+    assert.are.equal(require("luassert.stub"), stub)
+    assert.are.equal(require("luassert.mock"), mock)
+    assert.are.equal(require("luassert.match"), match)
+    local busted = require("busted")
+    assert.are.equal(busted.it, it)
+    assert.are.equal(busted.describe, describe)
+    assert.are.equal(busted.before_each, before_each)
+    assert.are.equal(busted.assert, assert)
+    assert.are.equal(busted.finally, finally)
+    assert.matches("busted.subscribe is not in relua test", failure(function() return busted.subscribe end))
+    assert.is_nil(require("busted.runner")())
   end)
 end)
 

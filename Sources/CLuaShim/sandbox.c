@@ -73,10 +73,17 @@ static int relua_valid_module_name(const char *name) {
 }
 
 // package.searchers entry: "a.b" -> <root>/a/b.lua or <root>/a/b/init.lua, only inside the roots.
+// Upvalue 2 says what a name that is not dotted gets: in a sandbox (true) it is refused with an
+// error, in a trusted state (false) the searcher declines it and package.path's searcher has it
+// (`require "spec/helpers"`, as lua finds it).
 static int relua_root_searcher(lua_State *L) {
   const char *name = luaL_checkstring(L, 1);
-  if (!relua_valid_module_name(name))
-    return luaL_error(L, "module '%s' refused: modules are dotted names (like 'a.b') found inside the script roots", name);
+  if (!relua_valid_module_name(name)) {
+    if (lua_toboolean(L, lua_upvalueindex(2)))
+      return luaL_error(L, "module '%s' refused: modules are dotted names (like 'a.b') found inside the script roots", name);
+    lua_pushfstring(L, "no file for '%s' in the script roots (not a dotted name)", name);
+    return 1;
+  }
   const char *relative = luaL_gsub(L, name, ".", "/");
   lua_pushliteral(L, "");
   int message = lua_gettop(L);
@@ -95,7 +102,9 @@ static int relua_root_searcher(lua_State *L) {
         lua_pushvalue(L, -2);  // the path, passed to the chunk as its second argument
         return 2;
       }
-      lua_pushfstring(L, "%s\n\tno file '%s'", lua_tostring(L, message), path);
+      // Lua 5.4's searchers' messages: "no file 'x'\n\tno file 'y'" (require puts "\n\t" first).
+      if (lua_rawlen(L, message) == 0) lua_pushfstring(L, "no file '%s'", path);
+      else lua_pushfstring(L, "%s\n\tno file '%s'", lua_tostring(L, message), path);
       lua_replace(L, message);
       lua_settop(L, -2);
     }
@@ -165,7 +174,8 @@ void relua_sandbox(lua_State *L, int roots) {
   lua_rawseti(L, -3, 1);
   lua_settop(L, -2);
   lua_pushvalue(L, roots);
-  lua_pushcclosure(L, relua_root_searcher, 1);
+  lua_pushboolean(L, 1);
+  lua_pushcclosure(L, relua_root_searcher, 2);
   lua_rawseti(L, -2, 2);
   lua_setfield(L, package, "searchers");
   lua_settop(L, globals - 1);
@@ -180,7 +190,8 @@ void relua_add_root_searcher(lua_State *L, int roots) {
     lua_rawseti(L, -2, i + 1);
   }
   lua_pushvalue(L, roots);
-  lua_pushcclosure(L, relua_root_searcher, 1);
+  lua_pushboolean(L, 0);
+  lua_pushcclosure(L, relua_root_searcher, 2);
   lua_rawseti(L, -2, 2);
   lua_settop(L, -3);
 }

@@ -38,6 +38,9 @@ extension LuaState {
     return LuaFunction(handle: handle, at: -1, in: L)
   }
 
+  /// The arguments of a `LuaCFunction`'s call on thread `L`, as a closure's `LuaStack`.
+  package func stack(of L: OpaquePointer) -> LuaStack { LuaStack(L, self) }
+
   /// The status a `LuaCFunction` returns to raise `error` (same conversions as closures' errors).
   package func raiseStatus(_ error: any Error, on L: OpaquePointer) -> Int32 { raise(error, on: L) }
 

@@ -17,7 +17,10 @@ struct TestCommand: AsyncParsableCommand {
       setups and teardowns run once in each test's own state, around it), finally(fn), insulate \
       and expose, and checks with assert, assert_equal(actual, expected[, message]) and \
       expect(actual).to_be(expected).
-      `require` finds modules beside the test file and in the repository's Scripts directory.
+      `require` finds modules beside the test file and in the repository's Scripts directory; with \
+      --trusted, then in package.path and package.cpath: LUA_PATH/LUA_CPATH (as lua reads them), \
+      with --lpath/--cpath before them (busted's; default ./src/?.lua;./src/?/?.lua;./src/?/init.lua \
+      and ./csrc/?.so;./csrc/?/?.so).
       relua.testing.websocketEcho() gives a test the URL of a WebSocket echo server on loopback, \
       started on first use on a port the system picks (one per run, stopped at exit).
       Each test may run --instruction-limit instructions between awaits (default 100000000) and \
@@ -121,10 +124,35 @@ struct TestCommand: AsyncParsableCommand {
     return result
   }
 
+  @Option(name: [.customShort("m"), .customLong("lpath")], help: ArgumentHelp(
+    "Put PATH (;-separated templates like ./lib/?.lua) before package.path, busted's --lpath; repeatable. Needs --trusted. Default with --trusted: \(Self.defaultLuaPath)",
+    valueName: "PATH"))
+  var lpath: [String] = []
+
+  @Option(name: .customLong("cpath"), help: ArgumentHelp(
+    "Put PATH before package.cpath (C modules), busted's --cpath; repeatable. Needs --trusted. Default with --trusted: \(Self.defaultCPath)",
+    valueName: "PATH"))
+  var cpath: [String] = []
+
+  @Option(name: [.customShort("C"), .customLong("directory")], help: ArgumentHelp(
+    "Change to directory DIR before running tests (busted's -C); several are each relative to the one before.",
+    valueName: "DIR"))
+  var directories: [String] = []
+
   @Argument(help: "Test files or directories.")
   var paths: [String] = []
 
+  /// busted's defaults for `--lpath` and `--cpath`, used when they are not given (trusted only).
+  static let defaultLuaPath = "./src/?.lua;./src/?/?.lua;./src/?/init.lua"
+  static let defaultCPath = "./csrc/?.so;./csrc/?/?.so;"
+
   func validate() throws {
+    let pathOptions = [("--lpath", lpath), ("--cpath", cpath)].filter { !$0.1.isEmpty }.map(\.0)
+    if !sandbox.trusted && !pathOptions.isEmpty {
+      throw ValidationError(
+        "\(pathOptions.joined(separator: " and ")) \(pathOptions.count > 1 ? "need" : "needs") --trusted: "
+          + "a sandboxed test's require finds modules only beside the test file and in Scripts")
+    }
     if repeatCount < 1 { throw ValidationError("--repeat must be at least 1") }
     if tap && output != .console && output != .tap { throw ValidationError("--tap and -o \(output.rawValue) disagree") }
     if outputFile != nil && ![.json, .junit].contains(tap ? .tap : output) {
@@ -137,6 +165,11 @@ struct TestCommand: AsyncParsableCommand {
   }
 
   func run() async throws {
+    // busted's -C: before anything else, so paths, --lpath templates and -Xoutput are relative to it.
+    for directory in directories where !FileManager.default.changeCurrentDirectoryPath(directory) {
+      FileHandle.standardError.write(Data("relua test: cannot change to directory \(directory)\n".utf8))
+      throw ExitCode(1)
+    }
     let split = { (values: [String]) in
       values.flatMap { $0.split(separator: ",") }.map { $0.trimmingCharacters(in: .whitespaces) }
         .map { $0.hasPrefix("#") ? String($0.dropFirst()) : $0 }.filter { !$0.isEmpty }
@@ -146,6 +179,9 @@ struct TestCommand: AsyncParsableCommand {
       filter: filter, format: tap ? .tap : output, outputFile: outputFile, list: list,
       seed: seed ?? (shuffle ? UInt64.random(in: 0..<(1 << 31)) : nil), repeatCount: repeatCount,
       tags: split(tags), excludedTags: split(excludeTags), coverageFile: coverage, trusted: sandbox.trusted,
+      // busted joins repeated ones with `;`; trusted, its defaults stand when none is given.
+      luaPath: sandbox.trusted ? (lpath.isEmpty ? Self.defaultLuaPath : lpath.joined(separator: ";")) : nil,
+      cPath: sandbox.trusted ? (cpath.isEmpty ? Self.defaultCPath : cpath.joined(separator: ";")) : nil,
       memoryLimit: sandbox.memoryLimit ?? LuaTestConfiguration.defaultMemoryLimit,
       instructionLimit: sandbox.instructionLimit ?? LuaTestConfiguration.defaultInstructionLimit)
     let code = await Self.runTests(options)
@@ -165,6 +201,8 @@ struct TestCommand: AsyncParsableCommand {
     /// Where to write the lcov tracefile; nil: no coverage.
     var coverageFile: String? = nil
     var trusted: Bool
+    var luaPath: String? = nil
+    var cPath: String? = nil
     var memoryLimit: Int
     var instructionLimit: Int
   }
@@ -200,6 +238,7 @@ struct TestCommand: AsyncParsableCommand {
       filter: options.filter, tags: options.tags, excludedTags: options.excludedTags,
       shuffleSeed: options.seed, repeatCount: options.repeatCount,
       instructionLimit: options.instructionLimit, memoryLimit: options.memoryLimit, trusted: options.trusted,
+      packagePathPrefix: options.luaPath, packageCPathPrefix: options.cPath,
       // In TAP output, what tests print must not look like TAP lines; json and junit documents
       // must stay documents: what tests print goes to standard error there.
       print: format == .tap ? { line in write("# " + line) } : format == .console ? nil : writeError,

@@ -98,6 +98,33 @@ final class SandboxTests: XCTestCase {
     XCTAssertTrue(broken.contains("broken.lua:2:"), broken)
   }
 
+  /// Trusted, the script roots come first and `package.path` after them; a name the roots do not
+  /// take (`a/b`) goes on to `package.path`'s searcher instead of being refused.
+  func testTrustedStatesSearchTheRootsThenPackagePath() throws {
+    let root = FileManager.default.temporaryDirectory.appendingPathComponent("relua-lua-\(UUID().uuidString)")
+    let scripts = root.appendingPathComponent("scripts"), lib = root.appendingPathComponent("lib")
+    try FileManager.default.createDirectory(at: scripts, withIntermediateDirectories: true)
+    try FileManager.default.createDirectory(at: lib.appendingPathComponent("sub"), withIntermediateDirectories: true)
+    defer { try? FileManager.default.removeItem(at: root) }
+    try "return 'from the roots'".write(to: scripts.appendingPathComponent("both.lua"), atomically: true, encoding: .utf8)
+    try "return 'from package.path'".write(to: lib.appendingPathComponent("both.lua"), atomically: true, encoding: .utf8)
+    try "return 'slashed'".write(to: lib.appendingPathComponent("sub/helper.lua"), atomically: true, encoding: .utf8)
+
+    let state = try LuaState(options: LuaOptions(trusted: true, scriptRoots: [scripts.path]))
+    try state.call(try state.load("package.path = ... .. '/?.lua'"), .text(lib.path))
+    XCTAssertEqual(try state.execute("return (require('both'))"), ["from the roots"])
+    XCTAssertEqual(try state.execute("return (require('sub/helper'))"), ["slashed"])
+    guard case .runtime(let missing, _)? = assertLuaError({ try state.execute("return require('no/such')") }) else {
+      return XCTFail()
+    }
+    XCTAssertTrue(missing.contains("no field package.preload['no/such']\n\tno file for 'no/such' in the script roots (not a dotted name)\n\tno file '"), missing)
+    // The roots' own lines have no blank line before them.
+    guard case .runtime(let dotted, _)? = assertLuaError({ try state.execute("return require('nope')") }) else {
+      return XCTFail()
+    }
+    XCTAssertTrue(dotted.contains("no field package.preload['nope']\n\tno file '\(scripts.path)/nope.lua'\n\tno file '\(scripts.path)/nope/init.lua'\n\tno file '\(lib.path)/nope.lua'"), dotted)
+  }
+
   func testPrintGoesToTheHandler() throws {
     var lines: [String] = []
     let state = try LuaState(options: LuaOptions(print: { lines.append($0) }))

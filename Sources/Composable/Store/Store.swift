@@ -175,7 +175,7 @@ public final class Store<State, Action> {
     guard let root else { return [] }
     return root.inFlight.keys.sorted().map { id in
       let entry = root.inFlight[id]!
-      return RunningEffect(id: id, cancelIDs: entry.declared.map(\.description), isConcatenation: entry.activity == nil)
+      return RunningEffect(id: id, cancelIDs: (entry.cancelIDs?.declared ?? []).map(\.description), isConcatenation: entry.activity == nil)
     }
   }
 

@@ -15,8 +15,9 @@ extension StoreRoot {
   var allEffectsAsleep: Bool {
     guard unstartedEffects == 0, awakeEffects.value == 0 else { return false }
     return concatenations.allSatisfy { taskID in
-      guard let entry = inFlight[taskID] else { return true }
-      return !entry.children.isEmpty && entry.children.allSatisfy { inFlight[$0] != nil }
+      guard inFlight[taskID] != nil else { return true }
+      guard let children = concatenationSteps[taskID] else { return false }
+      return !children.isEmpty && children.allSatisfy { inFlight[$0] != nil }
     }
   }
 }

@@ -68,6 +68,10 @@ final class StoreRoot<State, Action> {
     }
   }()
   var concatenations: Set<Int> = []
+  /// A concatenation's effects of its current step (their task ids), by the concatenation's.
+  var concatenationSteps: [Int: [Int]] = [:]
+  /// The cancel ids registered last (see `cancelIDs(_:)`).
+  private var lastCancelIDs: EffectCancelIDs?
 
   // Waiting for effects, event-driven: suspended waiters resumed when an effect finishes or one of its
   // actions has been reduced (see `wait(until:timeout:)`).
@@ -432,6 +436,18 @@ final class StoreRoot<State, Action> {
   private func register(
     _ runner: EffectRunner, id taskID: Int, ids: [CancelID], activity: EffectActivity? = nil
   ) {
+    let cancelIDs = ids.isEmpty ? nil : self.cancelIDs(ids)
+    inFlight[taskID] = EffectInFlight(runner: runner, cancelIDs: cancelIDs, activity: activity)
+    unstartedEffects += 1
+    if activity == nil { concatenations.insert(taskID) }
+    for key in cancelIDs?.keys ?? [] { cancellables[key, default: []].insert(taskID) }
+  }
+
+  /// The keys effects with cancel ids `ids` are registered under (see `register`): the last
+  /// effect's when they are the same ids (a loop of sends of one action makes thousands of effects
+  /// with one id: they share one copy, not an array each).
+  private func cancelIDs(_ ids: [CancelID]) -> EffectCancelIDs {
+    if let lastCancelIDs, lastCancelIDs.declared == ids { return lastCancelIDs }
     // Ids of a feature at the root have no place to prefix: the keys are the ids (one array).
     let unplaced = ids.allSatisfy(\.path.isEmpty)
     var keys: [CancelID] = unplaced ? ids : []
@@ -442,10 +458,9 @@ final class StoreRoot<State, Action> {
         keys.append(key)
       }
     }
-    inFlight[taskID] = EffectInFlight(runner: runner, ids: keys, declared: ids, activity: activity)
-    unstartedEffects += 1
-    if activity == nil { concatenations.insert(taskID) }
-    for key in keys { cancellables[key, default: []].insert(taskID) }
+    let made = EffectCancelIDs(declared: ids, keys: keys)
+    lastCancelIDs = made
+    return made
   }
 
   private func makeTaskID() -> Int {
@@ -465,8 +480,11 @@ final class StoreRoot<State, Action> {
   func finished(_ taskID: Int) {
     guard let entry = inFlight.removeValue(forKey: taskID) else { return }
     if entry.started { entry.activity?.ended() } else { unstartedEffects -= 1 }
-    if entry.activity == nil { concatenations.remove(taskID) }
-    for id in entry.ids {
+    if entry.activity == nil {
+      concatenations.remove(taskID)
+      concatenationSteps[taskID] = nil
+    }
+    for id in entry.cancelIDs?.keys ?? [] {
       // One hash of the id (a user's id hashes through `AnyHashable`), not three.
       guard let index = cancellables.index(forKey: id) else { continue }
       cancellables.values[index].remove(taskID)
@@ -539,7 +557,7 @@ final class StoreRoot<State, Action> {
       for effect in effects {
         guard let root = link.root, !Task.isCancelled else { break }
         let children = root.start(effect, ids: [], tasksOnly: true)
-        root.inFlight[taskID]?.children = children.map(\.id)
+        if root.inFlight[taskID] != nil { root.concatenationSteps[taskID] = children.map(\.id) }
         await withTaskCancellationHandler {
           for child in children { await child.task.value }
         } onCancel: {
@@ -607,15 +625,25 @@ extension Effect {
 /// looked up at run time on each use in unspecialized code.
 struct EffectInFlight {
   var runner: EffectRunner
-  var ids: [CancelID]
-  /// The cancel ids as the effect was given them (`ids` holds each at every prefix of its place).
-  var declared: [CancelID] = []
-  /// Whether the task has had its first main-actor turn.
-  var started = false
+  /// Its cancel ids; nil without any.
+  var cancelIDs: EffectCancelIDs?
   /// A run effect's sleeps on a `TestStoreClock`; nil for a concatenation.
   var activity: EffectActivity?
-  /// A concatenation's effects of the current step (their task ids).
-  var children: [Int] = []
+  /// Whether the task has had its first main-actor turn.
+  var started = false
+}
+
+/// An effect's cancel ids, shared by effects with the same ones (see `StoreRoot.cancelIDs`).
+final class EffectCancelIDs: Sendable {
+  /// As the effect was given them.
+  let declared: [CancelID]
+  /// What the store registers it under: each id at every prefix of its place.
+  let keys: [CancelID]
+
+  init(declared: [CancelID], keys: [CancelID]) {
+    self.declared = declared
+    self.keys = keys
+  }
 }
 
 /// How an effect in flight runs: a task, or driven by its host (`Effect.driven`).

@@ -20,6 +20,9 @@ public struct SourceLocation: Sendable, CustomStringConvertible {
   }
 
   public var description: String { "\(file):\(line)" }
+
+  /// The same file and line.
+  static func same(_ a: SourceLocation, _ b: SourceLocation) -> Bool { a.line == b.line && a.file == b.file }
 }
 
 /// Receives TestStore failures. The default reports them to XCTest / Swift Testing (IssueReporting);

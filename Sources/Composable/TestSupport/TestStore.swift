@@ -44,10 +44,10 @@ public final class TestStore<State, Action> {
   /// State right after the externally sent action of the current send.
   var sentState: State?
   /// Where each effect in flight was started (the send/receive that returned it).
-  var effectOrigins: [Int: SourceLocation] = [:]
+  var effectOrigins = EffectSpans<SourceLocation>()
   /// The action each effect in flight came from: the last action reduced before it started (a
   /// send's effects start once its actions are reduced), for skipped-assertion notes.
-  var effectActions: [Int: Action] = [:]
+  var effectActions = EffectSpans<Action>()
   var lastReducedAction: Action?
   var attributedUpTo = 0
   var currentLocation: SourceLocation
@@ -155,22 +155,27 @@ public final class TestStore<State, Action> {
     }
   }
 
+  /// Whether two actions are the same, for an `Equatable` action type (spans of effects that
+  /// came from equal actions merge; see `EffectSpans`).
+  private let sameAction: ((Action, Action) -> Bool)? = {
+    guard let type = Action.self as? any Equatable.Type else { return nil }
+    func equality<E: Equatable>(_: E.Type) -> (Action, Action) -> Bool {
+      { ($0 as! E) == ($1 as! E) }
+    }
+    return equality(type)
+  }()
+
   /// Gives the effects started since the last call the action reduced last.
   func attributeEffects() {
     let next = root.nextTaskID
     guard attributedUpTo < next else { return }
     if let lastReducedAction {
-      for taskID in attributedUpTo..<next { effectActions[taskID] = lastReducedAction }
+      effectActions.note(lastReducedAction, for: attributedUpTo..<next, same: sameAction)
     }
     attributedUpTo = next
-    // What is kept per effect goes with the effect (checked in bulk: filtering on every action
-    // would cost more than it saves).
-    if effectActions.count > 2 * root.inFlightCount + 64 {
-      effectActions = effectActions.filter { root.inFlight[$0.key] != nil }
-    }
-    if effectOrigins.count > 2 * root.inFlightCount + 64 {
-      effectOrigins = effectOrigins.filter { root.inFlight[$0.key] != nil }
-    }
+    // What is kept per effect goes with the effect.
+    effectActions.prune(inFlight: root.inFlight.keys)
+    effectOrigins.prune(inFlight: root.inFlight.keys)
   }
 
   // MARK: Send
@@ -209,7 +214,7 @@ public final class TestStore<State, Action> {
       fail("The reducer failed for this action: \(failure)", at: location)
     }
     let task = root.makeTask(first..<root.nextTaskID)
-    for taskID in task.effects!.ids where root.inFlight[taskID] != nil { effectOrigins[taskID] = location }
+    effectOrigins.note(location, for: task.effects!.ids, same: SourceLocation.same)
     let actual = sentState ?? store.state
     let expected = state
     expect(expected: expected, actual: actual, assert: assert, at: location)
@@ -305,7 +310,7 @@ public final class TestStore<State, Action> {
   ) async {
     currentLocation = location
     let timeout = timeout ?? self.timeout
-    let tasksBefore = root.inFlightTaskIDs
+    let tasksBefore = root.nextTaskID
     // Waits until the action came, or no effect can still send it: none is left (a finished
     // effect's actions have all arrived: they are sent on the main actor, as this runs), or every
     // one left is parked — asleep on a test clock, or waiting for the test — so nothing runs until
@@ -318,7 +323,7 @@ public final class TestStore<State, Action> {
         return came || root.inFlightCount == 0 || root.allEffectsAsleep
       }
     }
-    for taskID in root.inFlightTaskIDs.subtracting(tasksBefore) { effectOrigins[taskID] = location }
+    effectOrigins.note(location, for: tasksBefore..<root.nextTaskID, same: SourceLocation.same)
     // Why nothing came (for the failures below only).
     func why() -> String {
       if root.inFlightCount == 0 { return ": no effect is running to send it" }

@@ -17,38 +17,40 @@ public final class TestStoreClock: Clock, @unchecked Sendable {
     public static func < (lhs: Instant, rhs: Instant) -> Bool { lhs.offset < rhs.offset }
   }
 
-  private struct Sleeper {
-    var id: Int
+  /// A sleep waiting in the heap: what wakes it, and the effect whose sleep it is.
+  fileprivate struct Sleeper {
     var deadline: Instant
+    var id: Int
     var waker: Waker
     var activity: EffectActivity?
   }
 
-  /// How a sleep ends: a suspended task resumes, or a driven effect's callback runs.
-  private enum Waker {
-    case task(CheckedContinuation<Void, any Error>)
+  /// How a sleep ends: a suspended task resumes, a callback runs, or a driven effect's host is
+  /// told (no closure: the host's object per effect is the waker).
+  fileprivate enum Waker {
+    /// Its continuation is in `continuations` (a task's sleep is cancelled by id, from anywhere).
+    case task
     case callback(@MainActor () -> Void)
+    case sleeper(any TestClockSleeper)
+  }
 
-    @MainActor
-    func wake() {
-      switch self {
-      case let .task(continuation): continuation.resume()
-      case let .callback(wake): wake()
-      }
-    }
-
-    func cancel() {
-      if case let .task(continuation) = self { continuation.resume(throwing: CancellationError()) }
-    }
+  /// A sleep scheduled with `schedule(until:waking:)`, for `cancel(_:)`.
+  public struct Sleep: Sendable {
+    /// The id its sleeper is told when it wakes.
+    public let id: Int
+    let activity: EffectActivity?
   }
 
   private let lock = NSLock()
   private var current: Instant
-  /// The sleeps registered, by id, and their order of waking (earliest deadline, then id) as a
-  /// heap: an advance over 10,000 sleeping effects wakes each in O(log n). A cancelled sleep
-  /// leaves the dictionary at once and the heap when it reaches the top.
-  private var sleepers: [Int: Sleeper] = [:]
+  /// The sleeps registered, in their order of waking (earliest deadline, then id) as a heap: an
+  /// advance over 10,000 sleeping effects wakes each in O(log n). `pending` holds the ids of those
+  /// not woken or cancelled: a cancelled sleep leaves it at once and the heap when it reaches the
+  /// top (or when cancelled ones are half the heap). One heap entry and one id per sleep.
   private var order = SleepOrder()
+  private var pending: Set<Int> = []
+  /// The continuations of tasks' sleeps.
+  private var continuations: [Int: CheckedContinuation<Void, any Error>] = [:]
   private var nextID = 0
 
   public init(now: Instant = Instant()) { current = now }
@@ -79,9 +81,8 @@ public final class TestStoreClock: Clock, @unchecked Sendable {
         let outcome: Outcome = lock.withLock {
           if Task.isCancelled { return .cancelled }
           if deadline < current { return .due }
-          sleepers[id] = Sleeper(id: id, deadline: deadline, waker: .task(continuation), activity: activity)
-          order.push(deadline, id)
-          activity?.fellAsleep()
+          continuations[id] = continuation
+          push(Sleeper(deadline: deadline, id: id, waker: .task, activity: activity))
           return .asleep
         }
         switch outcome {
@@ -91,12 +92,10 @@ public final class TestStoreClock: Clock, @unchecked Sendable {
         }
       }
     } onCancel: {
-      let sleeper: Sleeper? = lock.withLock {
-        guard let sleeper = sleepers.removeValue(forKey: id) else { return nil }
-        sleeper.activity?.wokeUp()
-        return sleeper
+      let continuation = lock.withLock {
+        cancelSleep(id, of: activity) ? continuations.removeValue(forKey: id) : nil
       }
-      sleeper?.waker.cancel()
+      continuation?.resume(throwing: CancellationError())
     }
   }
 
@@ -106,24 +105,67 @@ public final class TestStoreClock: Clock, @unchecked Sendable {
   /// has passed). Returns what cancels the sleep; `wake` is not called after it.
   @MainActor
   public func schedule(until deadline: Instant, _ wake: @escaping @MainActor () -> Void) -> @MainActor () -> Void {
+    guard let sleep = register(until: deadline, waker: .callback(wake)) else {
+      wake()
+      return {}
+    }
+    return { [self] in cancel(sleep) }
+  }
+
+  /// `schedule` for a host that keeps an object per effect: the clock tells `sleeper` (with the
+  /// sleep's id) instead of calling a closure, so a sleep costs the clock one heap entry and one
+  /// id. Returns the sleep (for `cancel(_:)`), or nil when `deadline` has passed: nothing is
+  /// scheduled and the sleeper is not told.
+  @MainActor
+  public func schedule(until deadline: Instant, waking sleeper: any TestClockSleeper) -> Sleep? {
+    register(until: deadline, waker: .sleeper(sleeper))
+  }
+
+  /// Cancels a sleep `schedule` made; its waker is not called after this (nothing happens when it
+  /// was woken already).
+  @MainActor
+  public func cancel(_ sleep: Sleep) {
+    _ = lock.withLock { cancelSleep(sleep.id, of: sleep.activity) }
+  }
+
+  /// Registers a sleep of the effect running now (nil when `deadline` has passed).
+  @MainActor
+  private func register(until deadline: Instant, waker: Waker) -> Sleep? {
     let activity = EffectActivity.current
     let id: Int? = lock.withLock {
       defer { nextID += 1 }
       if deadline < current { return nil }
-      sleepers[nextID] = Sleeper(id: nextID, deadline: deadline, waker: .callback(wake), activity: activity)
-      order.push(deadline, nextID)
-      activity?.fellAsleep()
+      push(Sleeper(deadline: deadline, id: nextID, waker: waker, activity: activity))
       return nextID
     }
-    guard let id else {
-      wake()
-      return {}
-    }
+    guard let id else { return nil }
     activity?.announce(isolation: MainActor.shared)
-    return { [self] in
-      lock.withLock {
-        if sleepers.removeValue(forKey: id) != nil { activity?.wokeUp() }
-      }
+    return Sleep(id: id, activity: activity)
+  }
+
+  /// Under `lock`: a sleep takes its place, counted as its effect's.
+  private func push(_ sleeper: Sleeper) {
+    pending.insert(sleeper.id)
+    sleeper.activity?.fellAsleep()
+    order.push(sleeper)
+  }
+
+  /// Under `lock`: takes a pending sleep of `activity` out (its heap entry stays until it reaches
+  /// the top, or until cancelled entries are half the heap); whether it was pending.
+  private func cancelSleep(_ id: Int, of activity: EffectActivity?) -> Bool {
+    guard pending.remove(id) != nil else { return false }
+    activity?.wokeUp()
+    if order.count > 64 && order.count > 2 * pending.count { order.removeAll { !pending.contains($0.id) } }
+    return true
+  }
+
+  /// Ends a sleep an advance reached (outside `lock`).
+  @MainActor
+  private func wake(_ sleeper: Sleeper) {
+    switch sleeper.waker {
+    case .task: lock.withLock { continuations.removeValue(forKey: sleeper.id) }?.resume()
+    case let .callback(wake): wake()
+    case let .sleeper(object): object.clockDidWake(sleep: sleeper.id)
     }
   }
 
@@ -141,7 +183,7 @@ public final class TestStoreClock: Clock, @unchecked Sendable {
       sleeper.activity?.wokeUp()
       return sleeper
     }
-    sleeper?.waker.wake()
+    if let sleeper { wake(sleeper) }
     return sleeper != nil
   }
 
@@ -156,36 +198,64 @@ public final class TestStoreClock: Clock, @unchecked Sendable {
       for sleeper in due { sleeper.activity?.wokeUp() }
       return due
     }
-    for sleeper in due { sleeper.waker.wake() }
+    for sleeper in due { wake(sleeper) }
   }
 
   /// The first sleep in waking order due by `limit` (any, without one), taken out. Under `lock`.
   /// Ties by `id`: the order the sleeps began, taken before the sleep suspends (registering may
   /// come later, after a hop off the caller's actor).
   private func popFirst(notAfter limit: Instant?) -> Sleeper? {
-    while let (deadline, id) = order.first {
-      // A cancelled sleep is no longer in `sleepers`: dropped here, whatever its deadline.
-      if let limit, limit < deadline, sleepers[id] != nil { return nil }
+    while let first = order.first {
+      // A cancelled sleep is no longer pending: dropped here, whatever its deadline.
+      let isPending = pending.contains(first.id)
+      if let limit, limit < first.deadline, isPending { return nil }
       order.removeFirst()
-      if let sleeper = sleepers.removeValue(forKey: id) { return sleeper }
+      if isPending {
+        pending.remove(first.id)
+        return first
+      }
     }
     return nil
   }
 }
 
-/// A binary min-heap of (deadline, id): the order sleeps wake in.
-private struct SleepOrder {
-  private var heap: [(deadline: TestStoreClock.Instant, id: Int)] = []
+/// What a `TestStoreClock` wakes when a sleep scheduled with `schedule(until:waking:)` is due:
+/// an object the host keeps per effect anyway (a Lua effect's run), told which sleep ended.
+@MainActor
+public protocol TestClockSleeper: AnyObject {
+  func clockDidWake(sleep id: Int)
+}
 
-  var first: (TestStoreClock.Instant, Int)? { heap.first.map { ($0.deadline, $0.id) } }
+/// A binary min-heap of sleeps, by deadline and then id: the order sleeps wake in.
+private struct SleepOrder {
+  private var heap: [TestStoreClock.Sleeper] = []
+
+  var first: TestStoreClock.Sleeper? { heap.first }
+  var count: Int { heap.count }
 
   private func less(_ a: Int, _ b: Int) -> Bool {
     (heap[a].deadline, heap[a].id) < (heap[b].deadline, heap[b].id)
   }
 
-  mutating func push(_ deadline: TestStoreClock.Instant, _ id: Int) {
-    heap.append((deadline, id))
-    var child = heap.count - 1
+  mutating func push(_ sleeper: TestStoreClock.Sleeper) {
+    heap.append(sleeper)
+    siftUp(heap.count - 1)
+  }
+
+  mutating func removeFirst() {
+    heap.swapAt(0, heap.count - 1)
+    heap.removeLast()
+    siftDown(0)
+  }
+
+  /// Drops the entries `shouldRemove` names and restores the heap order.
+  mutating func removeAll(where shouldRemove: (TestStoreClock.Sleeper) -> Bool) {
+    heap.removeAll(where: shouldRemove)
+    for index in stride(from: heap.count / 2, through: 0, by: -1) { siftDown(index) }
+  }
+
+  private mutating func siftUp(_ index: Int) {
+    var child = index
     while child > 0 {
       let parent = (child - 1) / 2
       guard less(child, parent) else { break }
@@ -194,10 +264,8 @@ private struct SleepOrder {
     }
   }
 
-  mutating func removeFirst() {
-    heap.swapAt(0, heap.count - 1)
-    heap.removeLast()
-    var parent = 0
+  private mutating func siftDown(_ index: Int) {
+    var parent = index
     while true {
       let left = 2 * parent + 1, right = left + 1
       var smallest = parent

@@ -243,6 +243,8 @@ public final class LuaCoroutineDriver {
     switch suspension {
     case .async(let operation):
       return try await operation()
+    case .testClock:
+      return try await wait(for: suspension.asCallback)
     case .callback(let register):
       let waiting = CallbackWait()
       return try await withTaskCancellationHandler {

@@ -68,6 +68,8 @@ extension LuaSuspension {
       return .async { transform(try await operation()) }
     case .callback(let register):
       return .callback { resume in register { result in resume(result.map(transform)) } }
+    case .testClock:
+      return asCallback.map(transform)
     }
   }
 }

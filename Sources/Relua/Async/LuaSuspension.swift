@@ -1,3 +1,4 @@
+import Composable
 import Lua
 
 /// What an awaitable waits for while its coroutine is suspended (see `LuaCoroutineDriver`).
@@ -10,4 +11,14 @@ public enum LuaSuspension {
   /// cancel (a test clock's sleep: woken by the advance that reaches it).
   case callback(
     _ register: @MainActor (_ resume: @escaping @MainActor (Result<[LuaValue], any Error>) -> Void) -> (@MainActor () -> Void))
+  /// A sleep on a test store's clock until `deadline`, resuming with no values: a coroutine the
+  /// driver steps by callbacks is itself what the clock wakes (no closure, no task); elsewhere it
+  /// is the `callback` below.
+  case testClock(TestStoreClock, until: TestStoreClock.Instant)
+
+  /// The same wait as a `callback` (a `testClock` sleep through the clock's closure form).
+  var asCallback: LuaSuspension {
+    guard case let .testClock(clock, deadline) = self else { return self }
+    return .callback { resume in clock.schedule(until: deadline) { resume(.success([])) } }
+  }
 }

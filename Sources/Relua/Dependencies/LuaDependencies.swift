@@ -180,8 +180,7 @@ struct DependencyOptions {
 private func clockSleep(for duration: Duration) -> LuaSuspension {
   let clock = DependencyValues.current.clock
   if let clock = clock as? TestStoreClock {
-    let deadline = clock.now.advanced(by: duration)
-    return .callback { resume in clock.schedule(until: deadline) { resume(.success([])) } }
+    return .testClock(clock, until: clock.now.advanced(by: duration))
   }
   return .async {
     try await clock.sleep(for: duration, isolation: #isolation)

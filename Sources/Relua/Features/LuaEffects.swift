@@ -115,27 +115,7 @@ extension ReluaHost {
     _ body: LuaFunction, catch handler: LuaFunction?, feature: FeatureDefinition,
     effect: DrivenEffect<FeatureAction>, definedAt: String
   ) {
-    let sendFunction: LuaFunction
-    do {
-      sendFunction = try makeSendFunction(feature: feature, send: effect.send)
-    } catch {
-      effect.finish(throwing: error)
-      return
-    }
-    let run = LuaEffectRun(effect: effect, catch: handler, sendFunction: sendFunction, definedAt: definedAt, driver: driver)
-    driver.start(body, arguments: [.function(sendFunction)], owner: run, prepare: run.cancelsWithEffect)
-  }
-
-  /// `send(action, payload)` for an effect of `feature`: names are the feature's own (a child's
-  /// effect sends the child's actions; the engine nests them). After cancellation it does nothing.
-  private func makeSendFunction(feature: FeatureDefinition, send: Send<FeatureAction>) throws -> LuaFunction {
-    try lua.rawFunction { [unowned self] stack in
-      let name = try stack.string(at: 1)
-      let payload = try self.value(from: stack.value(at: 2))
-      let action = try self.resolver(for: feature).resolve(name, payload: payload)
-      MainActor.assumeIsolated { send(action) }
-      return .none
-    }
+    LuaEffectRun(effect: effect, catch: handler, feature: feature, host: self, definedAt: definedAt).start(body)
   }
 }
 
@@ -145,37 +125,64 @@ struct UncheckedSendable<Wrapped>: @unchecked Sendable {
   init(_ value: Wrapped) { self.value = value }
 }
 
-/// One Lua `Effect.run` in flight: its body's coroutine, then (when the body raises) its
-/// `catch(error, send)`, each stepped in the effect's context and cancelled with it. An error of
-/// the catch becomes a store warning; without a catch, the body's error does.
+/// One Lua `Effect.run` in flight, as one object: its coroutine (the body's, then, when the body
+/// raises, its `catch(error, send)`'s), stepped in the effect's context and cancelled with it, and
+/// the context of the `send` function the body gets. An error of the catch becomes a store
+/// warning; without a catch, the body's error does.
 @MainActor
-private final class LuaEffectRun: LuaDrivenCoroutineOwner {
+private final class LuaEffectRun: LuaDrivenCoroutine {
   let effect: DrivenEffect<FeatureAction>
-  let handler: LuaFunction?
-  let sendFunction: LuaFunction
-  let definedAt: String
-  let driver: LuaCoroutineDriver
+  private var handler: LuaFunction?
+  private let feature: FeatureDefinition
+  private unowned let host: ReluaHost
+  private let definedAt: String
   private var recovering = false
 
   init(
-    effect: DrivenEffect<FeatureAction>, catch handler: LuaFunction?, sendFunction: LuaFunction, definedAt: String,
-    driver: LuaCoroutineDriver
+    effect: DrivenEffect<FeatureAction>, catch handler: LuaFunction?, feature: FeatureDefinition, host: ReluaHost,
+    definedAt: String
   ) {
     self.effect = effect
     self.handler = handler
-    self.sendFunction = sendFunction
+    self.feature = feature
+    self.host = host
     self.definedAt = definedAt
-    self.driver = driver
+    super.init(driver: host.driver)
   }
 
-  /// Set before each coroutine's first step: that step can send the action that cancels it.
-  func cancelsWithEffect(_ coroutine: LuaDrivenCoroutine) {
-    effect.onCancel { coroutine.cancel() }
+  /// Runs `body(send)` (the effect's first step can send the action that cancels it).
+  func start(_ body: LuaFunction) {
+    effect.onCancel { [self] in cancel() }
+    do {
+      start(body, arguments: [.function(try makeSendFunction())])
+    } catch {
+      effect.finish(throwing: error)
+    }
   }
 
-  func step(_ body: () -> Void) { effect.step(body) }
+  /// `send(action, payload)` for this effect: names are the feature's own (a child's effect sends
+  /// the child's actions; the engine nests them). After cancellation it does nothing. A C function
+  /// whose context is this object (Lua holds it while the function lives): no closure per effect.
+  private func makeSendFunction() throws -> LuaFunction {
+    try host.lua.cFunction({ L, context in
+      Unmanaged<LuaEffectRun>.fromOpaque(context!)._withUnsafeGuaranteedRef { run in
+        do {
+          let stack = run.host.lua.stack(of: L!)
+          let name = try stack.string(at: 1)
+          let payload = try run.host.value(from: stack.value(at: 2))
+          let action = try run.host.resolver(for: run.feature).resolve(name, payload: payload)
+          run.effect.send(action)
+          return LuaReturn.none.status
+        } catch {
+          return run.host.lua.raiseStatus(error, on: L!)
+        }
+      }
+    }, context: self)
+  }
 
-  func coroutine(_ coroutine: LuaDrivenCoroutine, endedWith result: Result<[LuaValue], any Error>) {
+  override func step(_ body: () -> Void) { effect.step(body) }
+
+  override func ended(with result: Result<[LuaValue], any Error>) {
     if recovering {
       if case .failure(let error) = result {
         effect.send.warn("The catch of an Effect.run at \(definedAt) raised: \(LuaCoroutineDriver.message(of: error))")
@@ -185,7 +192,11 @@ private final class LuaEffectRun: LuaDrivenCoroutineOwner {
     guard case .failure(let error) = result else { return effect.finish() }
     guard let handler else { return effect.finish(throwing: error) }
     recovering = true
-    let arguments: [LuaValue] = [.text(LuaCoroutineDriver.message(of: error)), .function(sendFunction)]
-    driver.start(handler, arguments: arguments, owner: self, prepare: cancelsWithEffect)
+    self.handler = nil
+    do {
+      start(handler, arguments: [.text(LuaCoroutineDriver.message(of: error)), .function(try makeSendFunction())])
+    } catch {
+      effect.finish(throwing: error)
+    }
   }
 }

@@ -21,6 +21,13 @@ public struct LuaTestConfiguration {
   public var trusted: Bool
   /// More directories `require` may load from, after the test file's directory and `Scripts`.
   public var extraScriptRoots: [String]
+  /// Put before `package.path` in each test's state (busted's `--lpath`: `;`-separated templates
+  /// such as `./src/?.lua`); trusted states only — a sandboxed one has no `package.path` to search,
+  /// and a test file then fails to load, saying so. nil: `package.path` as Lua sets it
+  /// (`LUA_PATH_5_4`, `LUA_PATH`, or Lua's default).
+  public var packagePathPrefix: String?
+  /// Put before `package.cpath` (busted's `--cpath`: C modules); trusted states only, as above.
+  public var packageCPathPrefix: String?
   /// Receives what tests `print`, line by line; nil: standard output.
   public var print: ((String) -> Void)?
   /// Called on every fresh test state after the test functions (`test`, `expect`...) and the
@@ -45,6 +52,8 @@ public struct LuaTestConfiguration {
     memoryLimit: Int? = LuaTestConfiguration.defaultMemoryLimit,
     trusted: Bool = false,
     extraScriptRoots: [String] = [],
+    packagePathPrefix: String? = nil,
+    packageCPathPrefix: String? = nil,
     print: ((String) -> Void)? = nil,
     prepareState: @escaping @MainActor (LuaState) throws -> Void = { _ in },
     coverage: LuaCoverage? = nil
@@ -58,6 +67,8 @@ public struct LuaTestConfiguration {
     self.memoryLimit = memoryLimit
     self.trusted = trusted
     self.extraScriptRoots = extraScriptRoots
+    self.packagePathPrefix = packagePathPrefix
+    self.packageCPathPrefix = packageCPathPrefix
     self.print = print
     self.prepareState = prepareState
     self.coverage = coverage

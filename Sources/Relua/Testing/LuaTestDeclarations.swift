@@ -23,7 +23,8 @@
 /// `seal()` (declaring from a running test is then a clear error), `prepare(index)` (puts back the
 /// insulated changes around test `index` and returns the hooks of its blocks, outermost first: one
 /// table per block, hook kind → list of `{ fn, name, where }`), `phase(name)` (what runs now: `it`,
-/// `finally`, a hook's name, or nil) and `takeFinally()`.
+/// `finally`, a hook's name, or nil), `takeFinally()` and `failedBlock()` (after the file failed to
+/// load: the block whose body raised, as `describe "full name"`).
 enum LuaTestDeclarations {
   static let chunkName = "=[relua test]"
 
@@ -144,12 +145,16 @@ enum LuaTestDeclarations {
     end
 
     local states = {}  -- one per open block: its snapshot when it insulates, else false
+    -- The blocks whose bodies are running (the file loads): one whose body raises stays here.
+    local opening = {}
 
     local function runBlock(kind, name, fn, envmode)
       local block = { kind = kind, name = name, parent = current, hooks = {} }
       states[#states + 1] = envmode == "insulate" and snapshot() or false
       current = block
+      opening[#opening + 1] = block
       fn()
+      opening[#opening] = nil
       current = block.parent
       local saved = remove(states)
       -- busted's expose: what the block did stays, even past an insulating parent's end.
@@ -203,6 +208,12 @@ enum LuaTestDeclarations {
 
     local control = {}
     function control.seal() sealed = true end
+    -- After the file failed to load: the block whose body raised, as `describe "full name"`, or nil.
+    function control.failedBlock()
+      local block = opening[#opening]
+      if not block then return nil end
+      return format("%s %q", block.kind, fullName(block.parent, block.name))
+    end
     function control.phase(name) running = name end
     function control.takeFinally()
       local fn = finallyFn

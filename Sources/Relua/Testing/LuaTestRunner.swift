@@ -425,6 +425,39 @@ public final class LuaTestRunner {
     }
   }
 
+  /// A configuration asking a sandboxed state for package paths: every file fails with this.
+  struct PackagePathsNeedTrust: Error, CustomStringConvertible {
+    var description: String {
+      "package.path and package.cpath (busted's --lpath and --cpath) are searched in trusted states only: "
+        + "a sandboxed test's require finds modules beside the test file and in Scripts"
+    }
+  }
+
+  /// busted's `--lpath`/`--cpath`: the prefixes put before `package.path`/`package.cpath`, with
+  /// busted's `;;` → `;` (a trailing `;` in a prefix is not Lua's "default path" mark).
+  private func setPackagePaths(in state: LuaState) throws {
+    let path = configuration.packagePathPrefix, cpath = configuration.packageCPathPrefix
+    guard path != nil || cpath != nil else { return }
+    guard configuration.trusted else { throw PackagePathsNeedTrust() }
+    let chunk = try state.load(
+      """
+      local path, cpath = ...
+      if path ~= "" then package.path = (path .. ";" .. package.path):gsub(";;", ";") end
+      if cpath ~= "" then package.cpath = (cpath .. ";" .. package.cpath):gsub(";;", ";") end
+      """, name: LuaTestDeclarations.chunkName)
+    try state.call(chunk, .text(path ?? ""), .text(cpath ?? ""))
+  }
+
+  /// When a block's body raised as the file loaded, a line saying where and why that differs
+  /// from busted (whose blocks' bodies run between tests, after the hooks of the tests before).
+  private static func blockNote(_ control: LuaTable) -> String {
+    guard let function = try? control.rawGet("failedBlock").functionValue,
+      let block = try? function.call().first?.stringValue
+    else { return "" }
+    return "\n(raised by the body of \(block), which relua runs when the file loads, before any test or "
+      + "hook: busted runs it when the run reaches it, so it may use what earlier tests' hooks left)"
+  }
+
   /// A fresh state with the test functions, the feature host and luassert, and `file` run in it.
   /// `counted`: a test's state, whose lines count into the configuration's coverage (the load
   /// that only lists a file's tests does not count).
@@ -438,6 +471,7 @@ public final class LuaTestRunner {
       print: configuration.print,
       coverage: counted ? configuration.coverage : nil))
     do {
+      try setPackagePaths(in: state)
       // `where(level)`: the `file:line` a hook is declared at (`level` 2: the caller of `before_each`).
       let whereFunction = try state.rawFunction { stack in
         let level = try stack.int(at: 1, default: 1)
@@ -455,13 +489,19 @@ public final class LuaTestRunner {
       // A test's state: the helpers under `relua.testing` run here (and nowhere else).
       let host = try ReluaHost.install(in: state)
       host.runsTests = true
-      // luassert's `assert`, `spy`, `stub` and `match`, with diffs through the host's conversion.
-      try state.call(
+      // luassert's `assert`, `spy`, `stub`, `mock` and `match`, with diffs through the host's conversion.
+      let luassert = try state.call(
         state.load(LuaTestLuassert.source, name: LuaTestLuassert.chunkName),
         assertions.first ?? .nil, .function(LuaTestLuassert.diffFunction(in: state, host: host)),
         assertions.count > 1 ? assertions[1] : .nil)
+      // `require "busted"`, `require "luassert"`, `require "say"`…: relua's own.
+      try state.call(state.load(LuaTestModules.source, name: LuaTestModules.chunkName), luassert.first ?? .nil)
       try configuration.prepareState(state)
-      try state.call(state.load(file: file))
+      do {
+        try state.call(state.load(file: file))
+      } catch LuaError.runtime(let message, let traceback) {
+        throw LuaError.runtime(message: message + Self.blockNote(control), traceback: traceback)
+      }
       let declarations = try declared.array().map { entry in
         guard let entry = entry.tableValue else { throw LuaError.conversion("malformed test declaration") }
         return Declaration(

@@ -351,4 +351,32 @@ final class LuaTestBustedTests: XCTestCase {
       """])
     XCTAssertEqual(summary.closingLine, "4 passed, 0 failed", summary.results.compactMap(\.failure).map(\.description).joined(separator: "\n"))
   }
+
+  // MARK: Where relua differs: block bodies run when the file loads
+
+  /// busted runs a block's body when the run reaches it, after the tests before it and their
+  /// hooks; relua runs every body when the file loads. A body using what a hook set fails the
+  /// file, and the failure says which body and why.
+  func testABlockBodyRaisingAsTheFileLoadsIsNamedWithTheDifferenceFromBusted() async throws {
+    let (summary, _) = try await run(["body_spec.lua": """
+      describe("outer", function()
+        local object
+        before_each(function() object = { name = "x" } end)
+        it("sees the hook's object", function() assert.are.equal("x", object.name) end)
+        context("inner", function()
+          local name = object.name
+          it("never runs", function() assert.is_string(name) end)
+        end)
+      end)
+      """])
+    XCTAssertEqual(summary.results.map(\.name), ["body_spec.lua"])
+    XCTAssertEqual(try failure(summary, "body_spec.lua").description, """
+      body_spec.lua:6: attempt to index a nil value (upvalue 'object')
+      (raised by the body of describe "outer inner", which relua runs when the file loads, before any test or \
+      hook: busted runs it when the run reaches it, so it may use what earlier tests' hooks left)
+      """)
+    // An error in the file's own code, outside any block, has no such line.
+    let (plain, _) = try await run(["top_spec.lua": "describe('a', function() end)\nerror('at the top')"])
+    XCTAssertEqual(try failure(plain, "top_spec.lua").description, "top_spec.lua:2: at the top")
+  }
 }
