@@ -24,8 +24,9 @@ public final class LuaState {
   private let textSinks: [LuaTextSink]
   private var userdataTypes: [ObjectIdentifier: AnyObject] = [:]
   private var cachedGlobals: LuaTable?
-  /// The coverage the state counts lines into, kept alive until the state has closed.
-  public let coverage: LuaCoverage?
+  /// The coverage the state counts lines into: the C side writes into it when the state closes,
+  /// so the state keeps it alive.
+  private let coverage: LuaCoverage?
 
   public init(options: LuaOptions = LuaOptions()) throws {
     interruptHandle = LuaInterruptHandle()

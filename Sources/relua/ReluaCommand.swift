@@ -32,7 +32,7 @@ struct ReluaCommand: AsyncParsableCommand {
       return
     }
     do {
-      var command = try parseAsRoot(words.first == "test" ? TestCommand.withCoverageDefault(words) : words)
+      var command = try parseAsRoot()
       if var asyncCommand = command as? AsyncParsableCommand {
         try await asyncCommand.run()
       } else {

@@ -27,8 +27,9 @@ struct TestCommand: AsyncParsableCommand {
       allocate --memory-limit bytes (default 268435456).
       -o json and -o junit write their document when the run ends, to standard output or to \
       -Xoutput FILE. --shuffle prints its seed (on standard error for json, junit and TAP).
-      --coverage writes an lcov tracefile (lcov.info, or FILE) of the lines of Lua files the tests \
-      ran, every line holding code with the times it ran (0: never); genhtml renders it as HTML.
+      --coverage writes an lcov tracefile (lcov.info, or --coverage-output FILE) of the Lua files \
+      the tests ran — the test files and the scripts they require — every line holding code with \
+      the times it ran (0: never); genhtml renders it as HTML. Without it no line hook is installed.
       The exit code is the number of failed tests, over all runs (at most 125); 0 when all pass.
       """
   )
@@ -90,39 +91,17 @@ struct TestCommand: AsyncParsableCommand {
     "Leave out tests whose full name has one of these #tags (comma-separated, repeatable).", valueName: "TAGS"))
   var excludeTags: [String] = []
 
-  @Option(help: ArgumentHelp(
-    "Write an lcov tracefile of the Lua lines the tests ran to FILE (lcov.info without one): --coverage, --coverage=FILE, or --coverage FILE (a FILE not ending in .lua, not a directory).",
-    valueName: "FILE"))
-  var coverage: String?
+  @Flag(help: ArgumentHelp(
+    "Write an lcov tracefile of the lines of Lua files the tests ran to \(Self.defaultCoverageFile) (or --coverage-output FILE), for genhtml."))
+  var coverage = false
 
-  /// The file `--coverage` writes without a name: lcov's conventional name, which genhtml users,
-  /// editors' coverage plug-ins and coverage services look for.
+  @Option(name: .customLong("coverage-output"), help: ArgumentHelp(
+    "Write --coverage's tracefile to FILE (implies --coverage).", valueName: "FILE"))
+  var coverageOutput: String?
+
+  /// The file `--coverage` writes without --coverage-output (in the current directory, after -C):
+  /// lcov's usual name, which editors' coverage plug-ins look for.
   static let defaultCoverageFile = "lcov.info"
-
-  /// `--coverage` takes its FILE optionally, which the argument parser cannot express: a bare
-  /// `--coverage` (at the end, or before an option, a directory or a `.lua` file — a test path)
-  /// becomes `--coverage=lcov.info`. `--coverage=FILE` is never ambiguous.
-  static func withCoverageDefault(_ arguments: [String]) -> [String] {
-    var result: [String] = []
-    for (index, word) in arguments.enumerated() {
-      if word == "--" {
-        result.append(contentsOf: arguments[index...])
-        break
-      }
-      guard word == "--coverage" else {
-        result.append(word)
-        continue
-      }
-      let next = index + 1 < arguments.count ? arguments[index + 1] : nil
-      var isDirectory: ObjCBool = false
-      let nextIsPath = next.map { next in
-        next.hasPrefix("-") || next.hasSuffix(".lua")
-          || (FileManager.default.fileExists(atPath: next, isDirectory: &isDirectory) && isDirectory.boolValue)
-      } ?? true
-      result.append(nextIsPath ? "--coverage=\(defaultCoverageFile)" : word)
-    }
-    return result
-  }
 
   @Option(name: [.customShort("m"), .customLong("lpath")], help: ArgumentHelp(
     "Put PATH (;-separated templates like ./lib/?.lua) before package.path, busted's --lpath; repeatable. Needs --trusted. Default with --trusted: \(Self.defaultLuaPath)",
@@ -158,9 +137,9 @@ struct TestCommand: AsyncParsableCommand {
     if outputFile != nil && ![.json, .junit].contains(tap ? .tap : output) {
       throw ValidationError("-Xoutput FILE applies to -o json and -o junit")
     }
-    if let coverage {
-      if coverage.isEmpty { throw ValidationError("--coverage=FILE needs a file name") }
-      if list { throw ValidationError("--coverage counts the lines a run runs: --list runs no test") }
+    if coverageOutput?.isEmpty == true { throw ValidationError("--coverage-output needs a file name") }
+    if (coverage || coverageOutput != nil) && list {
+      throw ValidationError("--coverage counts the lines tests run: --list runs none")
     }
   }
 
@@ -178,7 +157,8 @@ struct TestCommand: AsyncParsableCommand {
       paths: paths.isEmpty ? [Self.defaultPath] : paths,
       filter: filter, format: tap ? .tap : output, outputFile: outputFile, list: list,
       seed: seed ?? (shuffle ? UInt64.random(in: 0..<(1 << 31)) : nil), repeatCount: repeatCount,
-      tags: split(tags), excludedTags: split(excludeTags), coverageFile: coverage, trusted: sandbox.trusted,
+      tags: split(tags), excludedTags: split(excludeTags), coverageFile: coverageOutput ?? (coverage ? Self.defaultCoverageFile : nil),
+      trusted: sandbox.trusted,
       // busted joins repeated ones with `;`; trusted, its defaults stand when none is given.
       luaPath: sandbox.trusted ? (lpath.isEmpty ? Self.defaultLuaPath : lpath.joined(separator: ";")) : nil,
       cPath: sandbox.trusted ? (cpath.isEmpty ? Self.defaultCPath : cpath.joined(separator: ";")) : nil,
