@@ -9,9 +9,11 @@ relua_required_packages=(
   "libedit-dev:/usr/include/editline/readline.h"
   "pkg-config:/usr/bin/pkg-config"
 )
-# What Scripts/test needs besides: luacheck (Debian's lua-check) for the Lua scripts' lint.
+# What Scripts/test needs besides: luacheck (Debian's lua-check) for the Lua scripts' lint, and
+# genhtml (Debian's lcov) to render relua test --coverage's tracefile.
 relua_test_packages=(
   "lua-check:/usr/bin/luacheck"
+  "lcov:/usr/bin/genhtml"
 )
 
 # Installs what is missing of relua_required_packages and of the entries given (as above).

@@ -1,6 +1,7 @@
 #include "CLuaShim.h"
 #include "CLuaShimHost.h"
 #include "sandbox.h"
+#include "coverage.h"
 
 #include <ctype.h>
 #include <stdatomic.h>
@@ -50,15 +51,23 @@ static void *relua_alloc(void *ud, void *ptr, size_t osize, size_t nsize) {
 
 #pragma mark - Instruction budget and interrupt (count hook)
 
+// Sets L's hook: the count hook every `count` instructions (0: none), and with coverage the line
+// hook, one function for both (relua_line_hook, coverage.c).
+static void relua_sethook(lua_State *L, relua_control *c, int count) {
+  if (c->line_counts != NULL) lua_sethook(L, relua_line_hook, count > 0 ? LUA_MASKLINE | LUA_MASKCOUNT : LUA_MASKLINE, count);
+  else if (count > 0) lua_sethook(L, relua_hook, LUA_MASKCOUNT, count);
+  else lua_sethook(L, NULL, 0, 0);
+}
+
 // (RELUA_HOOK_STEP, relua_hook, relua_wants_hook: CLuaShimHost.h)
 void relua_install_hook(lua_State *L, relua_control *c) {
-  if (relua_wants_hook(c)) {
+  if (relua_wants_count_hook(c)) {
     int step = RELUA_HOOK_STEP;
     if (c->instruction_limit > 0 && c->instruction_limit < step) step = (int)c->instruction_limit;
     c->hook_step = step;
-    lua_sethook(L, relua_hook, LUA_MASKCOUNT, (c->budget_exhausted || c->interrupted) ? 1 : step);
-  } else if (lua_gethook(L) != NULL) {
-    lua_sethook(L, NULL, 0, 0);
+    relua_sethook(L, c, (c->budget_exhausted || c->interrupted) ? 1 : step);
+  } else if (c->line_counts != NULL || lua_gethook(L) != NULL) {
+    relua_sethook(L, c, 0);
   }
 }
 
@@ -92,7 +101,7 @@ void relua_hook(lua_State *L, lua_Debug *ar) {
   relua_control *c = relua_getcontrol(L);
   if (!c->interrupted && c->interrupt_flag && relua_flag_get(c->interrupt_flag)) c->interrupted = 1;
   if (c->interrupted) {
-    lua_sethook(L, relua_hook, LUA_MASKCOUNT, 1);
+    relua_sethook(L, c, 1);
     relua_raise_where(L, "interrupted!");
     return;
   }
@@ -102,7 +111,7 @@ void relua_hook(lua_State *L, lua_Debug *ar) {
       if (c->instructions_remaining <= 0) c->budget_exhausted = 1;
     }
     if (c->budget_exhausted) {
-      lua_sethook(L, relua_hook, LUA_MASKCOUNT, 1);
+      relua_sethook(L, c, 1);
       // The host's own chunks (`=[…]`: the coroutine driver, the DSL) are let through: they only
       // hand control back to script code, which then raises, naming the script's line.
       lua_Debug running;
@@ -118,10 +127,10 @@ void relua_hook(lua_State *L, lua_Debug *ar) {
       return;
     }
   } else if (!c->interruptible) {
-    lua_sethook(L, NULL, 0, 0);
+    relua_sethook(L, c, 0);
     return;
   }
-  if (lua_gethookcount(L) != c->hook_step) lua_sethook(L, relua_hook, LUA_MASKCOUNT, c->hook_step);
+  if (lua_gethookcount(L) != c->hook_step) relua_sethook(L, c, c->hook_step);
 }
 
 #pragma mark - Warnings
@@ -168,6 +177,7 @@ lua_State *relua_newstate(relua_flag *interrupt_flag) {
   c->interrupt_flag = interrupt_flag;
   c->warn_on = 1;
   c->hook_step = RELUA_HOOK_STEP;
+  c->hook = relua_hook;
   lua_State *L = lua_newstate(relua_alloc, c);
   if (L == NULL) {
     free(c);
@@ -187,6 +197,7 @@ void relua_close(lua_State *L) {
   c->budget_exhausted = 0;
   c->interrupted = 0;
   lua_close(L);
+  relua_coverage_detach(c);  // after lua_close: its `__close` handlers may still run lines
   free(c->warn_buffer);
   free(c);
 }

@@ -21,6 +21,9 @@ public struct LuaOptions {
   /// Receives each line Lua's `print` writes (without the newline). Default: standard output.
   /// Must not call back into the Lua state.
   public var print: ((String) -> Void)?
+  /// Counts the lines of Lua files this state runs, into this coverage (added when the state
+  /// closes). nil: no line hook is installed, and nothing is counted.
+  public var coverage: LuaCoverage?
 
   public init(
     trusted: Bool = false,
@@ -30,7 +33,8 @@ public struct LuaOptions {
     interruptible: Bool = false,
     scriptRoots: [String] = [],
     warningHandler: ((String) -> Void)? = nil,
-    print: ((String) -> Void)? = nil
+    print: ((String) -> Void)? = nil,
+    coverage: LuaCoverage? = nil
   ) {
     self.trusted = trusted
     self.memoryLimit = memoryLimit
@@ -40,5 +44,6 @@ public struct LuaOptions {
     self.scriptRoots = scriptRoots
     self.warningHandler = warningHandler
     self.print = print
+    self.coverage = coverage
   }
 }

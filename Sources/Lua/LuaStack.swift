@@ -23,6 +23,9 @@ public struct LuaStack {
   /// Number of values on the stack (the arguments, until results are pushed).
   public var count: Int { Int(lua_gettop(L)) }
 
+  /// The hook mask (`LUA_MASKCOUNT`, `LUA_MASKLINE`…) of the thread that called: which hooks it has.
+  package var hookMask: Int32 { lua_gethookmask(L) }
+
   public func type(at position: Int) -> LuaType { LuaType(rawValue: lua_type(L, Int32(position))) ?? .none }
 
   public func isNil(at position: Int) -> Bool { lua_type(L, Int32(position)) <= 0 }

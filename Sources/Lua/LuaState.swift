@@ -24,10 +24,14 @@ public final class LuaState {
   private let textSinks: [LuaTextSink]
   private var userdataTypes: [ObjectIdentifier: AnyObject] = [:]
   private var cachedGlobals: LuaTable?
+  /// The coverage the state counts lines into: the C side writes into it when the state closes,
+  /// so the state keeps it alive.
+  private let coverage: LuaCoverage?
 
   public init(options: LuaOptions = LuaOptions()) throws {
     interruptHandle = LuaInterruptHandle()
     isTrusted = options.trusted
+    coverage = options.coverage
     guard let L = relua_newstate(interruptHandle.flag) else {
       throw LuaError.memory(message: "not enough memory to create a Lua state")
     }
@@ -48,6 +52,10 @@ public final class LuaState {
     }
     textSinks = sinks
     handle.owner = self
+    if let coverage = options.coverage, relua_coverage_attach(L, coverage.pointer) == 0 {
+      close()
+      throw LuaError.memory(message: "not enough memory to count lines")
+    }
 
     let status = withCStrings(options.scriptRoots) { roots in
       relua_openlibs(L, options.trusted ? 1 : 0, roots, Int32(options.scriptRoots.count))
@@ -156,6 +164,9 @@ public final class LuaState {
   /// Stops the running code with `LuaError.interrupted` (needs `isInterruptible` or an
   /// instruction limit). From another thread, use `interruptHandle.interrupt()`.
   public func interrupt() { interruptHandle.interrupt() }
+
+  /// The hook mask (`LUA_MASKCOUNT`, `LUA_MASKLINE`…) of the main thread: which hooks it has now.
+  package var hookMask: Int32 { handle.mainThread.map { lua_gethookmask($0) } ?? 0 }
 
   /// Swift objects Lua currently keeps alive (function closures, userdata objects, error objects).
   public var liveSwiftObjects: Int { control.map { Int($0.pointee.live_boxes) } ?? 0 }

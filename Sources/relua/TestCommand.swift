@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import Lua
 import Relua
 
 /// `relua test [PATH…] [--filter PATTERN] [-o FORMAT] [--list] [--shuffle] [--repeat N] …`: runs
@@ -26,6 +27,9 @@ struct TestCommand: AsyncParsableCommand {
       allocate --memory-limit bytes (default 268435456).
       -o json and -o junit write their document when the run ends, to standard output or to \
       -Xoutput FILE. --shuffle prints its seed (on standard error for json, junit and TAP).
+      --coverage writes an lcov tracefile (lcov.info, or --coverage-output FILE) of the Lua files \
+      the tests ran — the test files and the scripts they require — every line holding code with \
+      the times it ran (0: never); genhtml renders it as HTML. Without it no line hook is installed.
       The exit code is the number of failed tests, over all runs (at most 125); 0 when all pass.
       """
   )
@@ -87,6 +91,18 @@ struct TestCommand: AsyncParsableCommand {
     "Leave out tests whose full name has one of these #tags (comma-separated, repeatable).", valueName: "TAGS"))
   var excludeTags: [String] = []
 
+  @Flag(help: ArgumentHelp(
+    "Write an lcov tracefile of the lines of Lua files the tests ran to \(Self.defaultCoverageFile) (or --coverage-output FILE), for genhtml."))
+  var coverage = false
+
+  @Option(name: .customLong("coverage-output"), help: ArgumentHelp(
+    "Write --coverage's tracefile to FILE (implies --coverage).", valueName: "FILE"))
+  var coverageOutput: String?
+
+  /// The file `--coverage` writes without --coverage-output (in the current directory, after -C):
+  /// lcov's usual name, which editors' coverage plug-ins look for.
+  static let defaultCoverageFile = "lcov.info"
+
   @Option(name: [.customShort("m"), .customLong("lpath")], help: ArgumentHelp(
     "Put PATH (;-separated templates like ./lib/?.lua) before package.path, busted's --lpath; repeatable. Needs --trusted. Default with --trusted: \(Self.defaultLuaPath)",
     valueName: "PATH"))
@@ -121,6 +137,10 @@ struct TestCommand: AsyncParsableCommand {
     if outputFile != nil && ![.json, .junit].contains(tap ? .tap : output) {
       throw ValidationError("-Xoutput FILE applies to -o json and -o junit")
     }
+    if coverageOutput?.isEmpty == true { throw ValidationError("--coverage-output needs a file name") }
+    if (coverage || coverageOutput != nil) && list {
+      throw ValidationError("--coverage counts the lines tests run: --list runs none")
+    }
   }
 
   func run() async throws {
@@ -137,7 +157,8 @@ struct TestCommand: AsyncParsableCommand {
       paths: paths.isEmpty ? [Self.defaultPath] : paths,
       filter: filter, format: tap ? .tap : output, outputFile: outputFile, list: list,
       seed: seed ?? (shuffle ? UInt64.random(in: 0..<(1 << 31)) : nil), repeatCount: repeatCount,
-      tags: split(tags), excludedTags: split(excludeTags), trusted: sandbox.trusted,
+      tags: split(tags), excludedTags: split(excludeTags), coverageFile: coverageOutput ?? (coverage ? Self.defaultCoverageFile : nil),
+      trusted: sandbox.trusted,
       // busted joins repeated ones with `;`; trusted, its defaults stand when none is given.
       luaPath: sandbox.trusted ? (lpath.isEmpty ? Self.defaultLuaPath : lpath.joined(separator: ";")) : nil,
       cPath: sandbox.trusted ? (cpath.isEmpty ? Self.defaultCPath : cpath.joined(separator: ";")) : nil,
@@ -157,6 +178,8 @@ struct TestCommand: AsyncParsableCommand {
     var repeatCount: Int
     var tags: [String]
     var excludedTags: [String]
+    /// Where to write the lcov tracefile; nil: no coverage.
+    var coverageFile: String? = nil
     var trusted: Bool
     var luaPath: String? = nil
     var cPath: String? = nil
@@ -190,6 +213,7 @@ struct TestCommand: AsyncParsableCommand {
       }
     }
     let format = options.format
+    let coverage = options.coverageFile.map { _ in LuaCoverage() }
     let runner = LuaTestRunner(configuration: LuaTestConfiguration(
       filter: options.filter, tags: options.tags, excludedTags: options.excludedTags,
       shuffleSeed: options.seed, repeatCount: options.repeatCount,
@@ -197,7 +221,8 @@ struct TestCommand: AsyncParsableCommand {
       packagePathPrefix: options.luaPath, packageCPathPrefix: options.cPath,
       // In TAP output, what tests print must not look like TAP lines; json and junit documents
       // must stay documents: what tests print goes to standard error there.
-      print: format == .tap ? { line in write("# " + line) } : format == .console ? nil : writeError))
+      print: format == .tap ? { line in write("# " + line) } : format == .console ? nil : writeError,
+      coverage: coverage))
     if let seed = options.seed {
       (format == .console ? write : writeError)("Shuffled with seed \(seed) (--seed \(seed) repeats this order)")
     }
@@ -223,6 +248,18 @@ struct TestCommand: AsyncParsableCommand {
       case .console: LuaTestConsoleReporter(style: usesSymbols ? .symbols : .plain, write: write)
       }
     let summary = await runner.run(paths: options.paths, reporter: reporter)
+    if let coverage, let path = options.coverageFile {
+      let report = LuaTestCoverageReport(coverage)
+      for (file, reason) in report.skipped { writeError("relua test: coverage leaves out \(file): \(reason)") }
+      do {
+        try Data(report.lcov.utf8).write(to: URL(fileURLWithPath: path))
+        // Beside the closing line, where the shuffle seed goes: json, junit and TAP keep standard
+        // output a document.
+        (format == .console ? write : writeError)("\(report.summary), written to \(path)")
+      } catch {
+        fileError = fileError ?? "relua test: cannot write \(path): \(error.localizedDescription)"
+      }
+    }
     if let fileError {
       writeError(fileError)
       return max(1, summary.exitCode)

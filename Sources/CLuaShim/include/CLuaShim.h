@@ -41,6 +41,34 @@ void relua_flag_free(relua_flag *flag);
 void relua_flag_set(relua_flag *flag, int value);
 int relua_flag_get(relua_flag *flag);
 
+#pragma mark - Line coverage (coverage.c)
+
+/// The lines the scripts of one or more states ran, with their counts, per file (`@path` chunks
+/// only). Each state counts on its own while it runs, without a lock; its counts are added to the
+/// coverage, under a lock, when it closes: states on different threads may share one coverage.
+typedef struct relua_coverage relua_coverage;
+/// A state's own counts (coverage.c).
+typedef struct relua_linecounts relua_linecounts;
+relua_coverage *relua_coverage_new(void);
+/// Frees a coverage no open state is attached to.
+void relua_coverage_free(relua_coverage *coverage);
+/// Counts the lines `L` runs from now on, into `coverage` (which must outlive the state): its
+/// entries from Swift install the line hook with the count hook (relua_install_hook), on every
+/// thread they enter. Before the state runs any code. Returns 0 when out of memory or attached
+/// already.
+int relua_coverage_attach(lua_State *L, relua_coverage *coverage);
+/// Calls `visit` for each file: its chunk name (`@path`) and its counts, `hits[line]` for lines
+/// 0..<size (0: the line did not run). Under the coverage's lock: `visit` must not call into it.
+typedef void (*relua_coverage_visitor)(void *context, const char *source, size_t length,
+                                       const unsigned long long *hits, int size);
+void relua_coverage_read(relua_coverage *coverage, relua_coverage_visitor visit, void *context);
+/// The lines of the Lua file at `path` that hold code, as the Lua VM sees them (the active lines
+/// of every function in it: the lines a line hook can report), sorted, each once; `*lines` is to
+/// be freed with relua_free. Compiles the file in a plain state of its own and runs none of it.
+/// Returns 0 with a message (a syntax error, an unreadable file) on failure.
+int relua_code_lines(const char *path, int **lines, int *count, char *message, size_t message_size);
+void relua_free(void *pointer);
+
 #pragma mark - Per-state control block (reached from any thread of the state via its extra space)
 
 typedef struct relua_control {
@@ -82,6 +110,10 @@ typedef struct relua_control {
   void *hot_context;
   int hot_taken;              // the slot was given once (it is never given again)
   void *checked_object;       // the last object box relua_tocheckedobject accepted; NULL once collected
+  // line coverage (relua_coverage_attach)
+  lua_Hook hook;              // the hook entries install: relua_hook, or relua_line_hook with coverage
+  relua_linecounts *line_counts;  // this state's counts, added to `coverage` when it closes (NULL: off)
+  relua_coverage *coverage;
 } relua_control;
 
 /// Creates a state with the limiting allocator. Returns NULL when out of memory.

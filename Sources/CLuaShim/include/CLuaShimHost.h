@@ -14,7 +14,11 @@ enum { RELUA_HOOK_STEP = 1000 };
 
 void relua_hook(lua_State *L, lua_Debug *ar);
 
-static inline int relua_wants_hook(relua_control *c) { return c->instruction_limit > 0 || c->interruptible; }
+// The count hook: for an instruction budget, or for interrupts.
+static inline int relua_wants_count_hook(relua_control *c) { return c->instruction_limit > 0 || c->interruptible; }
+// A hook at all: the count hook, or the line hook of coverage (which then is the hook's function,
+// c->hook, for both events).
+static inline int relua_wants_hook(relua_control *c) { return relua_wants_count_hook(c) || c->line_counts != NULL; }
 
 void relua_install_hook(lua_State *L, relua_control *c);
 
@@ -36,7 +40,7 @@ static inline __attribute__((always_inline)) int relua_enter(lua_State *L, relua
     c->memory_limit_hit = 0;
     if (c->interrupt_flag) relua_flag_set(c->interrupt_flag, 0);
     relua_install_hook(L, c);
-  } else if (relua_wants_hook(c) && lua_gethook(L) != relua_hook) {
+  } else if (relua_wants_hook(c) && lua_gethook(L) != c->hook) {
     relua_install_hook(L, c);  // a thread that never ran under this budget
   }
   c->strict = 1;

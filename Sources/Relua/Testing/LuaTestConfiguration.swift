@@ -34,6 +34,10 @@ public struct LuaTestConfiguration {
   /// feature host (`require "relua"`) are installed, before the test file runs: the place to add
   /// more globals and modules. Throwing fails the test with the error.
   public var prepareState: @MainActor (LuaState) throws -> Void
+  /// Counts the lines of Lua files the tests run into this coverage (every test's state: its
+  /// file loaded again, its hooks, body and effects; not the load that lists a file's tests);
+  /// nil: no line hook, nothing counted. `LuaTestCoverageReport` makes an lcov tracefile of it.
+  public var coverage: LuaCoverage?
 
   public static let defaultInstructionLimit = 100_000_000
   public static let defaultMemoryLimit = 256 * 1024 * 1024
@@ -51,7 +55,8 @@ public struct LuaTestConfiguration {
     packagePathPrefix: String? = nil,
     packageCPathPrefix: String? = nil,
     print: ((String) -> Void)? = nil,
-    prepareState: @escaping @MainActor (LuaState) throws -> Void = { _ in }
+    prepareState: @escaping @MainActor (LuaState) throws -> Void = { _ in },
+    coverage: LuaCoverage? = nil
   ) {
     self.filter = filter
     self.tags = tags
@@ -66,5 +71,6 @@ public struct LuaTestConfiguration {
     self.packageCPathPrefix = packageCPathPrefix
     self.print = print
     self.prepareState = prepareState
+    self.coverage = coverage
   }
 }

@@ -76,7 +76,7 @@ public final class LuaTestRunner {
     var plan: [PlannedTest] = []
     for file in files {
       do {
-        let loaded = try load(file)
+        let loaded = try load(file, counted: false)
         defer { loaded.state.close() }
         for (index, declaration) in loaded.declarations.enumerated() where selects(declaration.name) {
           plan.append(.test(
@@ -177,7 +177,7 @@ public final class LuaTestRunner {
     }
     var verdict = Verdict()
     do {
-      let loaded = try load(file)
+      let loaded = try load(file, counted: true)
       state = loaded.state
       guard index < loaded.declarations.count, loaded.declarations[index].name == name,
         let body = loaded.declarations[index].body
@@ -458,14 +458,18 @@ public final class LuaTestRunner {
       + "hook: busted runs it when the run reaches it, so it may use what earlier tests' hooks left)"
   }
 
-  private func load(_ file: String) throws -> LoadedFile {
+  /// A fresh state with the test functions, the feature host and luassert, and `file` run in it.
+  /// `counted`: a test's state, whose lines count into the configuration's coverage (the load
+  /// that only lists a file's tests does not count).
+  private func load(_ file: String, counted: Bool) throws -> LoadedFile {
     let state = try LuaState(options: LuaOptions(
       trusted: configuration.trusted,
       memoryLimit: configuration.memoryLimit,
       instructionLimit: configuration.instructionLimit,
       sharesInstructionBudget: true,
       scriptRoots: LuaTestDiscovery.scriptRoots(for: file) + configuration.extraScriptRoots,
-      print: configuration.print))
+      print: configuration.print,
+      coverage: counted ? configuration.coverage : nil))
     do {
       try setPackagePaths(in: state)
       // `where(level)`: the `file:line` a hook is declared at (`level` 2: the caller of `before_each`).

@@ -1,0 +1,86 @@
+import Foundation
+import Lua
+
+/// A coverage as an lcov tracefile (`relua test --coverage`): per Lua file the tests ran, every
+/// line holding code with the times it ran — 0 for lines that never did — in geninfo's format,
+/// which genhtml, `lcov --summary` and coverage services read.
+///
+/// Files are the chunks named `@path` (what `require` and the runner load); a path under
+/// `directory` is written relative to it (genhtml opens it from there), others as they are. The
+/// lines holding code are the Lua VM's (`LuaCoverage.codeLines(ofFile:)`), read from the files as
+/// they are when the report is made. A file that can no longer be read or compiled is left out,
+/// and said in `skipped`.
+public struct LuaTestCoverageReport {
+  public struct File: Equatable {
+    /// As written on the `SF:` line.
+    public var path: String
+    /// Every line holding code, in order, with the times it ran.
+    public var lines: [(line: Int, hits: Int)]
+
+    public var linesFound: Int { lines.count }
+    public var linesHit: Int { lines.count(where: { $0.hits > 0 }) }
+
+    public static func == (a: File, b: File) -> Bool {
+      a.path == b.path && a.lines.elementsEqual(b.lines) { $0.line == $1.line && $0.hits == $1.hits }
+    }
+  }
+
+  /// Sorted by path.
+  public var files: [File]
+  /// Files left out: the path, and why.
+  public var skipped: [(path: String, reason: String)]
+
+  public init(_ coverage: LuaCoverage, relativeTo directory: String = FileManager.default.currentDirectoryPath) {
+    let base = URL(fileURLWithPath: directory).standardizedFileURL.path
+    // One file may be reached by two chunk names (a test file by its relative path, a module by
+    // a root's absolute one): merged by the path they resolve to.
+    var byPath: [String: (absolute: String, hits: [Int: Int])] = [:]
+    for (chunk, hits) in coverage.counts() where chunk.hasPrefix("@") {
+      let name = String(chunk.dropFirst())
+      let absolute = URL(fileURLWithPath: name, relativeTo: URL(fileURLWithPath: base, isDirectory: true))
+        .standardizedFileURL.path
+      let path = absolute.hasPrefix(base + "/") ? String(absolute.dropFirst(base.count + 1)) : absolute
+      byPath[path, default: (absolute, [:])].hits.merge(hits, uniquingKeysWith: +)
+    }
+    var files: [File] = []
+    var skipped: [(String, String)] = []
+    for (path, entry) in byPath.sorted(by: { $0.key < $1.key }) {
+      let code: [Int]
+      do {
+        code = try LuaCoverage.codeLines(ofFile: entry.absolute)
+      } catch {
+        skipped.append((path, error.description))
+        continue
+      }
+      // The VM's lines, and any line that ran besides (there should be none: a line hook reports
+      // active lines only).
+      let lines = Set(code).union(entry.hits.keys).sorted()
+      files.append(File(path: path, lines: lines.map { ($0, entry.hits[$0] ?? 0) }))
+    }
+    self.files = files
+    self.skipped = skipped
+  }
+
+  public var linesFound: Int { files.reduce(0) { $0 + $1.linesFound } }
+  public var linesHit: Int { files.reduce(0) { $0 + $1.linesHit } }
+
+  /// The tracefile: per file `TN:`, `SF:path`, `DA:line,hits` for each line holding code, `LF:`
+  /// (lines found), `LH:` (lines hit), `end_of_record`.
+  public var lcov: String {
+    var text = ""
+    for file in files {
+      text += "TN:\nSF:\(file.path)\n"
+      for (line, hits) in file.lines { text += "DA:\(line),\(hits)\n" }
+      text += "LF:\(file.linesFound)\nLH:\(file.linesHit)\nend_of_record\n"
+    }
+    return text
+  }
+
+  /// `Coverage: 91.5% of 670 lines (613 run) in 18 files`.
+  public var summary: String {
+    let found = linesFound
+    let percent = found == 0 ? 0 : Double(linesHit) * 100 / Double(found)
+    return "Coverage: \(String(format: "%.1f", percent))% of \(found) lines (\(linesHit) run) in \(files.count) file"
+      + (files.count == 1 ? "" : "s")
+  }
+}
