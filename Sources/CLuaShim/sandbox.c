@@ -97,7 +97,7 @@ static int relua_root_searcher(lua_State *L) {
       FILE *file = fopen(path, "r");
       if (file) {
         fclose(file);
-        if (luaL_loadfilex(L, path, "t") != LUA_OK)
+        if (relua_loadfilebuffer(L, path, "t") != LUA_OK)
           return luaL_error(L, "error loading module '%s' from file '%s':\n\t%s", name, path, lua_tostring(L, -1));
         lua_pushvalue(L, -2);  // the path, passed to the chunk as its second argument
         return 2;

@@ -428,51 +428,16 @@ int relua_protected(lua_State *L, int nargs, int nresults) {
 int relua_load(lua_State *L, const char *buffer, size_t length, const char *chunkname, const char *mode) {
   relua_control *c = relua_getcontrol(L);
   int saved = relua_enter(L, c);
-  int status = luaL_loadbufferx(L, buffer, length, chunkname, mode);
+  int status = relua_loadbuffer(L, buffer, length, chunkname, mode);
   relua_leave(c, saved);
   return status;
 }
 
 int relua_loadfile(lua_State *L, const char *path, const char *mode) {
-  FILE *file = fopen(path, "rb");
-  if (file == NULL) {
-    lua_pushfstring(L, "cannot open %s", path);
-    return LUA_ERRFILE;
-  }
-  size_t capacity = 4096, length = 0;
-  char *buffer = malloc(capacity);
-  size_t got;
-  while (buffer && (got = fread(buffer + length, 1, capacity - length, file)) > 0) {
-    length += got;
-    if (length == capacity) {
-      char *bigger = realloc(buffer, capacity * 2);
-      if (bigger == NULL) { free(buffer); buffer = NULL; break; }
-      buffer = bigger;
-      capacity *= 2;
-    }
-  }
-  int failed = ferror(file);
-  fclose(file);
-  if (buffer == NULL || failed) {
-    free(buffer);
-    lua_pushfstring(L, "cannot read %s", path);
-    return LUA_ERRFILE;
-  }
-  size_t skip = 0;
-  if (length > 0 && buffer[0] == '#') {  // a first line starting with '#' (shebang) is skipped
-    while (skip < length && buffer[skip] != '\n') skip++;
-  }
-  size_t name_length = strlen(path) + 2;
-  char *chunkname = malloc(name_length);
-  if (chunkname == NULL) {
-    free(buffer);
-    lua_pushliteral(L, "not enough memory");
-    return LUA_ERRMEM;
-  }
-  snprintf(chunkname, name_length, "@%s", path);
-  int status = relua_load(L, buffer + skip, length - skip, chunkname, mode);
-  free(chunkname);
-  free(buffer);
+  relua_control *c = relua_getcontrol(L);
+  int saved = relua_enter(L, c);
+  int status = relua_loadfilebuffer(L, path, mode);
+  relua_leave(c, saved);
   return status;
 }
 

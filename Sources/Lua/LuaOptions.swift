@@ -24,6 +24,11 @@ public struct LuaOptions {
   /// Counts the lines of Lua files this state runs, into this coverage (added when the state
   /// closes). nil: no line hook is installed, and nothing is counted.
   public var coverage: LuaCoverage?
+  /// Loads a text chunk compiled before in this process (same chunk name, same text, in any state
+  /// that shares chunks) from its bytecode instead of parsing it again: for hosts that make many
+  /// states running the same code, as a test runner's fresh state per test. Scripts never load
+  /// bytecode themselves; the cache holds only what relua compiled.
+  public var sharesCompiledChunks: Bool
 
   public init(
     trusted: Bool = false,
@@ -34,7 +39,8 @@ public struct LuaOptions {
     scriptRoots: [String] = [],
     warningHandler: ((String) -> Void)? = nil,
     print: ((String) -> Void)? = nil,
-    coverage: LuaCoverage? = nil
+    coverage: LuaCoverage? = nil,
+    sharesCompiledChunks: Bool = false
   ) {
     self.trusted = trusted
     self.memoryLimit = memoryLimit
@@ -45,5 +51,6 @@ public struct LuaOptions {
     self.warningHandler = warningHandler
     self.print = print
     self.coverage = coverage
+    self.sharesCompiledChunks = sharesCompiledChunks
   }
 }

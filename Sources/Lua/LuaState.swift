@@ -69,6 +69,7 @@ public final class LuaState {
     sharesInstructionBudget = options.sharesInstructionBudget
     instructionLimit = options.instructionLimit
     isInterruptible = options.interruptible
+    relua_getcontrol(L).pointee.shares_chunks = options.sharesCompiledChunks ? 1 : 0
   }
 
   private var closeHandlers: [() -> Void] = []

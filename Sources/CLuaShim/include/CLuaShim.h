@@ -110,6 +110,7 @@ typedef struct relua_control {
   void *hot_context;
   int hot_taken;              // the slot was given once (it is never given again)
   void *checked_object;       // the last object box relua_tocheckedobject accepted; NULL once collected
+  int shares_chunks;          // text chunks load from the process's compiled ones (chunkcache.c)
   // line coverage (relua_coverage_attach)
   lua_Hook hook;              // the hook entries install: relua_hook, or relua_line_hook with coverage
   relua_linecounts *line_counts;  // this state's counts, added to `coverage` when it closes (NULL: off)
@@ -140,6 +141,15 @@ int relua_pcallwith(lua_State *L, int nargs, int nresults, int handler);
 /// (the handler is at top + 1), or -1 when the stack cannot grow.
 int relua_pushcall(lua_State *L, int slots, int function_ref);
 int relua_load(lua_State *L, const char *buffer, size_t length, const char *chunkname, const char *mode);
+/// luaL_loadbufferx, unprotected, that in a state sharing compiled chunks (`shares_chunks`) loads
+/// a text chunk compiled before in this process — same name, same text, in any state — from its
+/// bytecode instead of parsing it again (chunkcache.c).
+int relua_loadbuffer(lua_State *L, const char *buffer, size_t length, const char *chunkname, const char *mode);
+/// Loads a file as relua_loadbuffer does (chunk name `@path`; a UTF-8 byte-order mark and a first
+/// line starting with '#' skipped, as luaL_loadfilex does). Unprotected.
+int relua_loadfilebuffer(lua_State *L, const char *path, const char *mode);
+/// How many compiled chunks the process keeps (for tests).
+size_t relua_sharedchunkcount(void);
 /// Reads a file and loads it (chunk name "@path"); LUA_ERRFILE with a message if unreadable.
 int relua_loadfile(lua_State *L, const char *path, const char *mode);
 int relua_resume(lua_State *co, lua_State *from, int nargs, int *nresults);

@@ -469,7 +469,8 @@ public final class LuaTestRunner {
       sharesInstructionBudget: true,
       scriptRoots: LuaTestDiscovery.scriptRoots(for: file) + configuration.extraScriptRoots,
       print: configuration.print,
-      coverage: counted ? configuration.coverage : nil))
+      coverage: counted ? configuration.coverage : nil,
+      sharesCompiledChunks: true))
     do {
       try setPackagePaths(in: state)
       // `where(level)`: the `file:line` a hook is declared at (`level` 2: the caller of `before_each`).
