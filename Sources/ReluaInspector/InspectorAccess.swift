@@ -49,7 +49,7 @@ package struct InspectorAccess: Sendable {
   static func forbidden(_ reason: String) -> HTTPResponse {
     HTTPResponse(
       statusCode: .forbidden,
-      headers: [.contentType: "text/plain; charset=utf-8", .cacheControl: "no-store"],
+      headers: [.contentType: "text/plain; charset=utf-8", .cacheControl: "no-store", .connection: "close"],
       body: Data("403 Forbidden: \(reason)\n".utf8))
   }
 }

@@ -40,14 +40,23 @@ package final class InspectorServer: Sendable {
     let address = try sockaddr_in.inet(ip4: "127.0.0.1", port: port)
     let server = HTTPServer(
       address: address, logger: .disabled, handler: InspectorRoutes(access: access, page: page, hub: hub))
-    let running = Task { try await server.run() }
-    do {
-      try await server.waitUntilListening(timeout: 5)
-    } catch {
-      running.cancel()
-      // The server's own error (the port is taken…) rather than the wait's.
-      if case .failure(let failure) = await running.result { throw StartFailure(port: port, failure) }
-      throw StartFailure(port: port, error)
+    let failure = LockedFailure()
+    let running = Task {
+      do { try await server.run() } catch {
+        failure.set(error)
+        throw error
+      }
+    }
+    // Until it listens, or its own error (the port is taken…) comes back: polled, as
+    // `waitUntilListening` would wait out its timeout after a failed start.
+    let deadline = ContinuousClock.now + .seconds(5)
+    while await !server.isListening {
+      if let error = failure.error { throw StartFailure(port: port, error) }
+      guard ContinuousClock.now < deadline else {
+        running.cancel()
+        throw StartFailure(description: "cannot start the inspector on 127.0.0.1:\(port): it did not listen within 5 s")
+      }
+      try await Task.sleep(for: .milliseconds(5))
     }
     guard case .ip4(_, let bound)? = await server.listeningAddress else {
       running.cancel()
@@ -69,6 +78,15 @@ extension InspectorServer.StartFailure {
   init(port: UInt16, _ error: any Error) {
     description = "cannot start the inspector on 127.0.0.1:\(port): \(error.localizedDescription)"
   }
+}
+
+/// A failed start's error, from the server's task to the one waiting for it to listen.
+private final class LockedFailure: @unchecked Sendable {  // `stored` is under `lock`
+  private let lock = NSLock()
+  private var stored: (any Error)?
+
+  var error: (any Error)? { lock.withLock { stored } }
+  func set(_ error: any Error) { lock.withLock { stored = error } }
 }
 
 /// Every route, behind the access check (the token first, so that nothing, not even a 404, answers
