@@ -121,5 +121,7 @@ let package = Package(
     .testTarget(name: "CLITests", dependencies: ["relua", "WebSocketEcho"]),
     .testTarget(name: "GitHubTests", dependencies: ["GitHub", "GitHubFake"]),
     .testTarget(name: "WebSocketTests", dependencies: ["WebSocket", "WebSocketEcho"]),
+    // The inspector: its access rules over HTTP and WebSocket, and a real REPL session feeding it.
+    .testTarget(name: "ReluaInspectorTests", dependencies: ["ReluaInspector", "Relua", "Lua", "Composable", "WebSocket"]),
   ]
 )

@@ -69,7 +69,7 @@ package final class InspectorServer: Sendable {
   /// Stops listening and ends the pages' WebSockets.
   package func stop() async {
     hub.close()
-    await server.stop(timeout: 1)
+    await server.stop(timeout: 0)
     running.cancel()
   }
 }
