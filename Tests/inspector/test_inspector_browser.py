@@ -192,7 +192,7 @@ def test_an_action_typed_in_the_repl_appears_in_the_page_with_its_diff_and_state
         terminal.close()
 
 
-def test_an_effect_s_actions_are_marked_as_sent_by_an_effect():
+def test_actions_an_effect_sends_are_marked_as_sent_by_an_effect():
     terminal, url, _, _ = inspected("Scripts/Features/CaseStudies/Timers.lua")
     driver = browser()
     try:
@@ -246,7 +246,7 @@ def test_requests_without_the_token_and_foreign_websockets_are_refused():
         driver.get(base + "/")
         assert "403 Forbidden" in driver.find_element(By.TAG_NAME, "body").text
         # A page of another origin (another loopback port) opening the WebSocket, token and all.
-        other = socketserver.TCPServer(("127.0.0.1", 0), QuietPage)
+        other = AnotherOrigin(("127.0.0.1", 0), QuietPage)
         threading.Thread(target=other.serve_forever, daemon=True).start()
         driver.get("http://127.0.0.1:%d/" % other.server_address[1])
         outcome = driver.execute_async_script("""
@@ -286,6 +286,13 @@ def test_the_repl_without_inspect_serves_nothing():
         terminal.close()
 
 
+class AnotherOrigin(socketserver.ThreadingTCPServer):
+    """A thread per connection: Chromium opens spare connections it may never use, and a
+    one-connection-at-a-time server would wait on one of them (for minutes) before the real request."""
+
+    daemon_threads = True
+
+
 class QuietPage(http.server.BaseHTTPRequestHandler):
     """An empty page on another origin."""
 
@@ -307,10 +314,11 @@ def main():
     passed = failed = 0
     started = time.time()
     for name, test in tests:
+        began = time.time()
         try:
             test()
             passed += 1
-            print("PASS " + name[5:].replace("_", " "))
+            print("PASS %s (%.1f s)" % (name[5:].replace("_", " "), time.time() - began))
         except Exception as error:  # noqa: BLE001 - every failure is reported
             failed += 1
             print("FAIL " + name[5:].replace("_", " "))
