@@ -19,6 +19,8 @@ let package = Package(
     .package(url: "https://github.com/pointfreeco/swift-custom-dump", from: "1.3.0"),
     .package(url: "https://github.com/pointfreeco/xctest-dynamic-overlay", from: "1.0.0"),
     .package(url: "https://github.com/pointfreeco/swift-concurrency-extras", from: "1.0.0"),
+    // The inspector's HTTP and WebSocket server (no SwiftNIO: docs/DESIGN-NOTES.md, "Inspector").
+    .package(url: "https://github.com/swhitty/FlyingFox", from: "0.27.0"),
   ],
   targets: [
     // liblua5.4 from Debian (liblua5.4-dev): headers only, no code. Linked statically (by
@@ -72,9 +74,16 @@ let package = Package(
     // relua.testing.websocketEcho() as a plug-in: the echo server registered through Relua's
     // test-helper API (the CLI and the Swift test suite wire it in; Relua knows no server).
     .target(name: "ReluaWebSocketEcho", dependencies: ["Relua", "WebSocketEcho"]),
+    // `relua repl --inspect`: the REPL's store live in a browser, served on 127.0.0.1 behind a
+    // token (Relua knows no server: it tells `ConsoleEvent`s; the CLI wires this in). The page is
+    // plain HTML, CSS and JavaScript, its resources (Page/).
+    .target(
+      name: "ReluaInspector",
+      dependencies: ["Relua", .product(name: "FlyingFox", package: "FlyingFox")],
+      resources: [.copy("Page")]),
     .executableTarget(
       name: "relua",
-      dependencies: ["Lua", "Composable", "Relua", "ReluaGitHub", "ReluaWebSocketEcho", "GitHub", "GitHubFake", "WebSocketEcho", .product(name: "ArgumentParser", package: "swift-argument-parser")]
+      dependencies: ["Lua", "Composable", "Relua", "ReluaGitHub", "ReluaWebSocketEcho", "ReluaInspector", "GitHub", "GitHubFake", "WebSocketEcho", .product(name: "ArgumentParser", package: "swift-argument-parser")]
     ),
     // An example of relua embedded in a Swift program: a terminal to-do list whose logic is a
     // Lua feature and whose storage is a Swift dependency (Scripts/test drives it).
@@ -112,5 +121,7 @@ let package = Package(
     .testTarget(name: "CLITests", dependencies: ["relua", "WebSocketEcho"]),
     .testTarget(name: "GitHubTests", dependencies: ["GitHub", "GitHubFake"]),
     .testTarget(name: "WebSocketTests", dependencies: ["WebSocket", "WebSocketEcho"]),
+    // The inspector: its access rules over HTTP and WebSocket, and a real REPL session feeding it.
+    .testTarget(name: "ReluaInspectorTests", dependencies: ["ReluaInspector", "Relua", "Lua", "Composable", "WebSocket"]),
   ]
 )

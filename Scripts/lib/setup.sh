@@ -9,11 +9,15 @@ relua_required_packages=(
   "libedit-dev:/usr/include/editline/readline.h"
   "pkg-config:/usr/bin/pkg-config"
 )
-# What Scripts/test needs besides: luacheck (Debian's lua-check) for the Lua scripts' lint, and
-# genhtml (Debian's lcov) to render relua test --coverage's tracefile.
+# What Scripts/test needs besides: luacheck (Debian's lua-check) for the Lua scripts' lint,
+# genhtml (Debian's lcov) to render relua test --coverage's tracefile, and headless Chromium with
+# its driver and Selenium (for /usr/bin/python3) to test the inspector's page in a real browser.
 relua_test_packages=(
   "lua-check:/usr/bin/luacheck"
   "lcov:/usr/bin/genhtml"
+  "chromium:/usr/bin/chromium"
+  "chromium-driver:/usr/bin/chromedriver"
+  "python3-selenium:/usr/lib/python3/dist-packages/selenium/__init__.py"
 )
 
 # Installs what is missing of relua_required_packages and of the entries given (as above).

@@ -38,13 +38,15 @@ public final class WebSocketConnection: @unchecked Sendable {  // its mutable st
   }
 
   /// Connects to `url` (`ws://host[:port][/path]`) and completes the opening handshake.
-  public static func connect(to url: String) async throws -> WebSocketConnection {
+  /// `origin`: the `Origin` header a browser page would send (servers that accept only their own
+  /// page's, such as relua's inspector, look at it); none by default, as for any non-browser client.
+  public static func connect(to url: String, origin: String? = nil) async throws -> WebSocketConnection {
     let target = try Target(url)
     let box = PendingSocket()
     let connection = try await withTaskCancellationHandler {
       try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<WebSocketConnection, any Error>) in
         Thread {
-          continuation.resume(with: Result { try open(target, url: url, pending: box) })
+          continuation.resume(with: Result { try open(target, url: url, origin: origin, pending: box) })
         }.start()
       }
     } onCancel: {
@@ -205,7 +207,7 @@ public final class WebSocketConnection: @unchecked Sendable {  // its mutable st
     var isCancelled: Bool { lock.withLock { cancelled } }
   }
 
-  private static func open(_ target: Target, url: String, pending: PendingSocket) throws -> WebSocketConnection {
+  private static func open(_ target: Target, url: String, origin: String?, pending: PendingSocket) throws -> WebSocketConnection {
     var hints = addrinfo()
     hints.ai_family = AF_UNSPEC
     hints.ai_socktype = Int32(SOCK_STREAM.rawValue)
@@ -229,7 +231,7 @@ public final class WebSocketConnection: @unchecked Sendable {  // its mutable st
       }
       if Glibc.connect(fd, entry.pointee.ai_addr, entry.pointee.ai_addrlen) == 0 {
         do {
-          return try handshake(fd, target, url: url, pending: pending)
+          return try handshake(fd, target, url: url, origin: origin, pending: pending)
         } catch {
           Glibc.close(fd)
           throw error
@@ -242,11 +244,12 @@ public final class WebSocketConnection: @unchecked Sendable {  // its mutable st
     throw WebSocketError(SocketIO.errorText(lastError), url: url)
   }
 
-  private static func handshake(_ fd: Int32, _ target: Target, url: String, pending: PendingSocket) throws -> WebSocketConnection {
+  private static func handshake(_ fd: Int32, _ target: Target, url: String, origin: String?, pending: PendingSocket) throws -> WebSocketConnection {
     let key = Data((0..<16).map { _ in UInt8.random(in: 0...255) }).base64EncodedString()
     let hostHeader = target.host.contains(":") ? "[\(target.host)]" : target.host
     let request = "GET \(target.resource) HTTP/1.1\r\nHost: \(hostHeader):\(target.port)\r\nUpgrade: websocket\r\n"
-      + "Connection: Upgrade\r\nSec-WebSocket-Key: \(key)\r\nSec-WebSocket-Version: 13\r\n\r\n"
+      + "Connection: Upgrade\r\nSec-WebSocket-Key: \(key)\r\nSec-WebSocket-Version: 13\r\n"
+      + (origin.map { "Origin: \($0)\r\n" } ?? "") + "\r\n"
     let reader = SocketReader(fd: fd)
     guard SocketIO.write(fd, Array(request.utf8)), let head = reader.readHead() else {
       if pending.isCancelled { throw CancellationError() }

@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import Lua
 import Relua
+import ReluaInspector
 
 /// `relua repl [options] [FILE [ARGS…]]`: Lua's interactive mode, with lua.c's options; a FILE
 /// returning a feature opens it as an app.
@@ -25,6 +26,11 @@ struct ReplCommand: AsyncParsableCommand {
       LUA_INIT_5_4 or LUA_INIT runs first (@FILE runs that file) and LUA_PATH/LUA_CPATH set \
       require's paths, as in lua.c. `require "Features.GuessingGame"` finds the repository's \
       Scripts/ from its root, as `relua run` does.
+
+      --inspect [PORT] (anywhere before a --, after FILE too) serves the inspector, the session \
+      live in a browser: the action log with each diff and the state as a tree. It listens on \
+      127.0.0.1:PORT (any free port without one) and prints its address with a secret token \
+      (Inspector: http://127.0.0.1:PORT/?token=…); without the token every request is refused.
       """
   )
 
@@ -34,20 +40,26 @@ struct ReplCommand: AsyncParsableCommand {
   @MainActor
   func run() async throws {
     let line: LuaCommandLine
-    do { line = try LuaCommandLine(words) } catch {
+    var words = self.words
+    let inspect: UInt16?
+    do {
+      inspect = try InspectOption.take(from: &words)
+      line = try LuaCommandLine(words)
+    } catch {
       throw ValidationError("\(error)\n\n\(LuaCommandLine.usage)")
     }
     if line.help {
       print(Self.helpMessage())
       return
     }
-    try await Self.run(line, interactive: true)
+    try await Self.run(line, interactive: true, inspect: inspect)
   }
 
   /// Runs lua.c's command line with the REPL: `-v`, `LUA_INIT` (trusted), `-l`/`-e` in order,
   /// then the script (`-` is standard input, which ends it); then the prompt when `interactive`.
+  /// `inspect`: the inspector's port (0: any free one); nil serves nothing.
   @MainActor
-  static func run(_ line: LuaCommandLine, interactive: Bool) async throws {
+  static func run(_ line: LuaCommandLine, interactive: Bool, inspect: UInt16? = nil) async throws {
     if line.version {
       print("relua (\(LuaVersion.release))")
       if line.script == nil && line.steps.isEmpty && !line.interactive { return }
@@ -63,6 +75,8 @@ struct ReplCommand: AsyncParsableCommand {
     let lua = try LuaState(options: options)
     defer { lua.close() }
     let session = try ConsoleSession(lua: lua, reader: LineReader())
+    var inspector: InspectorServer?
+    if let inspect { inspector = try await startInspector(port: inspect, for: session) }
     let initialization = line.own.trusted ? LuaCommandLine.initialization() : nil
     for chunk in [initialization].compactMap({ $0 }) + line.steps.map(\.chunk) {
       guard await session.execute(chunk.source, chunkName: chunk.name, arguments: chunk.arguments) else {
@@ -82,6 +96,25 @@ struct ReplCommand: AsyncParsableCommand {
     }
     guard interactive else { return }
     let code = await session.run()
+    await inspector?.stop()
     if code != 0 { throw ExitCode(code) }
+  }
+
+  /// Starts the inspector, fed by `session`'s events (before any script runs, so that it sees
+  /// the feature open), and prints its address.
+  @MainActor
+  private static func startInspector(port: UInt16, for session: ConsoleSession) async throws -> InspectorServer {
+    let server: InspectorServer
+    do {
+      server = try await InspectorServer.start(port: port)
+    } catch {
+      FileHandle.standardError.write(Data("relua: \(error)\n".utf8))
+      throw ExitCode.failure
+    }
+    let hub = server.hub
+    session.eventObserver = { hub.record($0) }
+    // Written at once (a pipe would buffer print's output): tests wait for this line.
+    FileHandle.standardOutput.write(Data("Inspector: \(server.url)\n".utf8))
+    return server
   }
 }

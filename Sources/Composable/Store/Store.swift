@@ -166,6 +166,14 @@ public final class Store<State, Action> {
     set { root?.didReduce = newValue }
   }
 
+  /// Called when a send fails and its state is restored (transactional stores): the actions
+  /// `onReduce` was told of during it were undone. A host that shows each reduced action once
+  /// the send ends (the REPL's inspector) forgets them. Root stores only; one handler at a time.
+  package var onRollBack: (() -> Void)? {
+    get { root?.didRollBack }
+    set { root?.didRollBack = newValue }
+  }
+
   /// How many effects are running.
   public var effectsInFlight: Int { root?.inFlightCount ?? view!.inFlightCount() }
 

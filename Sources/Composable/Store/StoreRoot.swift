@@ -100,6 +100,8 @@ final class StoreRoot<State, Action> {
 
   /// Called after each action is reduced, with whether it came from an effect (TestStore's hook).
   @exclusivity(unchecked) @usableFromInline var didReduce: ((Action, _ received: Bool) -> Void)?
+  /// Called when a failed send's state was restored (what `didReduce` saw of it never happened).
+  var didRollBack: (() -> Void)?
 
   init(
     initialState: State, reducer: @escaping (inout State, Action) -> Effect<Action>,
@@ -279,10 +281,12 @@ final class StoreRoot<State, Action> {
     pending.removeAll()
     if transactional, let transaction {
       transaction.rollBack(&state)
+      didRollBack?()
       warn("A reducer failed: \(failure). The state was restored to what it was before the send.")
     } else if transactional, let snapshot {
       state = snapshot
       self.snapshot = nil
+      didRollBack?()
       warn("A reducer failed: \(failure). The state was restored to what it was before the send.")
     } else {
       warn("A reducer failed: \(failure). This store is not transactional, so the state could not be restored.")

@@ -26,6 +26,9 @@ public final class ConsoleSession {
   private let printValue: LuaFunction
   private(set) var feature: FeatureConsole?
   private var running = true
+  /// Told what the feature's store goes through (`ConsoleEvent`): the inspector's feed. Set it
+  /// before `load(file:)`; without it nothing is computed for an observer.
+  package var eventObserver: ((ConsoleEvent) -> Void)?
 
   public init(lua: LuaState, reader: LineReader, output: ConsoleOutput = ConsoleOutput()) throws {
     self.lua = lua

@@ -26,6 +26,8 @@ final class FeatureConsole {
   private var future: [Value] = []
   // Recording.
   private var recording: SessionRecording?
+  /// What the store does, told to the session's event observer (the inspector), if it has one.
+  private var eventTap: ConsoleEventTap?
 
   static let helpLines = [
     "Feature mode (the global `store` is the app's store):",
@@ -51,6 +53,13 @@ final class FeatureConsole {
     storeValue = .userdata(try host.lua.userdata(store))
     shownState = store.store.state
     observe()
+    if let observer = session.eventObserver {
+      let tap = ConsoleEventTap(observer: observer)
+      eventTap = tap
+      tap.attach(to: store.store)
+      tap.opened(feature: definition.name, file: file, state: currentState)
+      hookReductions()
+    }
   }
 
   var currentState: Value { store.store.state }
@@ -77,6 +86,22 @@ final class FeatureConsole {
   func stop() {
     observation?.cancel()
     store.store.cancelAllEffects()
+  }
+
+  /// The store's one hook on reduced actions, for both that want them: a recording (written as
+  /// a test) and the event tap (the inspector). None when neither is there.
+  private func hookReductions() {
+    guard recording != nil || eventTap != nil else {
+      store.store.onReduce = nil
+      return
+    }
+    let store = store.store
+    store.onReduce = { [weak self, weak store] action, received in
+      guard let self, let store else { return }
+      let state = store.state
+      self.recording?.reduced(action, received: received, state: state)
+      self.eventTap?.reduced(action, received: received, state: state)
+    }
   }
 
   // MARK: Showing
@@ -157,11 +182,11 @@ final class FeatureConsole {
     case "undo":
       guard let previous = past.popLast() else { return output.writeError("nothing to undo") }
       future.append(currentState)
-      restore(previous)
+      restore(previous, reason: .undo)
     case "redo":
       guard let next = future.popLast() else { return output.writeError("nothing to redo") }
       past.append(currentState)
-      restore(next)
+      restore(next, reason: .redo)
     case "reload":
       reload()
     case "save":
@@ -320,9 +345,10 @@ final class FeatureConsole {
     }
   }
 
-  private func restore(_ state: Value) {
+  private func restore(_ state: Value, reason: ConsoleEvent.Reason) {
     let before = currentState
     store.store.restore(state)
+    eventTap?.replaced(reason, state: currentState)
     if let diff = ValueDiff.lines(from: before, to: state) { session.output.write(session.output.diff(diff)) }
     showScreen()
   }
@@ -337,6 +363,7 @@ final class FeatureConsole {
       let newDefinition = try session.host.feature(value, what: "relua repl :reload")
       let state = currentState
       stop()
+      eventTap?.detach(from: store.store)
       var dependencies = store.store.dependencies
       dependencies.context = .live
       store = try LuaStoreObject(host: session.host, feature: newDefinition, state: state, dependencies: dependencies)
@@ -344,7 +371,11 @@ final class FeatureConsole {
       try session.lua.setGlobal("store", storeValue)
       definition = newDefinition
       observe()
-      recording?.hook(store.store)
+      if let eventTap {
+        eventTap.attach(to: store.store)
+        eventTap.replaced(.reload, state: currentState)
+      }
+      hookReductions()
       session.output.write(session.output.styled("reloaded \(file); the state is kept", .dim))
       showScreen()
     } catch {
@@ -380,7 +411,7 @@ final class FeatureConsole {
       let state = FeatureStateShape.conform(loaded, to: definition)
       past.append(currentState)
       future.removeAll()
-      restore(state)
+      restore(state, reason: .load)
     } catch {
       session.report(error)
     }
@@ -400,6 +431,7 @@ final class FeatureConsole {
     let recording = SessionRecording(path: path, featureFile: file, initialState: currentState)
     recording.install(on: store.store, host: session.host)
     self.recording = recording
+    hookReductions()
     session.output.write(session.output.styled("recording to \(path); :stop writes it", .dim))
     if store.store.effectsInFlight > 0 {
       session.output.writeError(session.output.styled("warning: \(store.store.effectsInFlight) effect(s) already running are not part of the recording; what they send will not replay", .yellow))
@@ -421,6 +453,7 @@ final class FeatureConsole {
     }
     self.recording = nil
     recording.uninstall(from: store.store)
+    hookReductions()
     let searches = recording.calls.isEmpty ? "" : ", \(recording.calls.count) dependency call(s)"
     session.output.write(session.output.styled(
       "wrote \(path) (\(recording.steps.count) action(s): \(recording.sentCount) sent, \(recording.receivedCount) received\(searches)); run it with relua test \(path)", .dim))

@@ -113,7 +113,7 @@ final class SessionRecording {
   }
 
   /// Wraps the store's uuid and random dependencies and those the host registered so that what
-  /// they produce is written down, and hooks the store's reduced actions.
+  /// they produce is written down. (The REPL tells it of the store's reduced actions: `reduced`.)
   func install(on store: Store<Value, FeatureAction>, host: ReluaHost) {
     registered = host.named.declarations.values.filter { $0.declaredAt == nil }
     var dependencies = store.dependencies
@@ -134,7 +134,6 @@ final class SessionRecording {
     }
     for declaration in registered { record(declaration, in: &dependencies, live: live) }
     store.dependencies = dependencies
-    hook(store)
   }
 
   /// The dependencies the host registered (their calls are recorded; a script's own run again).
@@ -198,14 +197,6 @@ final class SessionRecording {
     }
   }
 
-  /// Records the actions `store` reduces (again after `:reload` made a new store).
-  func hook(_ store: Store<Value, FeatureAction>) {
-    store.onReduce = { [weak self, weak store] action, received in
-      guard let self, let store else { return }
-      self.reduced(action, received: received, state: store.state)
-    }
-  }
-
   /// Ends the recording: notes the time and the effects still running, puts the live dependencies back.
   /// Notes when the session stopped and what was still running (what `write` ends the test with).
   /// Noted again at each `:stop`: one whose write failed goes on recording.
@@ -216,7 +207,6 @@ final class SessionRecording {
 
   func uninstall(from store: Store<Value, FeatureAction>) {
     if stopTime == nil { noteStop(of: store) }
-    store.onReduce = nil
     if let savedDependencies { store.dependencies = savedDependencies }
   }
 

@@ -1,0 +1,64 @@
+import FlyingFox
+import Foundation
+
+/// Who may use the inspector: every request must carry the token (`?token=HEX`) and name the
+/// server as its host; a WebSocket must also come from the server's own page (its `Origin`).
+///
+/// - The token keeps out whoever was not given the URL (other users of the machine, a page in the
+///   browser probing loopback ports).
+/// - The host check refuses DNS rebinding (a page of `evil.example` made to resolve to 127.0.0.1
+///   sends `Host: evil.example:PORT`), even before the token is looked at.
+/// - The origin check refuses cross-site WebSockets, which browsers do not stop by themselves (a
+///   WebSocket is not subject to the same-origin policy; only the server can look at `Origin`).
+///   A client without an `Origin` is refused too: the only client is the page.
+package struct InspectorAccess: Sendable {
+  package let token: InspectorToken
+  /// The port the server listens on (known once it listens; before that, everything is refused).
+  private let port: LockedPort
+
+  init(token: InspectorToken) {
+    self.token = token
+    self.port = LockedPort()
+  }
+
+  func listening(on port: UInt16) { self.port.set(port) }
+
+  /// `http://127.0.0.1:PORT`: the page's origin, and the only one a WebSocket may come from.
+  var origin: String? { port.value.map { "http://127.0.0.1:\($0)" } }
+
+  /// Why `request` is refused, or nil when it may go on.
+  func refusal(of request: HTTPRequest) -> String? {
+    guard let port = port.value else { return "the inspector is not listening yet" }
+    guard token.matches(request.query["token"]) else {
+      return "this page needs the token relua printed with its address (Inspector: http://127.0.0.1:…/?token=…)"
+    }
+    guard request.headers[.host] == "127.0.0.1:\(port)" else { return "the inspector answers only as 127.0.0.1:\(port)" }
+    return nil
+  }
+
+  /// Why a WebSocket request is refused (cross-origin, or no origin), or nil.
+  func refusal(ofWebSocket request: HTTPRequest) -> String? {
+    if let refusal = refusal(of: request) { return refusal }
+    guard let origin, request.headers[HTTPHeader("Origin")] == origin else {
+      return "a WebSocket is accepted only from the inspector's own page (Origin: \(origin ?? "?"))"
+    }
+    return nil
+  }
+
+  /// 403, with the reason as text.
+  static func forbidden(_ reason: String) -> HTTPResponse {
+    HTTPResponse(
+      statusCode: .forbidden,
+      headers: [.contentType: "text/plain; charset=utf-8", .cacheControl: "no-store", .connection: "close"],
+      body: Data("403 Forbidden: \(reason)\n".utf8))
+  }
+}
+
+/// The listening port, set once from the task that started the server, read by every request.
+private final class LockedPort: @unchecked Sendable {  // `port` is under `lock`
+  private let lock = NSLock()
+  private var port: UInt16?
+
+  var value: UInt16? { lock.withLock { port } }
+  func set(_ port: UInt16) { lock.withLock { self.port = port } }
+}

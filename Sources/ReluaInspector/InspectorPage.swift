@@ -1,0 +1,57 @@
+import FlyingFox
+import Foundation
+
+/// The inspector's page: `Page/index.html`, `app.js` and `style.css`, the target's resources,
+/// read once when the server starts (a missing file fails the start, not a request). The page
+/// reaches its script and style sheet with the token too (`{{TOKEN}}` in index.html).
+struct InspectorPage: Sendable {
+  struct File: Sendable {
+    var contents: Data
+    var contentType: String
+  }
+
+  private let files: [String: File]
+
+  static let names: [(path: String, resource: String, type: String)] = [
+    ("/", "index.html", "text/html; charset=utf-8"),
+    ("/app.js", "app.js", "text/javascript; charset=utf-8"),
+    ("/style.css", "style.css", "text/css; charset=utf-8"),
+  ]
+
+  struct Missing: Error, CustomStringConvertible {
+    var name: String
+    var description: String { "the inspector's page is incomplete: \(name) is not among relua's resources" }
+  }
+
+  init(token: InspectorToken) throws {
+    var files: [String: File] = [:]
+    for (path, resource, type) in Self.names {
+      guard let url = Bundle.module.resourceURL?.appendingPathComponent("Page").appendingPathComponent(resource),
+        var text = try? String(contentsOf: url, encoding: .utf8)
+      else { throw Missing(name: resource) }
+      if resource == "index.html" { text = text.replacingOccurrences(of: "{{TOKEN}}", with: token.hex) }
+      files[path] = File(contents: Data(text.utf8), contentType: type)
+    }
+    self.files = files
+  }
+
+  /// The file served at `path`, or nil.
+  func response(for path: String, origin: String) -> HTTPResponse? {
+    guard let file = files[path] else { return nil }
+    let webSocketOrigin = origin.replacingOccurrences(of: "http://", with: "ws://")
+    return HTTPResponse(
+      statusCode: .ok,
+      headers: [
+        .contentType: file.contentType,
+        .cacheControl: "no-store",
+        // Nothing but its own files and its WebSocket; no framing; the token never leaves in a Referer.
+        HTTPHeader("Content-Security-Policy"):
+          "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data:; connect-src \(webSocketOrigin); "
+          + "base-uri 'none'; form-action 'none'; frame-ancestors 'none'",
+        HTTPHeader("Referrer-Policy"): "no-referrer",
+        HTTPHeader("X-Content-Type-Options"): "nosniff",
+        HTTPHeader("X-Frame-Options"): "DENY",
+      ],
+      body: file.contents)
+  }
+}
