@@ -9,10 +9,7 @@ Prints one line per test and `N passed, N failed`; the exit code is the number o
 """
 import http.server
 import os
-import pty
 import re
-import select
-import signal
 import socketserver
 import sys
 import tempfile
@@ -24,9 +21,12 @@ import urllib.request
 RELUA = os.path.abspath(sys.argv[1]) if len(sys.argv) > 1 else "relua"
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 TIMEOUT = 20.0
-ANSI = re.compile(r"\x1b\[[0-9;?]*[A-Za-z]|\x1b[=>]|\r|[\x00-\x08\x0b-\x1f]")
 ADDRESS = r"Inspector: (http://127\.0\.0\.1:(\d+)/\?token=([0-9a-f]{32}))\n"
 SCREENSHOTS = os.environ.get("RELUA_INSPECTOR_SCREENSHOTS") or tempfile.mkdtemp(prefix="relua-inspector-")
+
+# The REPL on a pseudo-terminal, as its own tests drive it (same arguments: relua's path first).
+sys.path.insert(0, os.path.join(ROOT, "Tests", "repl"))
+from test_repl import repl  # noqa: E402
 
 try:
     from selenium import webdriver
@@ -39,54 +39,9 @@ except ImportError:
     sys.exit(1)
 
 
-class Terminal:
-    """A process on a pseudo-terminal: send keys, wait for output matching a pattern."""
-
-    def __init__(self, args):
-        history = tempfile.NamedTemporaryFile(prefix="relua_history_", delete=False).name
-        environment = dict(os.environ, TERM="xterm", NO_COLOR="1", RELUA_HISTORY=history)
-        self.pid, self.fd = pty.fork()
-        if self.pid == 0:
-            os.chdir(ROOT)
-            os.execve(RELUA, [RELUA] + args, environment)
-        self.buffer = ""
-        self.seen = 0
-
-    def line(self, text):
-        os.write(self.fd, (text + "\r").encode())
-
-    def expect(self, pattern, timeout=TIMEOUT):
-        deadline = time.time() + timeout
-        regex = re.compile(pattern)
-        while True:
-            match = regex.search(self.buffer, self.seen)
-            if match:
-                self.seen = match.end()
-                return match
-            remaining = deadline - time.time()
-            ready = remaining > 0 and select.select([self.fd], [], [], remaining)[0]
-            data = b""
-            if ready:
-                try:
-                    data = os.read(self.fd, 65536)
-                except OSError:
-                    pass
-            if not data:
-                raise AssertionError("expected %r; got:\n%s" % (pattern, self.buffer[self.seen:][-2000:]))
-            self.buffer += ANSI.sub("", data.decode("utf-8", "replace"))
-
-    def close(self):
-        try:
-            os.kill(self.pid, signal.SIGKILL)
-            os.waitpid(self.pid, 0)
-        except (ProcessLookupError, ChildProcessError):
-            pass
-        os.close(self.fd)
-
-
 def inspected(feature="Scripts/Features/GuessingGame.lua", *more):
     """The REPL with --inspect, and its page's address (url, port, token)."""
-    terminal = Terminal(["repl", feature, "--inspect", *more])
+    terminal = repl(feature, "--inspect", *more)
     match = terminal.expect(ADDRESS)
     terminal.expect(r"> ")
     return terminal, match.group(1), int(match.group(2)), match.group(3)
@@ -275,7 +230,7 @@ def test_requests_without_the_token_and_foreign_websockets_are_refused():
 
 
 def test_the_repl_without_inspect_serves_nothing():
-    terminal = Terminal(["repl", "Scripts/Features/GuessingGame.lua"])
+    terminal = repl("Scripts/Features/GuessingGame.lua")
     try:
         terminal.expect(r"> ")
         terminal.line(":increment")
