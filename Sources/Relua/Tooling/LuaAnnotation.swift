@@ -107,22 +107,9 @@ enum LuaAnnotation {
     isIdentifier(name) && !visibilities.contains(name) ? name : "[\(quoted(name))]"
   }
 
-  /// A Lua string literal in double quotes (also a literal type: `"increment"`).
-  static func quoted(_ text: String) -> String {
-    var out = "\""
-    for scalar in text.unicodeScalars {
-      switch scalar {
-      case "\"": out += "\\\""
-      case "\\": out += "\\\\"
-      case "\n": out += "\\n"
-      case "\r": out += "\\r"
-      case "\t": out += "\\t"
-      default:
-        if scalar.value < 0x20 || scalar.value == 0x7F { out += "\\\(scalar.value)" } else { out.unicodeScalars.append(scalar) }
-      }
-    }
-    return out + "\""
-  }
+  /// A Lua string literal in double quotes (also a literal type: `"increment"`): relua's own
+  /// `quoteLuaString` (control characters as three-digit `\ddd`, so a digit after one stays itself).
+  static func quoted(_ text: String) -> String { quoteLuaString(text) }
 
   /// A segment of a type name made from free text (a file or feature name): letters, digits and
   /// `_` only, not starting with a digit (`relua-todo` → `relua_todo`).

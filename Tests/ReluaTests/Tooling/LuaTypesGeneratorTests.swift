@@ -286,6 +286,14 @@ final class LuaTypesGeneratorTests: XCTestCase {
     XCTAssertFalse(files[2].text.contains("return feature"), files[2].text)
   }
 
+  func testAQuotedNameIsTheSameStringBackInLuaEvenWithAControlCharacterBeforeADigit() throws {
+    let name = "a\u{1}2\"b\\\n"
+    let quoted = LuaAnnotation.quoted(name)
+    XCTAssertEqual(quoted, #""a\0012\"b\\\n""#)
+    let lua = try LuaState()
+    XCTAssertEqual(try lua.execute("return " + quoted), [.string(LuaString(name))])
+  }
+
   func testAScriptThatRaisesIsAnErrorAtItsLine() async throws {
     let dir = try LuaTestDirectory()
     let script = try dir.write("Broken.lua", """
