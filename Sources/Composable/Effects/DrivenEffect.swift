@@ -33,7 +33,7 @@ extension Effect {
           if Task.isCancelled {
             core.cancel()
           } else {
-            start(DrivenEffect(core: core, send: send, place: place))
+            start(DrivenEffect(core: core, unchecked: send, place: place))
           }
         }
       } onCancel: {
@@ -71,11 +71,6 @@ public struct DrivenEffect<Action> {
   let place: String
   /// Task-locals an operator binds around each step (see `binding`).
   private var bindings: (@MainActor (() -> Void) -> Void)?
-
-  /// `send` is the effect's task's: what it sends after `core` is cancelled is dropped here.
-  init(core: DrivenEffectCore, send: Send<Action>, place: String) {
-    self.init(core: core, unchecked: send, place: place)
-  }
 
   init(
     core: DrivenEffectCore, unchecked: Send<Action>, place: String, bindings: (@MainActor (() -> Void) -> Void)? = nil
