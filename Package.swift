@@ -11,6 +11,7 @@ let package = Package(
     // relua in a Swift program of your own: ReluaRuntime, ReluaStore, ReluaDependency.
     .library(name: "Relua", targets: ["Relua"]),
     .library(name: "ReluaGitHub", targets: ["ReluaGitHub"]),
+    .library(name: "ReluaInspector", targets: ["ReluaInspector"]),
   ],
   dependencies: [
     .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
