@@ -89,7 +89,7 @@ let package = Package(
     // An example of relua embedded in a Swift program: a terminal to-do list whose logic is a
     // Lua feature and whose storage is a Swift dependency (Scripts/test drives it).
     .executableTarget(
-      name: "relua-todo", dependencies: ["Relua"], path: "Examples/relua-todo",
+      name: "relua-todo", dependencies: ["Relua", "ReluaInspector"], path: "Examples/relua-todo",
       exclude: ["Todo.lua", "todo_test.lua"]),
     // The floor of `lua.send`'s shape in plain C (no relua): what the Lua VM alone costs.
     .target(name: "CBenchmarkFloor", dependencies: ["CLua"], path: "Benchmarks/CBenchmarkFloor"),
