@@ -8,7 +8,8 @@ extension FeatureConsole {
   func inspectionLive() -> InspectionLive {
     var live = InspectionLive()
     let state = currentState
-    live.screens = InspectionScreens.screens(of: definition, state: state, host: session.host)
+    // The views are the script's Lua: Ctrl-C stops one that does not end, as at the prompt.
+    live.screens = InterruptSignal.armed(session.lua) { InspectionScreens.screens(of: definition, state: state, host: session.host) }
     live.effects = store.store.runningEffects
     live.actions = InspectionActions.actions(of: definition, state: state)
     live.canTravel = recording == nil
