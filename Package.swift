@@ -79,7 +79,7 @@ let package = Package(
     // plain HTML, CSS and JavaScript, its resources (Page/).
     .target(
       name: "ReluaInspector",
-      dependencies: ["Relua", .product(name: "FlyingFox", package: "FlyingFox")],
+      dependencies: ["Relua", "Composable", .product(name: "FlyingFox", package: "FlyingFox")],
       resources: [.copy("Page")]),
     .executableTarget(
       name: "relua",

@@ -5,7 +5,8 @@ import Relua
 /// `relua repl --inspect`: an HTTP and WebSocket server on 127.0.0.1 for the inspector's page.
 ///
 ///     GET /?token=T            the page (also /app.js, /style.css)
-///     GET /ws?token=T          a WebSocket of `InspectorMessage`s: the history, then live entries
+///     GET /ws?token=T          a WebSocket of `InspectorMessage`s: the history, then live entries;
+///                              the page's `InspectorRequest`s the other way
 ///
 /// Every request needs the token and `Host: 127.0.0.1:PORT`, a WebSocket also the page's own
 /// `Origin` (`InspectorAccess`); anything else is 403. It listens on loopback only, never on
@@ -16,6 +17,8 @@ package final class InspectorServer: Sendable {
   package let port: UInt16
   private let server: HTTPServer
   private let running: Task<Void, any Error>
+  /// Keeps the pages' effects in flight current (while a session is attached).
+  private let watching: Task<Void, Never>?
 
   /// The page's address, with its token: what the REPL prints.
   package var url: String { "http://127.0.0.1:\(port)/?token=\(token.hex)" }
@@ -24,22 +27,29 @@ package final class InspectorServer: Sendable {
     package var description: String
   }
 
-  private init(hub: InspectorHub, token: InspectorToken, port: UInt16, server: HTTPServer, running: Task<Void, any Error>) {
+  private init(
+    hub: InspectorHub, token: InspectorToken, port: UInt16, server: HTTPServer, running: Task<Void, any Error>, watching: Task<Void, Never>?
+  ) {
     self.hub = hub
     self.token = token
     self.port = port
     self.server = server
     self.running = running
+    self.watching = watching
   }
 
-  /// Starts listening on 127.0.0.1:`port` (0: a free port the system picks).
-  package static func start(port: UInt16 = 0, hub: InspectorHub = InspectorHub()) async throws -> InspectorServer {
+  /// Starts listening on 127.0.0.1:`port` (0: a free port the system picks). `session`: the store
+  /// the pages drive (send, jump, cancel, export); without one they only watch. Its events reach
+  /// the pages through `hub.record` (the caller connects them).
+  @MainActor
+  package static func start(port: UInt16 = 0, hub: InspectorHub = InspectorHub(), session: (any InspectedSession)? = nil) async throws -> InspectorServer {
     let token = InspectorToken()
     let access = InspectorAccess(token: token)
     let page = try InspectorPage(token: token)
     let address = try sockaddr_in.inet(ip4: "127.0.0.1", port: port)
+    let control = session.map { InspectorControl(hub: hub, session: $0) }
     let server = HTTPServer(
-      address: address, logger: .disabled, handler: InspectorRoutes(access: access, page: page, hub: hub))
+      address: address, logger: .disabled, handler: InspectorRoutes(access: access, page: page, hub: hub, control: control))
     let failure = LockedFailure()
     let running = Task {
       do { try await server.run() } catch {
@@ -63,11 +73,13 @@ package final class InspectorServer: Sendable {
       throw StartFailure(description: "cannot start the inspector: it is not listening on 127.0.0.1")
     }
     access.listening(on: bound)
-    return InspectorServer(hub: hub, token: token, port: bound, server: server, running: running)
+    let watching = control.map { control in Task { @MainActor in await control.watchEffects() } }
+    return InspectorServer(hub: hub, token: token, port: bound, server: server, running: running, watching: watching)
   }
 
   /// Stops listening and ends the pages' WebSockets.
   package func stop() async {
+    watching?.cancel()
     hub.close()
     await server.stop(timeout: 0)
     running.cancel()
@@ -95,13 +107,14 @@ private struct InspectorRoutes: HTTPHandler {
   let access: InspectorAccess
   let page: InspectorPage
   let hub: InspectorHub
+  let control: InspectorControl?
 
   func handleRequest(_ request: HTTPRequest) async throws -> HTTPResponse {
     if let refusal = access.refusal(of: request) { return InspectorAccess.forbidden(refusal) }
     guard request.method == .GET else { return HTTPResponse(statusCode: .methodNotAllowed) }
     if request.path == "/ws" {
       if let refusal = access.refusal(ofWebSocket: request) { return InspectorAccess.forbidden(refusal) }
-      return try await WebSocketHTTPHandler.webSocket(InspectorSocket(hub: hub)).handleRequest(request)
+      return try await WebSocketHTTPHandler.webSocket(InspectorSocket(hub: hub, control: control)).handleRequest(request)
     }
     if let origin = access.origin, let response = page.response(for: request.path, origin: origin) { return response }
     return HTTPResponse(statusCode: .notFound)

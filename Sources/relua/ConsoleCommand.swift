@@ -106,7 +106,7 @@ struct ReplCommand: AsyncParsableCommand {
   private static func startInspector(port: UInt16, for session: ConsoleSession) async throws -> InspectorServer {
     let server: InspectorServer
     do {
-      server = try await InspectorServer.start(port: port)
+      server = try await InspectorServer.start(port: port, session: session)
     } catch {
       FileHandle.standardError.write(Data("relua: \(error)\n".utf8))
       throw ExitCode.failure

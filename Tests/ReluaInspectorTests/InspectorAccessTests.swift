@@ -99,8 +99,9 @@ final class InspectorAccessTests: XCTestCase {
     defer { connection.close() }
     var messages = connection.messages.makeAsyncIterator()
     guard case .text(let text)? = try await messages.next() else { return XCTFail("no history") }
-    // No feature yet: no `feature`, no entries.
-    XCTAssertEqual(text, #"{"dropped":0,"entries":[],"type":"history"}"#)
+    // No feature yet: no `feature`, no entries, nothing live.
+    XCTAssertEqual(
+      text, #"{"dropped":0,"entries":[],"live":{"actions":[],"effects":[],"export":{"actions":0,"since":"open"},"screens":[],"travel":true},"type":"history"}"#)
   }
 
   func testAPortThatIsTakenFailsAtOnceSayingSo() async throws {

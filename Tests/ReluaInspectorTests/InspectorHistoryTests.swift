@@ -85,7 +85,7 @@ final class InspectorHistoryTests: XCTestCase {
 
   func testAStateWithoutAJSONFormIsSaidSo() async throws {
     let hub = InspectorHub()
-    let messages = hub.subscribe()
+    let messages = hub.subscribe().messages
     hub.record(ConsoleEvent(kind: .opened(feature: "F", file: "f.lua"), diff: [], state: ["x": .float(.nan)]))
     var iterator = messages.makeAsyncIterator()
     _ = await iterator.next()  // the history when it subscribed

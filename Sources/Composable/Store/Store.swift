@@ -187,6 +187,14 @@ public final class Store<State, Action> {
     }
   }
 
+  /// Returns when the running effects are no longer `ids` (one started or ended), or after
+  /// `timeout`: for a host that shows them as they change (an inspector). Root stores only.
+  package func waitForRunningEffects(toDifferFrom ids: [Int], timeout: Duration) async {
+    guard let root else { return }
+    let expected = Set(ids)
+    await root.wait(until: { root.inFlight.count != expected.count || root.inFlight.keys.contains { !expected.contains($0) } }, timeout: timeout)
+  }
+
   /// Cancels the running effect `id` (see `runningEffects`); false when it is not running.
   @discardableResult
   public func cancelEffect(_ id: Int) -> Bool {

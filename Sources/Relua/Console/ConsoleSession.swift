@@ -157,7 +157,13 @@ public final class ConsoleSession {
     return "> "
   }
 
+  /// Whether a line is being handled (an inspector's request waits for the prompt: see
+  /// `ConsoleSession+Inspection`).
+  private(set) var isHandlingLine = false
+
   func handle(_ line: String) async {
+    isHandlingLine = true
+    defer { isHandlingLine = false }
     let trimmed = line.trimmingCharacters(in: .whitespaces)
     if trimmed.isEmpty { return }
     if trimmed.hasPrefix(":") {
@@ -238,6 +244,16 @@ public final class ConsoleSession {
     InterruptSignal.arm(lua)
     defer { InterruptSignal.disarm() }
     return try await LuaCoroutineDriver.run(chunk)
+  }
+
+  /// An error's text as `report` prints it, without its traceback or colour: what a page shows.
+  static func message(of error: any Error) -> String {
+    let cut = Elision.standard.cut(text:)
+    switch error {
+    case let error as LuaError: return cut(error.message)
+    case let error as ReluaError: return cut(error.fullDescription)
+    default: return cut("\(error)")
+    }
   }
 
   /// An error, its message cut as any text is (`error(hugeString)` prints a screenful).

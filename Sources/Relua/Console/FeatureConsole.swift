@@ -22,12 +22,16 @@ final class FeatureConsole {
   private var isRunningCommand = false
   private var shownState: Value
   // Time travel.
-  private var past: [Value] = []
-  private var future: [Value] = []
+  var past: [Value] = []
+  var future: [Value] = []
   // Recording.
-  private var recording: SessionRecording?
+  private(set) var recording: SessionRecording?
   /// What the store does, told to the session's event observer (the inspector), if it has one.
-  private var eventTap: ConsoleEventTap?
+  private(set) var eventTap: ConsoleEventTap?
+  /// With an inspector: the session recorded as a test since it opened or its state was last
+  /// replaced without an action (what the page's export writes); `exportSince` says which.
+  var exportRecording: SessionRecording?
+  var exportSince: ConsoleEvent.Reason?
 
   static let helpLines = [
     "Feature mode (the global `store` is the app's store):",
@@ -54,9 +58,10 @@ final class FeatureConsole {
     shownState = store.store.state
     observe()
     if let observer = session.eventObserver {
-      let tap = ConsoleEventTap(observer: observer)
+      let tap = ConsoleEventTap(live: { [unowned self] in self.inspectionLive() }, observer: observer)
       eventTap = tap
       tap.attach(to: store.store)
+      restartExportRecording(since: nil)
       tap.opened(feature: definition.name, file: file, state: currentState)
       hookReductions()
     }
@@ -88,9 +93,9 @@ final class FeatureConsole {
     store.store.cancelAllEffects()
   }
 
-  /// The store's one hook on reduced actions, for both that want them: a recording (written as
-  /// a test) and the event tap (the inspector). None when neither is there.
-  private func hookReductions() {
+  /// The store's one hook on reduced actions, for all that want them: a recording (written as
+  /// a test), the event tap (the inspector) and its export's recording. None when none is there.
+  func hookReductions() {
     guard recording != nil || eventTap != nil else {
       store.store.onReduce = nil
       return
@@ -100,6 +105,7 @@ final class FeatureConsole {
       guard let self, let store else { return }
       let state = store.state
       self.recording?.reduced(action, received: received, state: state)
+      self.exportRecording?.reduced(action, received: received, state: state)
       self.eventTap?.reduced(action, received: received, state: state)
     }
   }
@@ -149,15 +155,24 @@ final class FeatureConsole {
 
   // MARK: Commands
 
-  func command(_ name: String, _ argument: String) async {
+  /// Runs `body` as a command: what it changes is shown as its own, not as an effect's, and
+  /// Ctrl-C stops the Lua it runs (a reducer that never returns fails with "interrupted!", its
+  /// send is rolled back, and the prompt comes back).
+  func asCommand<R>(_ body: () -> R) -> R {
     isRunningCommand = true
-    // Ctrl-C stops the Lua a command runs (a reducer that never returns fails with "interrupted!",
-    // its send is rolled back, and the prompt comes back).
     InterruptSignal.arm(session.lua)
     defer {
       InterruptSignal.disarm()
       isRunningCommand = false
     }
+    return body()
+  }
+
+  func command(_ name: String, _ argument: String) async {
+    asCommand { runCommand(name, argument) }
+  }
+
+  private func runCommand(_ name: String, _ argument: String) {
     let output = session.output
     switch name {
     case "send":
@@ -323,12 +338,15 @@ final class FeatureConsole {
     return try session.host.value(from: value)
   }
 
-  /// Runs a send from the prompt. A recording notes each action the store reduces (this one, and
-  /// what it leads to) through its hook; a send that fails is rolled back, so it is forgotten there too.
-  private func perform(_ body: () throws -> Void) {
+  /// Runs a send from the prompt (or a page's). A recording notes each action the store reduces
+  /// (this one, and what it leads to) through its hook; a send that fails is rolled back, so it is
+  /// forgotten there too. The error, reported, is returned (for a page to show).
+  @discardableResult
+  func perform(_ body: () throws -> Void) -> (any Error)? {
     let before = currentState
     let effectsBefore = store.store.effectsInFlight
     let mark = recording?.mark
+    let exportMark = exportRecording?.mark
     do {
       try body()
       if before == currentState {
@@ -336,19 +354,25 @@ final class FeatureConsole {
         let started = store.store.effectsInFlight - effectsBefore
         let output = session.output
         output.write(output.styled(started > 0 ? "(no change yet: \(started) effect(s) started)" : "(no change)", .dim))
-        return
+        return nil
       }
       showChange(from: before, cause: nil)
+      return nil
     } catch {
       if let mark { recording?.rollBack(to: mark) }
+      if let exportMark { exportRecording?.rollBack(to: exportMark) }
       session.report(error)
+      return error
     }
   }
 
-  private func restore(_ state: Value, reason: ConsoleEvent.Reason) {
+  /// Puts back `state` (`:undo`, `:redo`, `:load`; `jumpedTo`: an inspector's jump to the state
+  /// after that entry of its log), tells the inspector, and shows the change.
+  func restore(_ state: Value, reason: ConsoleEvent.Reason, jumpedTo entry: Int? = nil) {
     let before = currentState
     store.store.restore(state)
-    eventTap?.replaced(reason, state: currentState)
+    if eventTap != nil { restartExportRecording(since: reason) }
+    if let entry { eventTap?.jumped(to: entry, state: currentState) } else { eventTap?.replaced(reason, state: currentState) }
     if let diff = ValueDiff.lines(from: before, to: state) { session.output.write(session.output.diff(diff)) }
     showScreen()
   }

@@ -245,6 +245,12 @@ final class SessionRecording {
 
   /// Writes the test to `path` (the `:record` file unless `:stop` names another).
   func write(to path: String) throws {
+    try ConsoleFile.write(text(forTestAt: path), to: path)
+  }
+
+  /// The test, as it would be written at `path` (which decides how it requires the feature).
+  /// `exported`: made by an inspector's export rather than `:record` … `:stop` (its first line says so).
+  func text(forTestAt path: String, exported: Bool = false) throws -> String {
     guard let module = moduleName(forTestAt: path) else {
       throw ReluaError.usage(
         "cannot write \(path): its test could not require \(featureFile) (relua test finds modules beside the test and under Scripts/); record into the feature's directory or under Scripts/")
@@ -257,8 +263,9 @@ final class SessionRecording {
     for name in Set(calls.map(\.dependency)).sorted() { deps.append("\(name) = recorded.\(name)") }
     if firstStackID > 0 { deps.append("stackElementID = \(firstStackID)") }
     let steps = self.steps
+    let how = exported ? "exported from `relua repl \(featureFile) --inspect`" : "with `relua repl \(featureFile)` (:record … :stop)"
     var lines = [
-      "-- Recorded with `relua repl \(featureFile)` (:record … :stop) on \(Self.today()):",
+      "-- Recorded \(how) on \(Self.today()):",
       "-- \(steps.count) action(s), \(sentCount) sent at the prompt and \(receivedCount) received from effects"
         + (calls.isEmpty ? "" : ", \(calls.count) dependency call(s)") + ".",
       "-- Each step sends (or receives) what the session did and expects the whole state it led to;",
@@ -316,7 +323,7 @@ final class SessionRecording {
       lines.append("  store:skipInFlightEffects()  -- \(effectsInFlightAtStop) effect(s) were still running at :stop")
     }
     lines += ["end)", ""]
-    try ConsoleFile.write(lines.joined(separator: "\n"), to: path)
+    return lines.joined(separator: "\n")
   }
 
   /// A received action's payload when it is a plain value (matched exactly); a table payload (a

@@ -14,6 +14,8 @@ package struct ConsoleEvent: Sendable {
     /// The state replaced by a command, not by an action (`:undo`, `:redo`, `:load`), or the
     /// scripts re-read with the state kept (`:reload`).
     case replaced(Reason)
+    /// The state put back to the one after the log's entry `to` (an inspector's time travel).
+    case jumped(to: Int)
   }
 
   /// Who sent an action.
@@ -22,10 +24,16 @@ package struct ConsoleEvent: Sendable {
     case typed
     /// Delivered by an effect (a `.send` follow-up, a timer's tick, a response).
     case effect
+    /// Sent from an inspector's page.
+    case page
+    /// Sent by the Swift program that made the store (`ReluaStore.send`).
+    case program
   }
 
   package enum Reason: String, Sendable {
     case undo, redo, load, reload
+    /// An inspector's jump back (told as `Kind.jumped`).
+    case jump
   }
 
   package var kind: Kind
@@ -35,12 +43,16 @@ package struct ConsoleEvent: Sendable {
   /// The whole state after it.
   package var state: Value
   package var time: Date
+  /// The screens, effects and actions as they are after it (for an inspector), when the
+  /// observer asked for them (`ConsoleEventTap`'s `live`).
+  package var live: InspectionLive?
 
-  package init(kind: Kind, diff: [String], state: Value, time: Date = Date()) {
+  package init(kind: Kind, diff: [String], state: Value, time: Date = Date(), live: InspectionLive? = nil) {
     self.kind = kind
     self.diff = diff
     self.state = state
     self.time = time
+    self.live = live
   }
 
   /// `ValueDiff`'s lines from `old` to `new` (cut), none when they are equal.

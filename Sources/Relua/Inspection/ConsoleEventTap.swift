@@ -1,7 +1,7 @@
 import Composable
 import Foundation
 
-/// Turns what the REPL's store does into `ConsoleEvent`s for an observer: each reduced action
+/// Turns what a store does (the REPL's, or one a program inspects) into `ConsoleEvent`s for an observer: each reduced action
 /// with its own diff (a send that leads to follow-ups is several actions, each diffed against the
 /// one before), told once the send has ended — and never, when the send failed and its state was
 /// restored (`Store.onRollBack`): the observer sees only what happened.
@@ -9,20 +9,35 @@ import Foundation
 final class ConsoleEventTap {
   private struct Reduced {
     var action: FeatureAction
-    var received: Bool
+    var sender: ConsoleEvent.Sender
     var state: Value
     var time: Date
   }
 
   private let observer: (ConsoleEvent) -> Void
+  /// What the observer is given with each event (the screens, effects, actions after it).
+  private let live: (() -> InspectionLive)?
+  /// Who sends the actions passed to `send` (received ones are the effects'): the REPL's prompt,
+  /// or the program; `.page` while an inspector's request runs (`sending(from:)`).
+  private var sender: ConsoleEvent.Sender
   /// The actions of the send under way.
   private var pending: [Reduced] = []
   /// The state the observer was last told of.
   private var told: Value = .null
   private var observation: ObservationToken?
 
-  init(observer: @escaping (ConsoleEvent) -> Void) {
+  init(sender: ConsoleEvent.Sender = .typed, live: (() -> InspectionLive)? = nil, observer: @escaping (ConsoleEvent) -> Void) {
+    self.sender = sender
+    self.live = live
     self.observer = observer
+  }
+
+  /// Runs `body` with the actions it sends told as sent by `sender`.
+  func sending<R>(from sender: ConsoleEvent.Sender, _ body: () throws -> R) rethrows -> R {
+    let saved = self.sender
+    self.sender = sender
+    defer { self.sender = saved }
+    return try body()
   }
 
   /// Follows `store` (again after `:reload` made a new one). Its reduced actions come through
@@ -44,30 +59,41 @@ final class ConsoleEventTap {
 
   func opened(feature: String, file: String, state: Value) {
     told = state
-    observer(ConsoleEvent(kind: .opened(feature: feature, file: file), diff: [], state: state))
+    observer(ConsoleEvent(kind: .opened(feature: feature, file: file), diff: [], state: state, live: live?()))
   }
 
   func reduced(_ action: FeatureAction, received: Bool, state: Value) {
-    pending.append(Reduced(action: action, received: received, state: state, time: Date()))
+    pending.append(Reduced(action: action, sender: received ? .effect : sender, state: state, time: Date()))
   }
 
   /// The state replaced without an action (`:undo`, `:redo`, `:load`), or the scripts reloaded.
   func replaced(_ reason: ConsoleEvent.Reason, state: Value) {
+    tell(.replaced(reason), state: state)
+  }
+
+  /// The state put back to the one after the log's entry `entry` (an inspector's jump).
+  func jumped(to entry: Int, state: Value) {
+    tell(.jumped(to: entry), state: state)
+  }
+
+  private func tell(_ kind: ConsoleEvent.Kind, state: Value) {
     let diff = ConsoleEvent.diffLines(from: told, to: state)
     told = state
-    observer(ConsoleEvent(kind: .replaced(reason), diff: diff, state: state))
+    observer(ConsoleEvent(kind: kind, diff: diff, state: state, live: live?()))
   }
 
   private func sendEnded() {
     guard !pending.isEmpty else { return }
     let reduced = pending
     pending.removeAll()
+    // (One picture of the screens and effects for them all: they are told once the send ended.)
+    let now = live?()
     for step in reduced {
       let payload = step.action.payload.isNull ? "" : step.action.payload.luaLiteral(.oneLine.elided())
-      let kind = ConsoleEvent.Kind.action(name: step.action.name, payload: payload, sender: step.received ? .effect : .typed)
+      let kind = ConsoleEvent.Kind.action(name: step.action.name, payload: payload, sender: step.sender)
       let diff = ConsoleEvent.diffLines(from: told, to: step.state)
       told = step.state
-      observer(ConsoleEvent(kind: kind, diff: diff, state: step.state, time: step.time))
+      observer(ConsoleEvent(kind: kind, diff: diff, state: step.state, time: step.time, live: now))
     }
   }
 }

@@ -1,0 +1,84 @@
+import Composable
+import Foundation
+
+/// The REPL's feature mode as an inspector's page drives it (`InspectedSession`, through
+/// `ConsoleSession`): what a page does, the REPL prints as if typed — `(inspector) :action` then
+/// the diff and the screen — so the page and the prompt stay in step whichever side acts.
+extension FeatureConsole {
+  func inspectionLive() -> InspectionLive {
+    var live = InspectionLive()
+    let state = currentState
+    live.screens = InspectionScreens.screens(of: definition, state: state, host: session.host)
+    live.effects = store.store.runningEffects
+    live.actions = InspectionActions.actions(of: definition, state: state)
+    live.canTravel = recording == nil
+    live.exportActions = exportRecording?.steps.count ?? 0
+    live.exportSince = exportSince?.rawValue ?? "open"
+    return live
+  }
+
+  func inspectorSend(_ action: String, payload: Value) throws {
+    let output = session.output
+    output.write(output.styled("(inspector) :" + action + (payload.isNull ? "" : " " + payload.luaLiteral(.oneLine.elided())), .dim))
+    let failure = asCommand {
+      let send = { self.perform { try self.store.send(action, payload: payload) } }
+      return eventTap.map { $0.sending(from: .page, send) } ?? send()
+    }
+    if let failure { throw InspectionRefusal(ConsoleSession.message(of: failure)) }
+  }
+
+  func inspectorJump(to entry: Int, state: Value) throws {
+    if recording != nil {
+      throw InspectionRefusal("a jump changes the state without an action, which a recorded test cannot replay; :stop the recording first")
+    }
+    do {
+      try FeatureStateCheck.check(state, against: definition)
+    } catch let error as ReluaError {
+      throw InspectionRefusal("the state after #\(entry) does not fit the feature as it is now (reloaded?): \(error.fullDescription)")
+    }
+    let output = session.output
+    output.write(output.styled("(inspector) jump to the state after #\(entry)", .dim))
+    asCommand {
+      past.append(currentState)
+      future.removeAll()
+      restore(state, reason: .jump, jumpedTo: entry)
+    }
+  }
+
+  func inspectorCancel(effect id: Int) throws {
+    guard let effect = store.store.runningEffects.first(where: { $0.id == id }), store.store.cancelEffect(id) else {
+      throw InspectionRefusal("no effect #\(id) is running")
+    }
+    let output = session.output
+    output.write(output.styled("(inspector) cancelled effect #\(effect.id)" + (effect.cancelIDs.isEmpty ? "" : " (" + effect.cancelIDs.joined(separator: ", ") + ")"), .dim))
+  }
+
+  /// The test the export recording writes now, named to sit beside the feature's script
+  /// (`GuessingGame_session_test.lua`), from where it requires the feature by its file's name.
+  func inspectorExport() throws -> (fileName: String, text: String) {
+    guard let exportRecording else { throw InspectionRefusal("nothing is recorded for an export") }
+    let feature = URL(fileURLWithPath: file)
+    let fileName = feature.deletingPathExtension().lastPathComponent + "_session_test.lua"
+    let path = feature.deletingLastPathComponent().appendingPathComponent(fileName).path
+    exportRecording.noteStop(of: store.store)
+    do {
+      return (fileName, try exportRecording.text(forTestAt: path, exported: true))
+    } catch {
+      throw InspectionRefusal(ConsoleSession.message(of: error))
+    }
+  }
+
+  func waitForEffectsChange(from ids: [Int], timeout: Duration) async {
+    await store.store.waitForRunningEffects(toDifferFrom: ids, timeout: timeout)
+  }
+
+  /// Starts the export's recording over from the state now (the store opened, or its state was
+  /// replaced without an action: what came before cannot replay from here).
+  func restartExportRecording(since reason: ConsoleEvent.Reason?) {
+    exportRecording?.uninstall(from: store.store)
+    let next = SessionRecording(path: "", featureFile: file, initialState: currentState)
+    next.install(on: store.store, host: session.host)
+    exportRecording = next
+    exportSince = reason
+  }
+}

@@ -1,0 +1,41 @@
+import Composable
+
+/// What an inspector draws beside the action log, as it is now: the screens (the navigation,
+/// derived from state), the effects in flight, the actions a page may send, and what a jump or an
+/// export would do. Plain values, made on the main actor, read on any thread.
+package struct InspectionLive: Sendable, Equatable {
+  package struct Screen: Sendable, Equatable {
+    package enum Kind: String, Sendable {
+      case root, presented, pushed, alert, confirmationDialog
+    }
+    /// The feature's name; `Alert` or `Confirmation dialog` for those.
+    package var name: String
+    /// How it is reached: `""` for the root, `destination.results`, `path[id=0].detail`.
+    package var place: String
+    package var kind: Kind
+    /// The action that closes it (`destination.dismiss`, `path.popFrom`), nil for the root.
+    package var close: String?
+    /// Its payload (a stack element's id for `popFrom`), nil for none.
+    package var closePayload: Value?
+    /// The screen as the REPL prints it: its view, an alert's text, else its state (cut).
+    package var text: String
+  }
+
+  package struct Action: Sendable, Equatable {
+    /// From the root: `counter.setCount`, `rows[id=3].toggle`.
+    package var path: String
+    /// Its declared payload type; nil for none.
+    package var payload: PayloadType?
+  }
+
+  package var screens: [Screen] = []
+  package var effects: [RunningEffect] = []
+  package var actions: [Action] = []
+  /// Whether a jump back in time is allowed now (not while the REPL records a test).
+  package var canTravel = true
+  /// How many actions an export would hold, and since what (`open`, `undo`, `jump`, …).
+  package var exportActions = 0
+  package var exportSince = "open"
+
+  package init() {}
+}

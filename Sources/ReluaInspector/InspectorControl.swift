@@ -1,0 +1,66 @@
+import Composable
+import Relua
+
+/// Carries out a page's requests (`InspectorRequest`) on the inspected session, on the main actor,
+/// and answers each (`InspectorMessage.result`); and keeps the pages' effects in flight current
+/// while the store runs them (`watchEffects`).
+@MainActor
+final class InspectorControl {
+  private let hub: InspectorHub
+  private weak var session: (any InspectedSession)?
+
+  init(hub: InspectorHub, session: any InspectedSession) {
+    self.hub = hub
+    self.session = session
+  }
+
+  /// The answer to a page's message `text`.
+  func answer(_ text: String) async -> String {
+    let request: InspectorRequest
+    do {
+      request = try InspectorRequest(parsing: text)
+    } catch {
+      return InspectorMessage.result(request: error.request, error: error.message)
+    }
+    guard let session else { return InspectorMessage.result(request: request.id, error: "the inspected store is gone") }
+    do {
+      switch request.kind {
+      case .send(let action, let payload):
+        try session.inspectorSend(action, payload: payload)
+      case .jump(let entry):
+        try session.inspectorJump(to: entry, state: try kept(entry))
+      case .stateAt(let entry):
+        return InspectorMessage.stateResult(request: request.id, entry: entry, state: try kept(entry))
+      case .cancel(let effect):
+        try session.inspectorCancel(effect: effect)
+        hub.effectsChanged(session.inspectionLive().effects)
+      case .export:
+        let export = try session.inspectorExport()
+        return InspectorMessage.result(request: request.id, [("fileName", .string(export.fileName)), ("text", .string(export.text))])
+      }
+      return InspectorMessage.result(request: request.id)
+    } catch {
+      return InspectorMessage.result(request: request.id, error: "\(error)")
+    }
+  }
+
+  private func kept(_ entry: Int) throws -> Value {
+    guard let state = hub.state(after: entry) else { throw InspectionRefusal("entry #\(entry) is not in the log (or no longer kept)") }
+    return state
+  }
+
+  /// Tells the hub of each change of the effects in flight, until the task is cancelled or the
+  /// session is gone (an effect that ends tells no entry, so the pages would not know).
+  func watchEffects() async {
+    var shown: [Int] = []
+    while !Task.isCancelled, let session {
+      await session.waitForEffectsChange(from: shown, timeout: .seconds(1))
+      guard let session = self.session else { return }
+      let effects = session.runningEffects
+      let ids = effects.map(\.id)
+      guard ids != shown else { continue }
+      shown = ids
+      hub.effectsChanged(effects)
+    }
+  }
+}
