@@ -147,9 +147,10 @@ def send_from_page(driver, action_suffix, payload=None, submit=True):
 
 
 def screens(driver):
-    """The screens pane's cards, root first: (name, place, badge, text, has close, is top)."""
+    """The screens pane's cards, root first: (name, place, badge, text, has close, is top); an alert
+    drawn over its presenter is not a card of its own."""
     cards = []
-    for card in driver.find_elements(By.CSS_SELECTOR, "#screens .screen"):
+    for card in driver.find_elements(By.CSS_SELECTOR, "#screens > .screen"):
         badge = card.find_elements(By.CSS_SELECTOR, ":scope > .screen-bar .badge")
         place = card.find_elements(By.CSS_SELECTOR, ":scope > .screen-place")
         cards.append((card.find_element(By.CSS_SELECTOR, ":scope > .screen-bar .screen-name").text,
@@ -263,6 +264,10 @@ def test_clicking_an_entry_shows_the_state_after_it_and_jump_here_takes_the_repl
         # While the REPL records a test, jumping is off, and the button says why.
         terminal.line(":record %s" % os.path.join(record, "Jump_test.lua"))
         terminal.expect(r"recording to")
+        # (the page learns it with the next entry's LIVE: :record itself sends none)
+        terminal.line(":increment")
+        terminal.expect(r"count = 2")
+        wait(driver, lambda d: len(entry_names(d)) == 5, "the entry after :record")
         entry_head(driver, 2).click()
         wait(driver, lambda d: not d.find_element(By.ID, "jump").is_enabled(), "Jump here disabled while recording")
         assert ":stop" in driver.find_element(By.ID, "jump").get_attribute("title")
@@ -284,6 +289,7 @@ def test_an_action_sent_from_the_page_changes_the_repls_state_and_is_marked_as_s
         field = driver.find_element(By.ID, "send-payload")
         assert (field.get_attribute("type"), field.get_attribute("step")) == ("number", "1"), field.get_attribute("outerHTML")
         path = send_from_page(driver, "setCount", "7")
+        terminal.expect(r"\(inspector\) :counter\.setCount 7")
         terminal.expect(r"\+\s+count = 7,")
         wait(driver, lambda d: last_entry(d) == (path, "7", "page"), "the page's %s 7" % path)
         assert not driver.find_element(By.ID, "send-error").is_displayed()
@@ -312,6 +318,9 @@ def test_a_payload_of_the_wrong_type_from_the_page_shows_the_repls_error_and_cha
         wait(driver, lambda d: d.find_elements(By.CSS_SELECTOR, "#send-action option"), "the form's actions")
         send_from_page(driver, "setCount", "1.5")
         wait(driver, lambda d: d.find_element(By.ID, "send-error").text == error, "the REPL's error: %s" % error)
+        # The REPL shows what the page sent, and the same error.
+        terminal.expect(r"\(inspector\) :counter\.setCount 1\.5")
+        terminal.expect(re.escape(error))
         assert entry_names(driver) == [], entry_names(driver)
         assert leaf(driver, "/counter/count") == "count = 0", leaf(driver, "/counter/count")
         # A good one next clears the error.
@@ -330,6 +339,12 @@ def test_a_payload_of_the_wrong_type_from_the_page_shows_the_repls_error_and_cha
         send_from_page(driver, "remove", "[1,")
         wait(driver, lambda d: d.find_element(By.ID, "send-error").text.startswith("the payload is not JSON"), "the JSON error")
         assert driver.execute_script("return nextRequest") == asked, "a payload that is not JSON was sent"
+        assert len(entry_names(driver)) == before
+        # JSON of the wrong type: the REPL's error again, as for the same payload typed in Lua.
+        terminal.line(':destination.results.remove {"a"}')
+        error = terminal.expect(r"(action 'destination\.results\.remove'[^\r\n]*)").group(1)
+        send_from_page(driver, "remove", '["a"]')
+        wait(driver, lambda d: d.find_element(By.ID, "send-error").text == error, "the REPL's error: %s" % error)
         assert len(entry_names(driver)) == before
         screenshot(driver, "inspector-send-error.png")
     finally:
@@ -373,7 +388,11 @@ def test_pushed_screens_and_alerts_are_drawn_as_such():
         wait(driver, lambda d: len(screens(d)) == 2, "the pushed detail")
         detail = screens(driver)[1]
         assert detail[0] == "Detail" and detail[2] == "pushed" and "Level 1" in detail[3] and detail[5], detail
-        assert "path" in detail[1], detail
+        assert "path" in detail[1] and detail[4], detail
+        driver.find_element(By.CSS_SELECTOR, "#screens .screen.top .close").click()
+        terminal.expect(r"Root   \[Push detail\]")
+        wait(driver, lambda d: [c[0] for c in screens(d)] == ["Stack"], "the detail popped")
+        assert last_entry(driver)[:2] == ("path.popFrom", "0"), last_entry(driver)
     finally:
         if driver:
             driver.quit()
@@ -388,10 +407,13 @@ def test_pushed_screens_and_alerts_are_drawn_as_such():
         dialog = wait(driver, lambda d: d.find_elements(By.CSS_SELECTOR, "#screens .screen.has-dialog .screen.dialog"),
                       "the alert over its presenter")[0]
         assert len(screens(driver)) == 1, screens(driver)
-        assert dialog.find_element(By.CSS_SELECTOR, ".badge").text == "alert"
-        assert "This is an alert" in dialog.find_element(By.CSS_SELECTOR, ".screen-text").text
-        assert "top" in dialog.get_attribute("class").split()
+        assert dialog.find_element(By.CSS_SELECTOR, ".badge").text == "alert", dialog.get_attribute("outerHTML")
+        assert "This is an alert" in dialog.find_element(By.CSS_SELECTOR, ".screen-text").text, dialog.text
+        assert "top" in dialog.get_attribute("class").split(), dialog.get_attribute("class")
         screenshot(driver, "inspector-alert.png")
+        dialog.find_element(By.CSS_SELECTOR, ".close").click()
+        wait(driver, lambda d: not d.find_elements(By.CSS_SELECTOR, "#screens .screen.dialog"), "the alert dismissed")
+        assert last_entry(driver)[:1] == ("alert.dismiss",), last_entry(driver)
     finally:
         if driver:
             driver.quit()
@@ -407,10 +429,11 @@ def test_a_running_effect_is_listed_with_its_cancel_id_and_cancel_stops_it():
         terminal.line(":toggleTimerButtonTapped")
         effect = wait(driver, lambda d: d.find_elements(By.CSS_SELECTOR, "#effects .effect"), "the timer's effect")[0]
         label = effect.find_element(By.CSS_SELECTOR, ".effect-label").text
-        assert re.fullmatch(r"#\d+ effect — cancellable as timer", label), label
+        # (cancel ids as Lua literals, as :cancel lists them)
+        assert re.fullmatch(r'#\d+ effect — cancellable as "timer"', label), label
         wait(driver, lambda d: "timerTicked" in entry_names(d), "a tick")
         screenshot(driver, "inspector-effects.png")
-        effect.find_element(By.CSS_SELECTOR, ".cancel").click()
+        driver.find_element(By.CSS_SELECTOR, "#effects .effect .cancel").click()
         wait(driver, lambda d: d.find_element(By.ID, "effects").text == "(no effect is running)", "the effect cancelled")
         assert not driver.find_element(By.ID, "effects-error").is_displayed()
         terminal.line(":cancel")

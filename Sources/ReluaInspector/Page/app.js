@@ -297,11 +297,23 @@ function renderValue(key, value, path, depth) {
 
 // MARK: LIVE: screens, effects, the send form's actions, export
 
+// What was drawn last, as JSON: each part is redrawn only when it changed, so a button being
+// clicked, a choice or a payload being typed survive the LIVE that comes with every entry (an
+// effect's timer sends one a second).
+const drawn = { screens: "", effects: "", actions: "" };
+
+function changed(part, value) {
+  const key = JSON.stringify(value);
+  if (drawn[part] === key) return false;
+  drawn[part] = key;
+  return true;
+}
+
 function showLive(value) {
   live = value;
-  showScreens(value.screens || []);
-  showEffects(value.effects || []);
-  showActions(value.actions || []);
+  if (changed("screens", value.screens || [])) showScreens(value.screens || []);
+  if (changed("effects", value.effects || [])) showEffects(value.effects || []);
+  if (changed("actions", value.actions || [])) showActions(value.actions || []);
   updateJumpButton();
   const exported = value.export || { actions: 0, since: "open" };
   $("export-summary").textContent = `${exported.actions} action${exported.actions === 1 ? "" : "s"} since ${exported.since}`;
@@ -339,9 +351,10 @@ function showScreens(screens) {
       close.textContent = "×";
       close.title = `Close: send ${screen.close}`;
       close.setAttribute("aria-label", `Close ${screen.name} (sends ${screen.close})`);
-      close.addEventListener("click", () => {
-        request({ type: "send", action: screen.close }, (result) => showError("screens-error", result.error));
-      });
+      // A pushed screen's close (popFrom) takes its stack id: closePayload.
+      const message = { type: "send", action: screen.close };
+      if ("closePayload" in screen) message.payload = screen.closePayload;
+      close.addEventListener("click", () => request(message, (result) => showError("screens-error", result.error)));
       bar.append(close);
     }
     card.append(bar);
@@ -354,7 +367,7 @@ function showScreens(screens) {
     body.append(text);
     card.append(body);
     if (isDialog && presenter) {
-      // Over the presenter's view: both in one grid cell (style.css), the dialog on top.
+      // In the presenter's card, on its dimmed view (style.css).
       presenter.classList.add("has-dialog");
       presenter.querySelector(".screen-body").append(card);
     } else {
@@ -411,15 +424,10 @@ function showError(id, text) {
 
 // MARK: The send form
 
-// The action list as last drawn (redrawn only when it changes, so a choice or a payload being
-// typed survives the LIVE messages an effect sends every second).
-let drawnActions = "";
+// The payload type the field was made for (kept while the chosen action's type is the same).
 let drawnPayloadType;
 
 function showActions(actions) {
-  const key = JSON.stringify(actions);
-  if (key === drawnActions) return;
-  drawnActions = key;
   const choice = $("send-action");
   const previous = choice.value;
   choice.replaceChildren();
@@ -547,8 +555,11 @@ function exportTest() {
     const note = $("export-note");
     // Beside the feature script: relua test finds the feature's modules from there.
     const folder = feature && feature.file.includes("/") ? feature.file.slice(0, feature.file.lastIndexOf("/") + 1) : "";
-    note.textContent = `${result.fileName}: ${exported.actions} action${exported.actions === 1 ? "" : "s"} since ${exported.since}` +
-      ` — save it beside the feature script and run \`relua test ${folder}${result.fileName}\``;
+    const command = document.createElement("code");
+    command.textContent = `relua test ${folder}${result.fileName}`;
+    note.replaceChildren(
+      `${result.fileName}: ${exported.actions} action${exported.actions === 1 ? "" : "s"} since ${exported.since}` +
+        " — save it beside the feature script and run ", command);
     note.hidden = false;
   });
 }
