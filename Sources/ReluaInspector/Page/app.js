@@ -197,11 +197,9 @@ function select(index) {
   showTravelError("");
   if (index !== null && !stateCache.has(index)) {
     request({ type: "stateAt", index }, (result) => {
-      if (result.error) {
-        if (selected === index) showTravelError(result.error);
-        return;
-      }
-      stateCache.set(index, "state" in result ? { state: result.state } : { stateError: result.stateError || "no state" });
+      // (A refusal is kept too: an entry no longer kept does not come back.)
+      stateCache.set(index, result.error ? { unavailable: result.error }
+        : "state" in result ? { state: result.state } : { stateError: result.stateError || "no state" });
       if (selected === index) showState();
     });
   }
@@ -257,10 +255,12 @@ function showState() {
     shown = stateCache.get(selected) || (latest ? currentState : { loading: true });
   }
   const error = $("state-error");
-  const problem = shown.stateError ? `The state cannot be shown: ${shown.stateError}` : shown.loading ? "loading…" : "";
+  const problem = shown.stateError ? `The state cannot be shown: ${shown.stateError}`
+    : shown.unavailable ? `The state after #${selected} cannot be had: ${shown.unavailable}`
+    : shown.loading ? "loading…" : "";
   error.hidden = !problem;
   error.textContent = problem;
-  error.classList.toggle("error", Boolean(shown.stateError));
+  error.classList.toggle("error", !shown.loading);
   const tree = $("state");
   tree.classList.toggle("past", selected !== null);
   tree.replaceChildren();
