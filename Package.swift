@@ -11,6 +11,7 @@ let package = Package(
     // relua in a Swift program of your own: ReluaRuntime, ReluaStore, ReluaDependency.
     .library(name: "Relua", targets: ["Relua"]),
     .library(name: "ReluaGitHub", targets: ["ReluaGitHub"]),
+    .library(name: "ReluaInspector", targets: ["ReluaInspector"]),
   ],
   dependencies: [
     .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
@@ -88,7 +89,7 @@ let package = Package(
     // An example of relua embedded in a Swift program: a terminal to-do list whose logic is a
     // Lua feature and whose storage is a Swift dependency (Scripts/test drives it).
     .executableTarget(
-      name: "relua-todo", dependencies: ["Relua"], path: "Examples/relua-todo",
+      name: "relua-todo", dependencies: ["Relua", "ReluaInspector"], path: "Examples/relua-todo",
       exclude: ["Todo.lua", "todo_test.lua"]),
     // The floor of `lua.send`'s shape in plain C (no relua): what the Lua VM alone costs.
     .target(name: "CBenchmarkFloor", dependencies: ["CLua"], path: "Benchmarks/CBenchmarkFloor"),
@@ -101,7 +102,7 @@ let package = Package(
     .target(name: "CFuzzDriver", path: "Fuzz/CFuzzDriver"),
     .executableTarget(
       name: "relua-fuzz",
-      dependencies: ["Lua", "Composable", "Relua", "ReluaGitHub", "WebSocket", "CFuzzDriver"],
+      dependencies: ["Lua", "Composable", "Relua", "ReluaGitHub", "ReluaInspector", "WebSocket", "CFuzzDriver"],
       path: "Fuzz/relua-fuzz"
     ),
     .testTarget(name: "LuaTests", dependencies: ["Lua", "CLua", "CLuaShim"]),

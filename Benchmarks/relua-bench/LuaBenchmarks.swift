@@ -122,27 +122,37 @@ func registerLuaBenchmarks(_ suite: BenchmarkSuite) {
 
 /// `relua run` of an empty script, in milliseconds (median of `samples` process launches).
 /// Needs the `relua` binary beside this one (`swift build -c release` builds both).
-func measureStartup(samples: Int = 15) -> (median: Double, p10: Double, p90: Double)? {
-  let binary = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
-    .appendingPathComponent("relua")
-  guard FileManager.default.isExecutableFile(atPath: binary.path) else { return nil }
+/// How long a `relua` binary takes from launch to exit, in milliseconds (median, p10, p90):
+/// `relua run EMPTY.lua`, and, as `repl`, `relua repl EMPTY.lua` on an empty standard input (the
+/// REPL's start without a terminal). `binaries` are measured in alternating launches, so that a
+/// baseline (`RELUA_BENCH_BASELINE`, another build) shares the machine's moments with this one.
+func measureStartup(binaries: [String], repl: Bool, samples: Int = 15) -> [(median: Double, p10: Double, p90: Double)]? {
+  guard binaries.allSatisfy({ FileManager.default.isExecutableFile(atPath: $0) }) else { return nil }
   let script = FileManager.default.temporaryDirectory.appendingPathComponent("relua-empty-\(getpid()).lua")
   _ = FileManager.default.createFile(atPath: script.path, contents: Data())
   defer { try? FileManager.default.removeItem(at: script) }
-  var milliseconds: [Double] = []
-  // posix_spawn + waitpid: Foundation's `Process.waitUntilExit` polls and would add its own latency.
-  let argv: [UnsafeMutablePointer<CChar>?] = [strdup(binary.path), strdup("run"), strdup(script.path), nil]
-  defer { for pointer in argv { free(pointer) } }
+  var actions = posix_spawn_file_actions_t()
+  posix_spawn_file_actions_init(&actions)
+  defer { posix_spawn_file_actions_destroy(&actions) }
+  posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
+  var milliseconds = Array(repeating: [Double](), count: binaries.count)
+  let argvs: [[UnsafeMutablePointer<CChar>?]] = binaries.map { [strdup($0), strdup(repl ? "repl" : "run"), strdup(script.path), nil] }
+  defer { for argv in argvs { for pointer in argv { free(pointer) } } }
   for _ in 0..<samples {
-    var pid: pid_t = 0
-    let start = DispatchTime.now().uptimeNanoseconds
-    guard posix_spawn(&pid, binary.path, nil, nil, argv, environ) == 0 else { return nil }
-    var status: Int32 = 0
-    waitpid(pid, &status, 0)
-    milliseconds.append(Double(DispatchTime.now().uptimeNanoseconds - start) / 1e6)
+    for (index, binary) in binaries.enumerated() {
+      // posix_spawn + waitpid: Foundation's `Process.waitUntilExit` polls and would add its own latency.
+      var pid: pid_t = 0
+      let start = DispatchTime.now().uptimeNanoseconds
+      guard posix_spawn(&pid, binary, &actions, nil, argvs[index], environ) == 0 else { return nil }
+      var status: Int32 = 0
+      waitpid(pid, &status, 0)
+      milliseconds[index].append(Double(DispatchTime.now().uptimeNanoseconds - start) / 1e6)
+    }
   }
-  milliseconds.sort()
-  return (milliseconds[samples / 2], milliseconds[samples / 10], milliseconds[samples * 9 / 10])
+  return milliseconds.map { values in
+    let sorted = values.sorted()
+    return (sorted[samples / 2], sorted[samples / 10], sorted[samples * 9 / 10])
+  }
 }
 
 /// `lua.send.floor.swift`'s three functions: the C floor's work, in Swift, behind the trampoline.

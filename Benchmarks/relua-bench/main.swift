@@ -4,7 +4,9 @@ import Lua
 
 // relua-bench: the engine's and the Lua layer's benchmarks, medians over repeated samples.
 // Usage: relua-bench [--json] [--filter PREFIX] [--samples N]
-// `relua.startup` launches the `relua` binary built beside this one (`swift build -c release`).
+// `relua.startup` (and `relua.startup.repl`) launch the `relua` binary built beside this one
+// (`swift build -c release`); with RELUA_BENCH_BASELINE=/path/to/an/older/relua, that one too, in
+// alternating launches, as `relua.startup.baseline` (`….repl.baseline`), with their ratio.
 
 // As the relua command line does (see `MainSerialExecutor`).
 MainSerialExecutor.acquire()
@@ -59,8 +61,16 @@ await suite.main(
       results.append(.init(name: "lua.memory.1M", median: memory.megabytes, p10: memory.megabytes, p90: memory.megabytes, unit: "MB"))
       if !memory.referencesBack { FileHandle.standardError.write(Data("lua.memory.1M: registry references did not return to their baseline\n".utf8)) }
     }
-    if wanted("relua.startup"), let startup = measureStartup() {
-      results.append(.init(name: "relua.startup", median: startup.median, p10: startup.p10, p90: startup.p90, unit: "ms"))
+    let relua = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent("relua").path
+    let baseline = ProcessInfo.processInfo.environment["RELUA_BENCH_BASELINE"].flatMap { $0.isEmpty ? nil : $0 }
+    for (name, repl) in [("relua.startup", false), ("relua.startup.repl", true)] where wanted(name) {
+      guard let measured = measureStartup(binaries: [relua] + (baseline.map { [$0] } ?? []), repl: repl) else { continue }
+      for (suffix, startup) in zip(["", ".baseline"], measured) {
+        results.append(.init(name: name + suffix, median: startup.median, p10: startup.p10, p90: startup.p90, unit: "ms"))
+      }
+      if measured.count == 2 {
+        FileHandle.standardError.write(Data(String(format: "%@ / baseline: %.3f\n", name, measured[0].median / measured[1].median).utf8))
+      }
     }
     return results
   })

@@ -1,10 +1,12 @@
 // relua-todo: a terminal to-do list whose logic is a Lua feature (Todo.lua) and whose I/O is
 // Swift: the terminal here, the storage a dependency the feature reaches as `deps.storage`.
 //
-//   relua-todo [--file PATH]     commands on standard input: add TITLE, done ID, rm ID, clear, list, quit
-//   relua-todo --test            runs todo_test.lua through ReluaRuntime.runTests
+//   relua-todo [--file PATH] [--inspect]   commands on standard input: add TITLE, done ID, rm ID, clear, list, quit;
+//                                          --inspect also serves the store's inspector (StoreInspector) and prints its address
+//   relua-todo --test                      runs todo_test.lua through ReluaRuntime.runTests
 import Foundation
 import Relua
+import ReluaInspector
 
 /// Where Todo.lua and its tests are: beside this file (an example run from its package).
 let exampleDirectory = URL(fileURLWithPath: #filePath).deletingLastPathComponent().path
@@ -41,14 +43,31 @@ func render(_ state: Value) {
   if let problem = state[key: "problem"].stringValue { print("! \(problem)") }
 }
 
+/// Standard input's lines, read on a thread of their own: the main actor, where the store runs,
+/// stays free meanwhile (for its effects, and for an inspector's page driving it).
+func inputLines() -> AsyncStream<String> {
+  AsyncStream { continuation in
+    Thread {
+      while let line = readLine() { continuation.yield(line) }
+      continuation.finish()
+    }.start()
+  }
+}
+
 @MainActor
-func runApp(file: String) async throws {
+func runApp(file: String, inspect: Bool) async throws {
   let relua = try ReluaRuntime(scriptRoots: [exampleDirectory])
   try relua.register(storage(file: file))
   let todo = try relua.loadFeature(file: exampleDirectory + "/Todo.lua")
   let store = try relua.makeStore(todo)
+  var inspector: StoreInspector?
+  if inspect {
+    inspector = try await StoreInspector.start(inspecting: store)
+    // Written at once (print's output waits in a buffer when it goes to a pipe).
+    FileHandle.standardOutput.write(Data("Inspector: \(inspector!.url)\n".utf8))
+  }
   render(store.state)
-  while let line = readLine() {
+  input: for await line in inputLines() {
     let words = line.split(separator: " ", maxSplits: 1).map(String.init)
     guard let command = words.first else { continue }
     let argument = words.count > 1 ? words[1] : ""
@@ -60,7 +79,7 @@ func runApp(file: String) async throws {
       case "rm": try store.send("remove", Int64(argument).map(Value.integer) ?? .string(argument))
       case "clear": try store.send("clearDone")
       case "list": break
-      case "quit": return
+      case "quit": break input
       default:
         print("? commands: add TITLE, done ID, rm ID, clear, list, quit")
         continue
@@ -71,6 +90,7 @@ func runApp(file: String) async throws {
       print("error: \(error)")
     }
   }
+  await inspector?.stop()
 }
 
 let arguments = CommandLine.arguments.dropFirst()
@@ -88,7 +108,7 @@ if let index = arguments.firstIndex(of: "--file"), arguments.index(after: index)
   file = arguments[arguments.index(after: index)]
 }
 do {
-  try await runApp(file: file)
+  try await runApp(file: file, inspect: arguments.contains("--inspect"))
 } catch {
   FileHandle.standardError.write(Data("relua-todo: \(error)\n".utf8))
   exit(1)

@@ -12,7 +12,7 @@ protocol FuzzTarget: AnyObject {
 
 @MainActor
 enum FuzzTargets {
-  static let names = ["json", "lua-value", "action-path", "run", "websocket-frames"]
+  static let names = ["json", "lua-value", "action-path", "run", "websocket-frames", "inspector-request"]
   nonisolated(unsafe) static var current: (any FuzzTarget)?
 
   static func make(_ name: String) -> (any FuzzTarget)? {
@@ -22,6 +22,7 @@ enum FuzzTargets {
     case "action-path": return ActionPathTarget()
     case "run": return RunTarget()
     case "websocket-frames": return WebSocketFramesTarget()
+    case "inspector-request": return InspectorRequestTarget()
     default: return nil
     }
   }

@@ -5,17 +5,17 @@ import Relua
 /// and answers each (`InspectorMessage.result`); and keeps the pages' effects in flight current
 /// while the store runs them (`watchEffects`).
 @MainActor
-final class InspectorControl {
+package final class InspectorControl {
   private let hub: InspectorHub
   private weak var session: (any InspectedSession)?
 
-  init(hub: InspectorHub, session: any InspectedSession) {
+  package init(hub: InspectorHub, session: any InspectedSession) {
     self.hub = hub
     self.session = session
   }
 
-  /// The answer to a page's message `text`.
-  func answer(_ text: String) async -> String {
+  /// The answer to a page's message `text` (JSON: a `result`).
+  package func answer(_ text: String) -> String {
     let request: InspectorRequest
     do {
       request = try InspectorRequest(parsing: text)

@@ -30,17 +30,14 @@ final class InspectorRequestTests: XCTestCase {
 
   private var server: InspectorServer!
   private var repl: ReplSession!
-  private var connection: WebSocketConnection!
-  private var messages: Inbox!
+  private var connection: PageConnection!
   private var nextRequest = 0
 
   private func open(_ source: String = ReplSession.tally) async throws {
     let hub = InspectorHub()
     repl = try await ReplSession(feature: source) { hub.record($0) }
     server = try await InspectorServer.start(hub: hub, session: repl.session)
-    connection = try await WebSocketConnection.connect(
-      to: "ws://127.0.0.1:\(server.port)/ws?token=\(server.token.hex)", origin: "http://127.0.0.1:\(server.port)")
-    messages = Inbox(connection.messages.makeAsyncIterator())
+    connection = try await PageConnection(port: Int(server.port), token: server.token.hex)
     let history = try await next()
     XCTAssertEqual(history["type"] as? String, "history")
   }
@@ -52,8 +49,7 @@ final class InspectorRequestTests: XCTestCase {
   }
 
   private func next() async throws -> [String: Any] {
-    guard case .text(let text)? = try await messages.next() else { throw Failure(description: "the connection ended") }
-    return try XCTUnwrap(JSONSerialization.jsonObject(with: Data(text.utf8)) as? [String: Any], text)
+    try await connection.next()
   }
 
   /// Sends a request and returns its answer, with the messages that came before it.
@@ -71,7 +67,7 @@ final class InspectorRequestTests: XCTestCase {
   }
 
   private func send(_ text: String) async throws {
-    try await connection.send(.text(text))
+    try await connection.send(text)
   }
 
   func testASendFromThePageIsSentAsTypedAndShownInTheREPL() async throws {
@@ -222,11 +218,4 @@ final class InspectorRequestTests: XCTestCase {
   }
 
   struct Failure: Error, CustomStringConvertible { var description: String }
-
-  /// The connection's messages, read one at a time by the test (on one task at a time).
-  private final class Inbox: @unchecked Sendable {
-    private var iterator: AsyncThrowingStream<WebSocketMessage, any Error>.Iterator
-    init(_ iterator: AsyncThrowingStream<WebSocketMessage, any Error>.Iterator) { self.iterator = iterator }
-    func next() async throws -> WebSocketMessage? { try await iterator.next() }
-  }
 }

@@ -263,9 +263,11 @@ final class SessionRecording {
     for name in Set(calls.map(\.dependency)).sorted() { deps.append("\(name) = recorded.\(name)") }
     if firstStackID > 0 { deps.append("stackElementID = \(firstStackID)") }
     let steps = self.steps
-    let how = exported ? "exported from `relua repl \(featureFile) --inspect`" : "with `relua repl \(featureFile)` (:record … :stop)"
+    let firstLine = exported
+      ? "-- Exported from the inspector of \(featureFile) on \(Self.today()):"
+      : "-- Recorded with `relua repl \(featureFile)` (:record … :stop) on \(Self.today()):"
     var lines = [
-      "-- Recorded \(how) on \(Self.today()):",
+      firstLine,
       "-- \(steps.count) action(s), \(sentCount) sent at the prompt and \(receivedCount) received from effects"
         + (calls.isEmpty ? "" : ", \(calls.count) dependency call(s)") + ".",
       "-- Each step sends (or receives) what the session did and expects the whole state it led to;",

@@ -1,0 +1,115 @@
+import Composable
+import Foundation
+
+/// A store a Swift program made (`ReluaStore`), as an inspector shows and drives it: its actions
+/// come to the observer as `ConsoleEvent`s (sent by the `program`, an `effect`, or the `page`),
+/// and a page's requests act on it as they would on the REPL's — without a REPL to print them.
+///
+/// It takes the store's `onReduce` hook while it lives (`close` gives it back).
+@MainActor
+package final class ReluaStoreInspection: InspectedSession {
+  private let store: ReluaStore
+  private let tap: ConsoleEventTap
+  /// The session recorded as a test since the store was inspected or a jump (what an export writes).
+  private var recording: SessionRecording?
+  private var recordingSince: ConsoleEvent.Reason?
+
+  /// Starts telling `observer` what `store` does: first an `opened` event with its state now.
+  package init(store: ReluaStore, observer: @escaping (ConsoleEvent) -> Void) {
+    self.store = store
+    var live: (() -> InspectionLive)?
+    tap = ConsoleEventTap(sender: .program, live: { live?() ?? InspectionLive() }, observer: observer)
+    live = { [unowned self] in self.inspectionLive() }
+    let root = store.object.store
+    tap.attach(to: root)
+    restartRecording(since: nil)
+    root.onReduce = { [weak self, weak root] action, received in
+      guard let self, let root else { return }
+      self.recording?.reduced(action, received: received, state: root.state)
+      self.tap.reduced(action, received: received, state: root.state)
+    }
+    tap.opened(feature: store.feature.name, file: Self.file(of: store.feature), state: store.state)
+  }
+
+  /// Stops telling the observer, and gives the store its dependencies and hook back.
+  package func close() {
+    let root = store.object.store
+    root.onReduce = nil
+    tap.detach(from: root)
+    recording?.uninstall(from: root)
+    recording = nil
+  }
+
+  /// The file the feature was defined in (`definedAt` without its line).
+  private static func file(of feature: FeatureDefinition) -> String {
+    guard let colon = feature.definedAt.lastIndex(of: ":"), Int(feature.definedAt[feature.definedAt.index(after: colon)...]) != nil else {
+      return feature.definedAt
+    }
+    return String(feature.definedAt[..<colon])
+  }
+
+  // MARK: InspectedSession
+
+  package func inspectionLive() -> InspectionLive {
+    var live = InspectionLive()
+    let state = store.state
+    live.screens = InspectionScreens.screens(of: store.feature, state: state, host: store.object.host)
+    live.effects = store.object.store.runningEffects
+    live.actions = InspectionActions.actions(of: store.feature, state: state)
+    live.exportActions = recording?.steps.count ?? 0
+    live.exportSince = recordingSince?.rawValue ?? "open"
+    return live
+  }
+
+  package var runningEffects: [RunningEffect] { store.object.store.runningEffects }
+
+  package func inspectorSend(_ action: String, payload: Value) throws {
+    let mark = recording?.mark
+    do {
+      try tap.sending(from: .page) { _ = try store.send(action, payload) }
+    } catch {
+      if let mark { recording?.rollBack(to: mark) }
+      throw InspectionRefusal(ConsoleSession.message(of: error))
+    }
+  }
+
+  package func inspectorJump(to entry: Int, state: Value) throws {
+    do {
+      try FeatureStateCheck.check(state, against: store.feature)
+    } catch let error as ReluaError {
+      throw InspectionRefusal("the state after #\(entry) does not fit the feature: \(error.fullDescription)")
+    }
+    store.object.store.restore(state)
+    restartRecording(since: .jump)
+    tap.jumped(to: entry, state: store.state)
+  }
+
+  package func inspectorCancel(effect id: Int) throws {
+    guard store.object.store.cancelEffect(id) else { throw InspectionRefusal("no effect #\(id) is running") }
+  }
+
+  package func inspectorExport() throws -> (fileName: String, text: String) {
+    guard let recording else { throw InspectionRefusal("nothing is recorded for an export") }
+    let feature = URL(fileURLWithPath: Self.file(of: store.feature))
+    let fileName = feature.deletingPathExtension().lastPathComponent + "_session_test.lua"
+    recording.noteStop(of: store.object.store)
+    do {
+      return (fileName, try recording.text(forTestAt: feature.deletingLastPathComponent().appendingPathComponent(fileName).path, exported: true))
+    } catch {
+      throw InspectionRefusal(ConsoleSession.message(of: error))
+    }
+  }
+
+  package func waitForEffectsChange(from ids: [Int], timeout: Duration) async {
+    await store.object.store.waitForRunningEffects(toDifferFrom: ids, timeout: timeout)
+  }
+
+  private func restartRecording(since reason: ConsoleEvent.Reason?) {
+    let root = store.object.store
+    recording?.uninstall(from: root)
+    let next = SessionRecording(path: "", featureFile: Self.file(of: store.feature), initialState: store.state)
+    next.install(on: root, host: store.object.host)
+    recording = next
+    recordingSince = reason
+  }
+}
