@@ -33,6 +33,7 @@ from test_repl import repl  # noqa: E402
 try:
     from selenium import webdriver
     from selenium.webdriver.chrome.service import Service
+    from selenium.common.exceptions import NoSuchElementException, StaleElementReferenceException
     from selenium.webdriver.common.by import By
     from selenium.webdriver.support.ui import Select, WebDriverWait
 except ImportError:
@@ -87,8 +88,10 @@ def status_code(url, headers=None):
 
 
 def wait(driver, condition, what, timeout=TIMEOUT):
+    # (A part of the page redrawn while the condition reads it leaves it a stale element: try again.)
     try:
-        return WebDriverWait(driver, timeout, poll_frequency=0.05).until(lambda d: condition(d))
+        return WebDriverWait(driver, timeout, poll_frequency=0.05,
+                             ignored_exceptions=(NoSuchElementException, StaleElementReferenceException)).until(lambda d: condition(d))
     except Exception:
         raise AssertionError("the page never showed %s; it shows:\n%s" % (what, driver.find_element(By.TAG_NAME, "body").text[-2000:]))
 
