@@ -131,9 +131,12 @@ function addEntry(entry, live) {
   if (live && atBottom) pane.scrollTop = pane.scrollHeight;
 }
 
-// "counter.setCount 5", ":undo", ":jump → #3".
+// "counter.setCount 5", ":undo", ":jump → #3"; a long payload (a search response) cut short.
 function describe(entry) {
-  if (entry.kind === "action") return `${entry.name} ${entry.payload || ""}`.trim();
+  if (entry.kind === "action") {
+    const payload = entry.payload || "";
+    return `${entry.name} ${payload.length > 40 ? payload.slice(0, 39) + "…" : payload}`.trim();
+  }
   if (entry.kind === "jump") return `:jump → #${entry.to}`;
   return `:${entry.kind}`;
 }
@@ -153,7 +156,7 @@ function renderEntry(entry) {
   if (isAction && entry.payload) head.append(span("payload", entry.payload));
   if (isAction) head.append(span(`sender ${entry.sender}`, entry.sender));
   head.append(span("time", formatTime(entry.time)));
-  head.title = `${describe(entry)} — click for its diff and the state after it`;
+  head.title = `${isAction ? `${entry.name} ${entry.payload}`.trim() : describe(entry)} — click for its diff and the state after it`;
   item.append(head);
   const diff = document.createElement("pre");
   diff.className = "diff";
