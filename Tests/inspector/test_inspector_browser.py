@@ -111,9 +111,9 @@ def opened(url, downloads=None):
 
 
 def leaf(driver, path):
-    """The state tree's line at `path` ("/counter/count"), or None."""
+    """The state tree's line at `path` ("/counter/count"), or None (shown or in a closed node)."""
     found = driver.find_elements(By.CSS_SELECTOR, '#state .leaf[data-path="%s"]' % path)
-    return found[0].text if found else None
+    return found[0].get_attribute("textContent") if found else None
 
 
 def entry_head(driver, index):
@@ -490,6 +490,40 @@ def test_export_downloads_a_test_of_the_session_that_relua_test_passes():
             driver.quit()
         terminal.close()
         shutil.rmtree(copy, ignore_errors=True)
+
+
+def test_a_programs_store_shows_its_sends_as_program_and_the_pages_as_page():
+    # relua-todo (Examples/relua-todo): a Swift program's store with StoreInspector, built beside relua.
+    todo = os.path.join(os.path.dirname(RELUA), "relua-todo")
+    if not os.path.exists(todo):
+        print("   skipped: no relua-todo beside %s (swift build builds it)" % RELUA)
+        return
+    directory = tempfile.mkdtemp(prefix="relua-inspector-todo-")
+    program = subprocess.Popen([todo, "--file", os.path.join(directory, "todo.json"), "--inspect"],
+                               stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
+    driver = None
+    try:
+        match = re.fullmatch(ADDRESS, program.stdout.readline())
+        assert match, "relua-todo printed no inspector address"
+        driver = opened(match.group(1))
+        program.stdin.write("add tea\n")
+        program.stdin.flush()
+        wait(driver, lambda d: last_entry(d) == ("add", '"tea"', "program"), "the program's add")
+        send_from_page(driver, "add", "milk")  # a string: a text field, sent as a JSON string
+        wait(driver, lambda d: last_entry(d) == ("add", '"milk"', "page"), "the page's add")
+        wait(driver, lambda d: leaf(d, "/items/[2]/title") == 'title = "milk"', "milk in the state")
+        # Each sender its own colour.
+        colours = driver.execute_script("""
+            return [...document.querySelectorAll('#log .sender')].map(e => [e.textContent, getComputedStyle(e).color]);""")
+        by_sender = dict(colours)
+        assert len(set(by_sender.values())) == len(by_sender) == 2, colours
+        screenshot(driver, "inspector-program.png")
+    finally:
+        if driver:
+            driver.quit()
+        program.kill()
+        program.wait()
+        shutil.rmtree(directory, ignore_errors=True)
 
 
 def test_actions_an_effect_sends_are_marked_as_sent_by_an_effect():
