@@ -50,17 +50,16 @@ package final class InspectorControl {
   }
 
   /// Tells the hub of each change of the effects in flight, until the task is cancelled or the
-  /// session is gone (an effect that ends tells no entry, so the pages would not know).
+  /// session is gone (an effect that ends tells no entry, so the pages would not know). It
+  /// compares with what the pages were last told (`InspectorHub.effectIDsTold`: entries carry
+  /// effects too), so an effect that starts and ends within one send's entry is not missed.
   func watchEffects() async {
-    var shown: [Int] = []
+    let hub = self.hub
     while !Task.isCancelled, let session {
-      await session.waitForEffectsChange(from: shown, timeout: .seconds(1))
+      await session.waitForEffectsChange(from: { hub.effectIDsTold }, timeout: .seconds(1))
       guard let session = self.session else { return }
       let effects = session.runningEffects
-      let ids = effects.map(\.id)
-      guard ids != shown else { continue }
-      shown = ids
-      hub.effectsChanged(effects)
+      if effects.map(\.id) != hub.effectIDsTold { hub.effectsChanged(effects) }
     }
   }
 }

@@ -25,11 +25,18 @@ package final class InspectorHub: @unchecked Sendable {  // its mutable state is
   private var live = InspectionLive()
   private var clients: [Int: AsyncStream<String>.Continuation] = [:]
   private var nextClientID = 0
+  /// The ids of the effects the pages were last told of (by an entry or `effectsChanged`), set
+  /// as they are told, not when the queue gets to them: the effects' watcher compares with it.
+  private let told = NSLock()
+  private var toldEffectIDs: [Int] = []
+
+  package var effectIDsTold: [Int] { told.withLock { toldEffectIDs } }
 
   package init() {}
 
   /// Takes in something the REPL's store went through.
   package func record(_ event: ConsoleEvent) {
+    if let live = event.live { told.withLock { toldEffectIDs = live.effects.map(\.id) } }
     queue.async { self.take(event) }
   }
 
@@ -66,6 +73,7 @@ package final class InspectorHub: @unchecked Sendable {  // its mutable state is
 
   /// The effects in flight changed without an entry (one ended): the pages redraw them.
   package func effectsChanged(_ effects: [RunningEffect]) {
+    told.withLock { toldEffectIDs = effects.map(\.id) }
     queue.async {
       guard effects != self.live.effects else { return }
       self.live.effects = effects
@@ -90,6 +98,10 @@ package final class InspectorHub: @unchecked Sendable {  // its mutable state is
   private func take(_ event: ConsoleEvent) {
     state = event.state
     if let live = event.live { self.live = live }
+    if event.kind == .liveChanged {
+      if !clients.isEmpty { broadcast(InspectorMessage.liveUpdate(InspectorMessage.live(live))) }
+      return
+    }
     if case .opened(let name, let file) = event.kind {
       // A new store: the log starts over, and every page with it.
       feature = ["name": .string(name), "file": .string(file)]

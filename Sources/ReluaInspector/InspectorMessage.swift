@@ -55,8 +55,11 @@ enum InspectorMessage {
       fields.append(("kind", .string(reason.rawValue)))
     case .jumped(let entry):
       fields += [("kind", "jump"), ("to", .integer(Int64(entry)))]
+    // (Not entries: the hub tells them otherwise.)
     case .opened:
       fields.append(("kind", "opened"))
+    case .liveChanged:
+      fields.append(("kind", "live"))
     }
     return .record(ValueRecord(fields))
   }

@@ -95,6 +95,22 @@ final class InspectorHistoryTests: XCTestCase {
     hub.close()
   }
 
+  func testTheStateAfterAnEntryIsKeptAsLongAsTheEntry() {
+    let hub = InspectorHub()
+    hub.record(ConsoleEvent(kind: .opened(feature: "F", file: "f.lua"), diff: [], state: ["n": 0]))
+    let more = 2
+    for n in 1...(InspectorHub.keptEntries + more) {
+      hub.record(ConsoleEvent(kind: .action(name: "step", payload: "", sender: .typed), diff: [], state: ["n": .integer(Int64(n))]))
+    }
+    // The first `more` entries were dropped with their states; the rest are there, by index.
+    XCTAssertNil(hub.state(after: 1))
+    XCTAssertNil(hub.state(after: more))
+    XCTAssertEqual(hub.state(after: more + 1), ["n": .integer(Int64(more + 1))])
+    XCTAssertEqual(hub.state(after: InspectorHub.keptEntries + more), ["n": .integer(Int64(InspectorHub.keptEntries + more))])
+    XCTAssertNil(hub.state(after: InspectorHub.keptEntries + more + 1))
+    hub.close()
+  }
+
   // MARK: Helpers
 
   private static func json(_ message: WebSocketMessage?) throws -> [String: Any] {

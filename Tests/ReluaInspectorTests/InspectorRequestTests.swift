@@ -151,12 +151,21 @@ final class InspectorRequestTests: XCTestCase {
     try await open()
     await repl.type(":increment")
     _ = try await next()
-    let directory = FileManager.default.temporaryDirectory.appendingPathComponent("relua-record-\(UUID().uuidString)")
-    try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+    // (Beside the feature: the test written at :stop requires it from there.)
+    let directory = URL(fileURLWithPath: try XCTUnwrap(repl.session.feature?.file)).deletingLastPathComponent()
     await repl.type(":record \(directory.path)/Tally_test.lua")
+    XCTAssertTrue(repl.output.contains("recording to"), repl.output)
+    // The page learns at once that jumps are off (no entry: only what is shown beside the log).
+    let recording = try await next()
+    XCTAssertEqual(recording["type"] as? String, "live")
+    XCTAssertEqual((recording["live"] as? [String: Any])?["travel"] as? Bool, false)
     let (refused, _) = try await request(["type": "jump", "index": 1])
     XCTAssertTrue((refused["error"] as? String)?.contains(":stop the recording first") ?? false, "\(refused)")
     XCTAssertEqual(repl.session.feature?.currentState, ["count": 1])
+    await repl.type(":stop")
+    XCTAssertTrue(repl.output.contains("wrote "), repl.output)
+    let stopped = try await next()
+    XCTAssertEqual((stopped["live"] as? [String: Any])?["travel"] as? Bool, true)
   }
 
   func testEffectsInFlightAreShownAndOneCanBeCancelled() async throws {

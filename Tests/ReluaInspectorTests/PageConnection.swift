@@ -13,9 +13,19 @@ final class PageConnection: @unchecked Sendable {
     iterator = connection.messages.makeAsyncIterator()
   }
 
-  /// The next message, as a JSON object.
-  func next() async throws -> [String: Any] {
-    guard case .text(let text)? = try await iterator.next() else { throw Ended() }
+  /// The next message, as a JSON object; one that does not come within `timeout` fails the test
+  /// (and ends the reading: the stream stops with the cancelled wait) instead of hanging it.
+  func next(timeout: Duration = .seconds(10)) async throws -> [String: Any] {
+    let message = try await withThrowingTaskGroup(of: WebSocketMessage?.self) { group in
+      group.addTask { try await self.iterator.next() }
+      group.addTask {
+        try await Task.sleep(for: timeout)
+        throw TimedOut(timeout: timeout)
+      }
+      defer { group.cancelAll() }
+      return try await group.next() ?? nil
+    }
+    guard case .text(let text)? = message else { throw Ended() }
     return try XCTUnwrap(JSONSerialization.jsonObject(with: Data(text.utf8)) as? [String: Any], text)
   }
 
@@ -27,5 +37,10 @@ final class PageConnection: @unchecked Sendable {
 
   struct Ended: Error, CustomStringConvertible {
     var description: String { "the connection ended" }
+  }
+
+  struct TimedOut: Error, CustomStringConvertible {
+    var timeout: Duration
+    var description: String { "no message came within \(timeout)" }
   }
 }

@@ -12,10 +12,12 @@ final class StoreInspectorTests: XCTestCase {
     local relua = require "relua"
     return relua.feature "Counter" {
       state = { count = 0 },
-      actions = { increment = {}, setCount = "integer" },
+      actions = { increment = {}, setCount = "integer", save = {} },
       reduce = relua.on {
         increment = function(s) s.count = s.count + 1 end,
         setCount = function(s, n) s.count = n end,
+        -- An effect that ends without sending anything (no entry tells the page it ended).
+        save = function(s, _, deps) return relua.Effect.run(function() deps.clock.sleep(0.05) end) end,
       },
     }
     """
@@ -35,7 +37,7 @@ final class StoreInspectorTests: XCTestCase {
     let token = try XCTUnwrap(URLComponents(string: url)?.queryItems?.first { $0.name == "token" }?.value)
     let port = try XCTUnwrap(inspector.url.port)
     let connection = try await PageConnection(port: port, token: token)
-    let next = connection.next
+    func next() async throws -> [String: Any] { try await connection.next() }
     let history = try await next()
     XCTAssertEqual((history["feature"] as? [String: Any])?["name"] as? String, "Counter")
     XCTAssertEqual(history["state"] as? [String: Int], ["count": 1])
@@ -64,6 +66,16 @@ final class StoreInspectorTests: XCTestCase {
     XCTAssertEqual(store.state, ["count": 5])
     let jumpAnswer = try await next()
     XCTAssertNil(jumpAnswer["error"])
+
+    // An effect the page started, ending on its own: the page is told, with no entry.
+    try await connection.send(#"{"type": "send", "request": 5, "action": "save"}"#)
+    let saving = try await next()
+    XCTAssertEqual(((saving["live"] as? [String: Any])?["effects"] as? [Any])?.count, 1, "\(saving)")
+    let saveAnswer = try await next()
+    XCTAssertEqual(saveAnswer["request"] as? Int, 5)
+    let ended = try await next()
+    XCTAssertEqual(ended["type"] as? String, "live")
+    XCTAssertEqual(((ended["live"] as? [String: Any])?["effects"] as? [Any])?.count, 0, "\(ended)")
 
     try store.send("increment")
     _ = try await next()

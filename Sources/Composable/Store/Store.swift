@@ -187,12 +187,16 @@ public final class Store<State, Action> {
     }
   }
 
-  /// Returns when the running effects are no longer `ids` (one started or ended), or after
-  /// `timeout`: for a host that shows them as they change (an inspector). Root stores only.
-  package func waitForRunningEffects(toDifferFrom ids: [Int], timeout: Duration) async {
+  /// Returns when the running effects are not those `shown` returns (read at each check: what a
+  /// host last showed), or after `timeout`: for a host that shows them as they change (an
+  /// inspector). Checked when an effect ends or delivers an action. Root stores only.
+  package func waitForRunningEffects(toDifferFrom shown: @escaping () -> [Int], timeout: Duration) async {
     guard let root else { return }
-    let expected = Set(ids)
-    await root.wait(until: { root.inFlight.count != expected.count || root.inFlight.keys.contains { !expected.contains($0) } }, timeout: timeout)
+    await root.wait(
+      until: {
+        let expected = shown()
+        return root.inFlight.count != expected.count || expected.contains { root.inFlight[$0] == nil }
+      }, timeout: timeout)
   }
 
   /// Cancels the running effect `id` (see `runningEffects`); false when it is not running.

@@ -26,9 +26,9 @@ extension ConsoleSession: InspectedSession {
 
   package var runningEffects: [RunningEffect] { feature?.store.store.runningEffects ?? [] }
 
-  package func waitForEffectsChange(from ids: [Int], timeout: Duration) async {
+  package func waitForEffectsChange(from shown: @escaping () -> [Int], timeout: Duration) async {
     if let feature {
-      await feature.waitForEffectsChange(from: ids, timeout: timeout)
+      await feature.waitForEffectsChange(from: shown, timeout: timeout)
     } else {
       try? await Task.sleep(for: timeout)
     }

@@ -69,8 +69,8 @@ extension FeatureConsole {
     }
   }
 
-  func waitForEffectsChange(from ids: [Int], timeout: Duration) async {
-    await store.store.waitForRunningEffects(toDifferFrom: ids, timeout: timeout)
+  func waitForEffectsChange(from shown: @escaping () -> [Int], timeout: Duration) async {
+    await store.store.waitForRunningEffects(toDifferFrom: shown, timeout: timeout)
   }
 
   /// Starts the export's recording over from the state now (the store opened, or its state was

@@ -456,6 +456,7 @@ final class FeatureConsole {
     recording.install(on: store.store, host: session.host)
     self.recording = recording
     hookReductions()
+    eventTap?.liveChanged()
     session.output.write(session.output.styled("recording to \(path); :stop writes it", .dim))
     if store.store.effectsInFlight > 0 {
       session.output.writeError(session.output.styled("warning: \(store.store.effectsInFlight) effect(s) already running are not part of the recording; what they send will not replay", .yellow))
@@ -478,6 +479,7 @@ final class FeatureConsole {
     self.recording = nil
     recording.uninstall(from: store.store)
     hookReductions()
+    eventTap?.liveChanged()
     let searches = recording.calls.isEmpty ? "" : ", \(recording.calls.count) dependency call(s)"
     session.output.write(session.output.styled(
       "wrote \(path) (\(recording.steps.count) action(s): \(recording.sentCount) sent, \(recording.receivedCount) received\(searches)); run it with relua test \(path)", .dim))

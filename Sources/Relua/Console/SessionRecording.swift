@@ -301,6 +301,7 @@ final class SessionRecording {
       }
     } ?? 0
     var clock: Int64 = 0
+    var previous = initialState
     func advance(to time: Duration, _ comment: String? = nil) {
       let target = Self.milliseconds(time) - origin
       guard target > clock else { return }
@@ -312,8 +313,15 @@ final class SessionRecording {
       case .step(let step):
         advance(to: step.time)
         let verb = step.received ? "receive" : "send"
-        let payload = step.received ? Self.receivedPayload(step.action.payload) : (step.action.payload.isNull ? "" : step.action.payload.luaLiteral() + ", ")
-        lines.append("  store:\(verb)(\(quoteLuaString(step.action.name)), \(payload)becomes(\(Self.longString(try step.state.json()))))")
+        var arguments = [quoteLuaString(step.action.name)]
+        if let payload = step.received ? Self.receivedPayload(step.action.payload) : (step.action.payload.isNull ? nil : step.action.payload.luaLiteral()) {
+          arguments.append(payload)
+        }
+        // An action that changed nothing is asserted without a change (a TestStore fails one
+        // given an update that expected a change: TCA's "Expected state to change").
+        if step.state != previous { arguments.append("becomes(\(Self.longString(try step.state.json())))") }
+        lines.append("  store:\(verb)(\(arguments.joined(separator: ", ")))")
+        previous = step.state
       case .call(let index):
         // The replay's call is made by now (an effect woke up): move the clock here first so that
         // the stub's answer, due after its latency, is scheduled before the clock passes it.
@@ -330,10 +338,10 @@ final class SessionRecording {
 
   /// A received action's payload when it is a plain value (matched exactly); a table payload (a
   /// search response) is matched by the action's name, and what it did is in the state expected.
-  private static func receivedPayload(_ payload: Value) -> String {
+  private static func receivedPayload(_ payload: Value) -> String? {
     switch payload {
-    case .string, .integer, .boolean: return payload.luaLiteral() + ", "
-    default: return ""
+    case .string, .integer, .boolean: return payload.luaLiteral()
+    default: return nil
     }
   }
 

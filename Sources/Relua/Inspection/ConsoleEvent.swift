@@ -16,6 +16,9 @@ package struct ConsoleEvent: Sendable {
     case replaced(Reason)
     /// The state put back to the one after the log's entry `to` (an inspector's time travel).
     case jumped(to: Int)
+    /// Nothing happened to the state, but what an inspector shows beside it changed (`:record`
+    /// started or stopped, so jumps are refused or allowed): no entry, only `live`.
+    case liveChanged
   }
 
   /// Who sent an action.

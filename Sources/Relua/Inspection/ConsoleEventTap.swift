@@ -76,6 +76,11 @@ final class ConsoleEventTap {
     tell(.jumped(to: entry), state: state)
   }
 
+  /// What `live` returns changed without an action (a recording started or stopped).
+  func liveChanged() {
+    observer(ConsoleEvent(kind: .liveChanged, diff: [], state: told, live: live?()))
+  }
+
   private func tell(_ kind: ConsoleEvent.Kind, state: Value) {
     let diff = ConsoleEvent.diffLines(from: told, to: state)
     told = state

@@ -21,8 +21,9 @@ package protocol InspectedSession: AnyObject {
   func inspectorExport() throws -> (fileName: String, text: String)
   /// The effects in flight now (cheaper than all of `inspectionLive`).
   var runningEffects: [RunningEffect] { get }
-  /// Returns when the effects in flight are no longer `ids` (an effect started or ended), or after `timeout`.
-  func waitForEffectsChange(from ids: [Int], timeout: Duration) async
+  /// Returns when the effects in flight are not those `shown` returns (what the pages were last
+  /// told), or after `timeout`.
+  func waitForEffectsChange(from shown: @escaping () -> [Int], timeout: Duration) async
 }
 
 /// A page's request the session did not carry out, and why (shown on the page as it is).

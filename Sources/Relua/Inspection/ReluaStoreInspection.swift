@@ -100,8 +100,8 @@ package final class ReluaStoreInspection: InspectedSession {
     }
   }
 
-  package func waitForEffectsChange(from ids: [Int], timeout: Duration) async {
-    await store.object.store.waitForRunningEffects(toDifferFrom: ids, timeout: timeout)
+  package func waitForEffectsChange(from shown: @escaping () -> [Int], timeout: Duration) async {
+    await store.object.store.waitForRunningEffects(toDifferFrom: shown, timeout: timeout)
   }
 
   private func restartRecording(since reason: ConsoleEvent.Reason?) {
