@@ -12,10 +12,11 @@ final class StoreInspectorTests: XCTestCase {
     local relua = require "relua"
     return relua.feature "Counter" {
       state = { count = 0 },
-      actions = { increment = {}, setCount = "integer", save = {} },
+      actions = { increment = {}, setCount = "integer", save = {}, fail = {} },
       reduce = relua.on {
         increment = function(s) s.count = s.count + 1 end,
         setCount = function(s, n) s.count = n end,
+        fail = function(s) s.count = 99; error("no") end,
         -- An effect that ends without sending anything (no entry tells the page it ended).
         save = function(s, _, deps) return relua.Effect.run(function() deps.clock.sleep(0.05) end) end,
       },
@@ -79,10 +80,14 @@ final class StoreInspectorTests: XCTestCase {
 
     try store.send("increment")
     _ = try await next()
+    // The program's send that fails: rolled back, in the log and in the export alike.
+    XCTAssertThrowsError(try store.send("fail"))
     try await connection.send((#"{"type": "export", "request": 4}"#))
     let export = try await next()
     XCTAssertEqual(export["fileName"] as? String, "Counter_session_test.lua")
     let text = try XCTUnwrap(export["text"] as? String, "\(export)")
+    XCTAssertFalse(text.contains("\"fail\""), text)
+    XCTAssertTrue(text.contains("store:send(\"increment\""), text)
     let test = directory.appendingPathComponent("Counter_session_test.lua").path
     try text.write(toFile: test, atomically: true, encoding: .utf8)
     let summary = await ReluaRuntime.runTests(paths: [test])

@@ -42,12 +42,17 @@ final class ConsoleEventTap {
 
   /// Follows `store` (again after `:reload` made a new one). Its reduced actions come through
   /// `reduced`, which the REPL calls from the store's one `onReduce` hook (a recording shares it).
-  func attach(to store: Store<Value, FeatureAction>) {
+  /// `rolledBack`: also told when a send failed and its state was restored (the store has one
+  /// such hook; a host that records the actions undoes its part there).
+  func attach(to store: Store<Value, FeatureAction>, rolledBack: (() -> Void)? = nil) {
     pending.removeAll()
     told = store.state
     observation?.cancel()
     observation = store.observeSends { [weak self] _ in self?.sendEnded() }
-    store.onRollBack = { [weak self] in self?.pending.removeAll() }
+    store.onRollBack = { [weak self] in
+      self?.pending.removeAll()
+      rolledBack?()
+    }
   }
 
   func detach(from store: Store<Value, FeatureAction>) {

@@ -13,6 +13,10 @@ package final class ReluaStoreInspection: InspectedSession {
   /// The session recorded as a test since the store was inspected or a jump (what an export writes).
   private var recording: SessionRecording?
   private var recordingSince: ConsoleEvent.Reason?
+  /// Where the recording stood when the last send ended: a send that fails (its state restored)
+  /// is forgotten back to there, the program's own sends too.
+  private var recordedUpToLastSend = 0
+  private var sends: ObservationToken?
 
   /// Starts telling `observer` what `store` does: first an `opened` event with its state now.
   package init(store: ReluaStore, observer: @escaping (ConsoleEvent) -> Void) {
@@ -21,8 +25,9 @@ package final class ReluaStoreInspection: InspectedSession {
     tap = ConsoleEventTap(sender: .program, live: { live?() ?? InspectionLive() }, observer: observer)
     live = { [unowned self] in self.inspectionLive() }
     let root = store.object.store
-    tap.attach(to: root)
+    tap.attach(to: root, rolledBack: { [unowned self] in self.recording?.rollBack(to: self.recordedUpToLastSend) })
     restartRecording(since: nil)
+    sends = root.observeSends { [unowned self] _ in self.recordedUpToLastSend = self.recording?.mark ?? 0 }
     root.onReduce = { [weak self, weak root] action, received in
       guard let self, let root else { return }
       self.recording?.reduced(action, received: received, state: root.state)
@@ -35,6 +40,7 @@ package final class ReluaStoreInspection: InspectedSession {
   package func close() {
     let root = store.object.store
     root.onReduce = nil
+    sends?.cancel()
     tap.detach(from: root)
     recording?.uninstall(from: root)
     recording = nil
@@ -64,11 +70,10 @@ package final class ReluaStoreInspection: InspectedSession {
   package var runningEffects: [RunningEffect] { store.object.store.runningEffects }
 
   package func inspectorSend(_ action: String, payload: Value) throws {
-    let mark = recording?.mark
     do {
       try tap.sending(from: .page) { _ = try store.send(action, payload) }
     } catch {
-      if let mark { recording?.rollBack(to: mark) }
+      // (The recording forgot the failed send's actions with the rollback.)
       throw InspectionRefusal(ConsoleSession.message(of: error))
     }
   }
@@ -111,5 +116,6 @@ package final class ReluaStoreInspection: InspectedSession {
     next.install(on: root, host: store.object.host)
     recording = next
     recordingSince = reason
+    recordedUpToLastSend = 0
   }
 }
