@@ -258,20 +258,14 @@ public final class ConsoleSession {
 
   /// An error, its message cut as any text is (`error(hugeString)` prints a screenful).
   func report(_ error: any Error) {
-    let cut = Elision.standard.cut(text:)
-    switch error {
-    case let error as LuaError:
+    var text = output.styled(Self.message(of: error), .red)
+    if let error = error as? LuaError, let traceback = error.traceback {
       switch error {
-      case .runtime, .interrupted:
-        output.writeError(output.styled(cut(error.message), .red) + (error.traceback.map { "\n" + $0 } ?? ""))
-      default:
-        output.writeError(output.styled(cut(error.message), .red))
+      case .runtime, .interrupted: text += "\n" + traceback
+      default: break
       }
-    case let error as ReluaError:
-      output.writeError(output.styled(cut(error.fullDescription), .red))
-    default:
-      output.writeError(output.styled(cut("\(error)"), .red))
     }
+    output.writeError(text)
   }
 
   // MARK: Commands
