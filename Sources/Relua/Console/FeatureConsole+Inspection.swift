@@ -6,15 +6,10 @@ import Foundation
 /// the diff and the screen — so the page and the prompt stay in step whichever side acts.
 extension FeatureConsole {
   func inspectionLive() -> InspectionLive {
-    var live = InspectionLive()
-    let state = currentState
     // The views are the script's Lua: Ctrl-C stops one that does not end, as at the prompt.
-    live.screens = InterruptSignal.armed(session.lua) { InspectionScreens.screens(of: definition, state: state, host: session.host) }
-    live.effects = store.store.runningEffects
-    live.actions = InspectionActions.actions(of: definition, state: state)
+    var live = InterruptSignal.armed(session.lua) { InspectionLive(feature: definition, store: store.store, host: session.host) }
     live.canTravel = recording == nil
-    live.exportActions = exportRecording?.steps.count ?? 0
-    live.exportSince = exportSince?.rawValue ?? "open"
+    export?.describe(in: &live)
     return live
   }
 
@@ -54,32 +49,13 @@ extension FeatureConsole {
     output.write(output.styled("(inspector) cancelled effect #\(effect.id)" + (effect.cancelIDs.isEmpty ? "" : " (" + effect.cancelIDs.joined(separator: ", ") + ")"), .dim))
   }
 
-  /// The test the export recording writes now, named to sit beside the feature's script
-  /// (`GuessingGame_session_test.lua`), from where it requires the feature by its file's name.
   func inspectorExport() throws -> (fileName: String, text: String) {
-    guard let exportRecording else { throw InspectionRefusal("nothing is recorded for an export") }
-    let feature = URL(fileURLWithPath: file)
-    let fileName = feature.deletingPathExtension().lastPathComponent + "_session_test.lua"
-    let path = feature.deletingLastPathComponent().appendingPathComponent(fileName).path
-    exportRecording.noteStop(of: store.store)
-    do {
-      return (fileName, try exportRecording.text(forTestAt: path, exported: true))
-    } catch {
-      throw InspectionRefusal(ConsoleSession.message(of: error))
-    }
+    guard let export else { throw InspectionRefusal("nothing is recorded for an export") }
+    return try export.test(of: store.store)
   }
 
   func waitForEffectsChange(from shown: @escaping () -> [Int], timeout: Duration) async {
     await store.store.waitForRunningEffects(toDifferFrom: shown, timeout: timeout)
   }
 
-  /// Starts the export's recording over from the state now (the store opened, or its state was
-  /// replaced without an action: what came before cannot replay from here).
-  func restartExportRecording(since reason: ConsoleEvent.Reason?) {
-    exportRecording?.uninstall(from: store.store)
-    let next = SessionRecording(path: "", featureFile: file, initialState: currentState)
-    next.install(on: store.store, host: session.host)
-    exportRecording = next
-    exportSince = reason
-  }
 }

@@ -28,10 +28,8 @@ final class FeatureConsole {
   private(set) var recording: SessionRecording?
   /// What the store does, told to the session's event observer (the inspector), if it has one.
   private(set) var eventTap: ConsoleEventTap?
-  /// With an inspector: the session recorded as a test since it opened or its state was last
-  /// replaced without an action (what the page's export writes); `exportSince` says which.
-  var exportRecording: SessionRecording?
-  var exportSince: ConsoleEvent.Reason?
+  /// With an inspector: what the page's export writes.
+  private(set) var export: SessionExport?
 
   static let helpLines = [
     "Feature mode (the global `store` is the app's store):",
@@ -61,7 +59,7 @@ final class FeatureConsole {
       let tap = ConsoleEventTap(live: { [unowned self] in self.inspectionLive() }, observer: observer)
       eventTap = tap
       tap.attach(to: store.store)
-      restartExportRecording(since: nil)
+      export = SessionExport(featureFile: file, store: store.store, host: host)
       tap.opened(feature: definition.name, file: file, state: currentState)
       hookReductions()
     }
@@ -105,7 +103,7 @@ final class FeatureConsole {
       guard let self, let store else { return }
       let state = store.state
       self.recording?.reduced(action, received: received, state: state)
-      self.exportRecording?.reduced(action, received: received, state: state)
+      self.export?.recording.reduced(action, received: received, state: state)
       self.eventTap?.reduced(action, received: received, state: state)
     }
   }
@@ -346,7 +344,7 @@ final class FeatureConsole {
     let before = currentState
     let effectsBefore = store.store.effectsInFlight
     let mark = recording?.mark
-    let exportMark = exportRecording?.mark
+    let exportMark = export?.recording.mark
     do {
       try body()
       if before == currentState {
@@ -360,7 +358,7 @@ final class FeatureConsole {
       return nil
     } catch {
       if let mark { recording?.rollBack(to: mark) }
-      if let exportMark { exportRecording?.rollBack(to: exportMark) }
+      if let exportMark { export?.recording.rollBack(to: exportMark) }
       session.report(error)
       return error
     }
@@ -371,7 +369,7 @@ final class FeatureConsole {
   func restore(_ state: Value, reason: ConsoleEvent.Reason, jumpedTo entry: Int? = nil) {
     let before = currentState
     store.store.restore(state)
-    if eventTap != nil { restartExportRecording(since: reason) }
+    export?.restart(since: reason, store: store.store)
     if let entry { eventTap?.jumped(to: entry, state: currentState) } else { eventTap?.replaced(reason, state: currentState) }
     if let diff = ValueDiff.lines(from: before, to: state) { session.output.write(session.output.diff(diff)) }
     showScreen()

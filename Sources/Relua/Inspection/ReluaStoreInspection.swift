@@ -11,8 +11,7 @@ package final class ReluaStoreInspection: InspectedSession {
   private let store: ReluaStore
   private let tap: ConsoleEventTap
   /// The session recorded as a test since the store was inspected or a jump (what an export writes).
-  private var recording: SessionRecording?
-  private var recordingSince: ConsoleEvent.Reason?
+  private let export: SessionExport
   /// Where the recording stood when the last send ended: a send that fails (its state restored)
   /// is forgotten back to there, the program's own sends too.
   private var recordedUpToLastSend = 0
@@ -21,16 +20,16 @@ package final class ReluaStoreInspection: InspectedSession {
   /// Starts telling `observer` what `store` does: first an `opened` event with its state now.
   package init(store: ReluaStore, observer: @escaping (ConsoleEvent) -> Void) {
     self.store = store
+    export = SessionExport(featureFile: Self.file(of: store.feature), store: store.object.store, host: store.object.host)
     var live: (() -> InspectionLive)?
     tap = ConsoleEventTap(sender: .program, live: { live?() ?? InspectionLive() }, observer: observer)
     live = { [unowned self] in self.inspectionLive() }
     let root = store.object.store
-    tap.attach(to: root, rolledBack: { [unowned self] in self.recording?.rollBack(to: self.recordedUpToLastSend) })
-    restartRecording(since: nil)
-    sends = root.observeSends { [unowned self] _ in self.recordedUpToLastSend = self.recording?.mark ?? 0 }
+    tap.attach(to: root, rolledBack: { [unowned self] in self.export.recording.rollBack(to: self.recordedUpToLastSend) })
+    sends = root.observeSends { [unowned self] _ in self.recordedUpToLastSend = self.export.recording.mark }
     root.onReduce = { [weak self, weak root] action, received in
       guard let self, let root else { return }
-      self.recording?.reduced(action, received: received, state: root.state)
+      self.export.recording.reduced(action, received: received, state: root.state)
       self.tap.reduced(action, received: received, state: root.state)
     }
     tap.opened(feature: store.feature.name, file: Self.file(of: store.feature), state: store.state)
@@ -42,8 +41,7 @@ package final class ReluaStoreInspection: InspectedSession {
     root.onReduce = nil
     sends?.cancel()
     tap.detach(from: root)
-    recording?.uninstall(from: root)
-    recording = nil
+    export.close(store: root)
   }
 
   /// The file the feature was defined in (`definedAt` without its line).
@@ -57,13 +55,8 @@ package final class ReluaStoreInspection: InspectedSession {
   // MARK: InspectedSession
 
   package func inspectionLive() -> InspectionLive {
-    var live = InspectionLive()
-    let state = store.state
-    live.screens = InspectionScreens.screens(of: store.feature, state: state, host: store.object.host)
-    live.effects = store.object.store.runningEffects
-    live.actions = InspectionActions.actions(of: store.feature, state: state)
-    live.exportActions = recording?.steps.count ?? 0
-    live.exportSince = recordingSince?.rawValue ?? "open"
+    var live = InspectionLive(feature: store.feature, store: store.object.store, host: store.object.host)
+    export.describe(in: &live)
     return live
   }
 
@@ -85,7 +78,8 @@ package final class ReluaStoreInspection: InspectedSession {
       throw InspectionRefusal("the state after #\(entry) does not fit the feature: \(error.fullDescription)")
     }
     store.object.store.restore(state)
-    restartRecording(since: .jump)
+    export.restart(since: .jump, store: store.object.store)
+    recordedUpToLastSend = 0
     tap.jumped(to: entry, state: store.state)
   }
 
@@ -94,28 +88,10 @@ package final class ReluaStoreInspection: InspectedSession {
   }
 
   package func inspectorExport() throws -> (fileName: String, text: String) {
-    guard let recording else { throw InspectionRefusal("nothing is recorded for an export") }
-    let feature = URL(fileURLWithPath: Self.file(of: store.feature))
-    let fileName = feature.deletingPathExtension().lastPathComponent + "_session_test.lua"
-    recording.noteStop(of: store.object.store)
-    do {
-      return (fileName, try recording.text(forTestAt: feature.deletingLastPathComponent().appendingPathComponent(fileName).path, exported: true))
-    } catch {
-      throw InspectionRefusal(ConsoleSession.message(of: error))
-    }
+    try export.test(of: store.object.store)
   }
 
   package func waitForEffectsChange(from shown: @escaping () -> [Int], timeout: Duration) async {
     await store.object.store.waitForRunningEffects(toDifferFrom: shown, timeout: timeout)
-  }
-
-  private func restartRecording(since reason: ConsoleEvent.Reason?) {
-    let root = store.object.store
-    recording?.uninstall(from: root)
-    let next = SessionRecording(path: "", featureFile: Self.file(of: store.feature), initialState: store.state)
-    next.install(on: root, host: store.object.host)
-    recording = next
-    recordingSince = reason
-    recordedUpToLastSend = 0
   }
 }
