@@ -175,6 +175,13 @@ final class Watchdog: @unchecked Sendable {
   }
 }
 
+/// The example feature an input's first line names (`Stack` for `CaseStudies<separator>Stack`),
+/// else one picked by the line's hash (djb2): every input reaches some feature.
+func fuzzFeature(named selector: String, among features: [String], separator: String) -> String {
+  features.first { $0 == selector || $0.hasSuffix(separator + selector) }
+    ?? features[Int(selector.utf8.reduce(UInt32(5381)) { ($0 &* 33) &+ UInt32($1) } % UInt32(features.count))]
+}
+
 /// A fresh sandboxed state with relua installed, limited as `relua run --memory-limit 64MB
 /// --instruction-limit 1000000` limits a script: one budget for all the Lua an input causes.
 @MainActor

@@ -25,8 +25,7 @@ final class InspectorRequestTarget: FuzzTarget {
     var lines = text.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
     guard !lines.isEmpty else { return }
     let selector = lines.removeFirst().trimmingCharacters(in: .whitespaces)
-    let feature = Self.features.first { $0 == selector || $0.hasSuffix("/" + selector) }
-      ?? Self.features[Int(selector.utf8.reduce(UInt32(5381)) { ($0 &* 33) &+ UInt32($1) } % UInt32(Self.features.count))]
+    let feature = fuzzFeature(named: selector, among: Self.features, separator: "/")
 
     let runtime: ReluaRuntime
     let store: ReluaStore
