@@ -147,6 +147,50 @@ final class InspectorRequestTests: XCTestCase {
     XCTAssertEqual((undone["entry"] as? [String: Any])?["kind"] as? String, "undo")
   }
 
+  /// A holder of an optional child; `inner` (absent at first) gives the child a scope of its own.
+  static func holder(inner: Bool) -> String {
+    """
+    local relua = require "relua"
+    local feature, on = relua.feature, relua.on
+    local Inner = feature "Inner" { state = { m = 0 }, actions = {}, reduce = on {} }
+    local Child = feature "Child" {
+      state = { n = 0 },
+      actions = {},
+      \(inner ? "compose = { relua.scope(\"inner\", Inner) }," : "")
+      reduce = on {},
+    }
+    return feature "Holder" {
+      state = { child = nil },
+      actions = { open = {}, close = {} },
+      compose = { relua.optional("child", Child) },
+      reduce = on {
+        open = function(s) s.child = { n = 0 } end,
+        close = function(s) s.child = nil end,
+      },
+    }
+    """
+  }
+
+  func testAJumpToAStateTheReloadedFeatureNoLongerFitsIsRefusedAndChangesNothing() async throws {
+    try await open(Self.holder(inner: false))
+    await repl.type(":open")
+    await repl.type(":close")
+    for _ in 0..<2 { _ = try await next() }
+    // Reloaded, the child needs an `inner` its state after #1 does not have.
+    let file = try XCTUnwrap(repl.session.feature?.file)
+    try Self.holder(inner: true).write(toFile: file, atomically: true, encoding: .utf8)
+    await repl.type(":reload")
+    XCTAssertTrue(repl.output.contains("the state is kept"), repl.output)
+    _ = try await next()
+    let before = repl.session.feature?.currentState
+    let (refused, entries) = try await request(["type": "jump", "index": 1])
+    let error = try XCTUnwrap(refused["error"] as? String, "\(refused)")
+    XCTAssertTrue(error.hasPrefix("the state after #1 does not fit the feature as it is now (reloaded?): "), error)
+    XCTAssertTrue(error.contains("inner"), error)
+    XCTAssertTrue(entries.isEmpty, "\(entries)")
+    XCTAssertEqual(repl.session.feature?.currentState, before)
+  }
+
   func testAJumpIsRefusedWhileTheREPLRecordsATest() async throws {
     try await open()
     await repl.type(":increment")
