@@ -64,10 +64,10 @@ package final class InspectorHub: @unchecked Sendable {  // its mutable state is
   /// The state after entry `index` (counted from 1), nil when it is not kept (dropped, or not yet).
   package func state(after index: Int) -> Value? {
     queue.sync {
-      let position = index - dropped - 1
+      // A page's number, any Int: compared before it is used in arithmetic (no overflow trap).
       // (Not `nil` in a conditional: `Value` is a nil literal itself.)
-      guard states.indices.contains(position) else { return Optional<Value>.none }
-      return states[position]
+      guard index > dropped, index - dropped <= states.count else { return Optional<Value>.none }
+      return states[index - dropped - 1]
     }
   }
 

@@ -27,6 +27,8 @@ struct InspectorRequest {
 
   /// A page's message longer than this is refused unread (a payload is typed by a person).
   static let maximumLength = 1 << 20
+  /// The largest entry or effect number a page may name: the largest exact in a JavaScript number.
+  static let largestNumber = 1 << 53
 
   var id: Int64
   var kind: Kind
@@ -41,9 +43,14 @@ struct InspectorRequest {
     }
     guard case .record = message else { throw Invalid(message: "a request must be a JSON object") }
     guard case .integer(let id) = message[key: "request"] else { throw Invalid(message: "a request needs a \"request\" number") }
-    func integer(_ field: String) throws(Invalid) -> Int {
+    // Entries count from 1, effects from 0; anything else (negative, past 2^53, which a page's
+    // numbers cannot hold exactly) is refused here, before it reaches any arithmetic.
+    func integer(_ field: String, from first: Int) throws(Invalid) -> Int {
       guard case .integer(let value) = message[key: field], let exact = Int(exactly: value) else {
         throw Invalid(request: id, message: "\"\(message[key: "type"].stringValue ?? "")\" needs an integer \"\(field)\"")
+      }
+      guard exact >= first, exact <= Self.largestNumber else {
+        throw Invalid(request: id, message: "\"\(field)\" must be from \(first) to \(Self.largestNumber), not \(exact)")
       }
       return exact
     }
@@ -54,9 +61,9 @@ struct InspectorRequest {
         throw Invalid(request: id, message: "\"send\" needs an \"action\" (a path from the root, like counter.increment)")
       }
       kind = .send(action: action, payload: message[key: "payload"])
-    case "jump": kind = .jump(entry: try integer("index"))
-    case "stateAt": kind = .stateAt(entry: try integer("index"))
-    case "cancel": kind = .cancel(effect: try integer("effect"))
+    case "jump": kind = .jump(entry: try integer("index", from: 1))
+    case "stateAt": kind = .stateAt(entry: try integer("index", from: 1))
+    case "cancel": kind = .cancel(effect: try integer("effect", from: 0))
     case "export": kind = .export
     case let other:
       throw Invalid(request: id, message: "unknown request type \(other.map { "\"\($0)\"" } ?? "(none)"): send, jump, stateAt, cancel or export")

@@ -123,6 +123,36 @@ final class InspectorRequestTests: XCTestCase {
     XCTAssertEqual(repl.session.feature?.currentState, ["count": 0])
   }
 
+  /// Every number a page sends is input to arithmetic: the extremes of Int64 (a trap on overflow
+  /// would kill the REPL and its session), numbers below the first entry or effect and past 2^53
+  /// are refused by number, and the session goes on.
+  func testNumbersAtTheEdgesOfIntAreRefusedAndTheSessionGoesOn() async throws {
+    try await open()
+    await repl.type(":increment")
+    _ = try await next()
+    for type in ["jump", "stateAt", "cancel"] {
+      let field = type == "cancel" ? "effect" : "index"
+      let first = type == "cancel" ? 0 : 1
+      for number in ["-9223372036854775808", "9223372036854775807", "\(first - 1)", "-2", "9007199254740993"] {
+        nextRequest += 1
+        try await send(#"{"type": "\#(type)", "request": \#(nextRequest), "\#(field)": \#(number)}"#)
+        let answer = try await next()
+        XCTAssertEqual(answer["request"] as? Int, nextRequest, "\(type) \(number)")
+        XCTAssertEqual(answer["error"] as? String, "\"\(field)\" must be from \(first) to 9007199254740992, not \(number)", "\(type) \(number)")
+      }
+    }
+    // The request's own number is only echoed: any Int64 is answered as sent.
+    try await send(#"{"type": "stateAt", "request": -9223372036854775808, "index": 1}"#)
+    let extreme = try await next()
+    XCTAssertEqual((extreme["request"] as? NSNumber)?.int64Value, Int64.min)
+    XCTAssertEqual(extreme["state"] as? [String: Int], ["count": 1])
+    XCTAssertEqual(repl.session.feature?.currentState, ["count": 1])
+    let (look, _) = try await request(["type": "stateAt", "index": 1])
+    XCTAssertEqual(look["state"] as? [String: Int], ["count": 1])
+    // The hub's own lookup takes any Int without trapping.
+    for index in [Int.min, Int.max, 0, -1, 2] { XCTAssertNil(server.hub.state(after: index), "\(index)") }
+  }
+
   func testTheStateAfterAnEntryAndAJumpToItThatTheREPLFollowsAndCanUndo() async throws {
     try await open()
     await repl.type(":increment")
