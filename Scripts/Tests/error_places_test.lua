@@ -42,6 +42,29 @@ describe("error places", function()
       "bad argument #1 to 'store:advance' (expected seconds: a finite number from 0 to 9e9)")
   end)
 
+  it("a dismiss from an effect of a root feature is its store's warning, naming the script line", function()
+    local dismissLine
+    local Root = relua.feature "DismissingRoot" {
+      state = {}, actions = { close = {} },
+      reduce = relua.on {
+        close = function(_, _, deps)
+          return Effect.run(function()
+            -- (error at level 3, past pcall, is placed at this line: the place the warning must name)
+            deps.dismiss(); dismissLine = select(2, pcall(function() error("", 3) end))
+          end)
+        end,
+      },
+    }
+    local root = relua.Store(Root)
+    root:send("close")
+    root:wait()
+    local warnings = root:warnings()
+    expect(#warnings).to_be(1)
+    expect(warnings[1]).to_match('^A "dismiss" was called from an effect of a feature that is not presented %(')
+    expect(dismissLine).to_match("error_places_test%.lua:%d+: $")
+    expect(warnings[1]).to_match("%(" .. dismissLine:sub(1, -3):gsub("%p", "%%%0") .. "%); nothing was dismissed%.$")
+  end)
+
   it("leaves the store as it was", function()
     expect(store:state("count")).to_be(0)
     store:send("increment")

@@ -381,7 +381,34 @@ void relua_pushhotfunction(lua_State *L, relua_callback callback, void *context,
 
 #pragma mark - Protected entries
 
+// Lua places its own runtime errors (a stack overflow, arithmetic on nil) at the running
+// function's line, which may be one of relua's chunks (`[relua deps]:2: stack overflow`), a place
+// the script's author cannot look up. If the error value on top of L is a string placed in a host
+// chunk (`[…]:N: `), that place is replaced by the innermost script line on `stack`'s frames
+// (still there: a message handler runs before the unwinding, a dead coroutine keeps its frames).
+static void relua_replace_host_where(lua_State *L, lua_State *stack) {
+  const char *message = lua_tostring(L, -1);
+  if (lua_type(L, -1) != LUA_TSTRING || message[0] != '[') return;
+  const char *close = strstr(message, "]:");
+  if (close == NULL) return;
+  const char *p = close + 2;
+  if (!isdigit((unsigned char)*p)) return;
+  while (isdigit((unsigned char)*p)) p++;
+  if (p[0] != ':' || p[1] != ' ') return;
+  lua_Debug ar;
+  for (int level = 0; lua_getstack(stack, level, &ar); level++) {
+    if (!lua_getinfo(stack, "Sl", &ar)) break;
+    if (ar.currentline > 0 && !(ar.source[0] == '=' && ar.source[1] == '[')) {
+      if (!lua_checkstack(L, 2)) return;
+      lua_pushfstring(L, "%s:%d: %s", ar.short_src, ar.currentline, p + 2);
+      lua_replace(L, -2);
+      return;
+    }
+  }
+}
+
 int relua_msgh(lua_State *L) {
+  relua_replace_host_where(L, L);
   luaL_traceback(L, L, NULL, 1);
   lua_setfield(L, LUA_REGISTRYINDEX, RELUA_TRACEBACK_KEY);
   lua_settop(L, 1);
@@ -446,6 +473,7 @@ int relua_resume(lua_State *co, lua_State *from, int nargs, int *nresults) {
   int saved = relua_enter(co, c);
   int status = lua_resume(co, from, nargs, nresults);
   relua_leave(c, saved);
+  if (status != LUA_OK && status != LUA_YIELD) relua_replace_host_where(co, co);
   return status;
 }
 

@@ -13,6 +13,12 @@ extension LuaState {
     }
     if let control {
       if control.pointee.budget_exhausted != 0 {
+        // Where the budget ran out, as the hook first raised it: the error that reaches Swift may
+        // be another by then (a reducer's, wrapping it, on its way out through `store:send`).
+        let exhaustedWhere = withUnsafeBytes(of: control.pointee.exhausted_where) { bytes in
+          String(decoding: bytes.prefix { $0 != 0 }, as: UTF8.self)
+        }
+        if exhaustedWhere.hasSuffix(": ") { return .instructionLimit(location: String(exhaustedWhere.dropLast(2))) }
         let raised = errorMessage(at: -1, in: L)
         return .instructionLimit(location: LuaError.location(in: raised, before: LuaError.instructionLimitMessage))
       }

@@ -49,4 +49,45 @@ final class RunCommandLimitTests: XCTestCase {
     XCTAssertTrue(lines[1].contains("grow.lua:4: memory limit of 50000000 bytes exceeded: relua would hold ≈"), lines[1])
     XCTAssertTrue(lines[2].hasPrefix("0\t"), lines[2])
   }
+
+  /// A dependency's live function that loops, called from a reducer or through a local: the
+  /// budget names the dependency's line in the script, not nothing (the reducer's error wrapping
+  /// it used to hide where the budget ran out).
+  func testTheInstructionLimitInADependencyNamesItsLine() throws {
+    let dir = try ScriptDirectory()
+    let file = try dir.write("spin.lua", """
+      relua.dependency "spin" { live = function() while true do end end }
+      local F = relua.feature "F" { state = { n = 0 }, actions = { go = {} },
+        reduce = relua.on { go = function(s, _, deps) local spin = deps.spin; spin() end } }
+      local store = relua.Store(F)
+      store:send("go")
+      print("never")
+      """)
+    let result = try RunningRelua(["run", "--instruction-limit", "100000", file]).finish(seconds: 60)
+    XCTAssertEqual(result.exitCode, 1, result.stderr)
+    XCTAssertEqual(result.stdout, "")
+    XCTAssertTrue(result.stderr.hasPrefix("relua: "), result.stderr)
+    XCTAssertTrue(result.stderr.hasSuffix("spin.lua:1: instruction budget exhausted\n"), result.stderr)
+  }
+
+  /// Recursion through a dependency overflows Lua's stack inside relua's own proxy chunk: the
+  /// error names the script's line that recursed, never `[relua deps]`, and the send is undone.
+  func testAStackOverflowThroughADependencyNamesTheScriptLine() throws {
+    let dir = try ScriptDirectory()
+    let file = try dir.write("deep.lua", """
+      local depsRef
+      relua.dependency "again" { live = function(n) return 1 + depsRef.again(n + 1) end }
+      local F = relua.feature "F" { state = { n = 0 }, actions = { go = {} },
+        reduce = relua.on { go = function(s, _, deps) depsRef = deps; s.n = 1; deps.again(1) end } }
+      local store = relua.Store(F)
+      local ok, err = pcall(store.send, store, "go")
+      print(ok, (tostring(err):match("^[^(]*")))
+      print(store:state("n"))
+      """)
+    let result = try RunningRelua(["run", file]).finish(seconds: 120)
+    XCTAssertEqual(result.exitCode, 0, result.stderr)
+    XCTAssertTrue(result.stdout.hasPrefix("false\t"), result.stdout)
+    XCTAssertTrue(result.stdout.hasSuffix("deep.lua:2: stack overflow \n0\n"), result.stdout)
+    XCTAssertFalse(result.stdout.contains("[relua"), result.stdout)
+  }
 }

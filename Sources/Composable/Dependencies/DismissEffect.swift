@@ -11,22 +11,25 @@ public struct DismissEffect: Sendable {
 
   @TaskLocal static var handler: Handler?
 
-  let fileID: StaticString
-  let line: UInt
-
-  public init(fileID: StaticString = #fileID, line: UInt = #line) {
-    self.fileID = fileID
-    self.line = line
-  }
+  public init() {}
 
   /// Whether the running effect belongs to a presented feature.
   public static var isPresented: Bool { handler != nil }
 
+  /// Dismisses the presented feature running this effect. From an effect of a feature that is
+  /// not presented, nothing is dismissed: the store gets a runtime warning naming the call's place.
   @MainActor
-  public func callAsFunction() {
+  public func callAsFunction(fileID: StaticString = #fileID, line: UInt = #line) {
+    callAsFunction(calledFrom: "\(fileID):\(line)")
+  }
+
+  /// `callAsFunction()` for a host whose caller's place is not Swift source: `place` is what the
+  /// warning names (a script's `file:line`).
+  @MainActor
+  public func callAsFunction(calledFrom place: String) {
     guard let handler = Self.handler else {
       RuntimeWarnings.report(
-        "A \"dismiss\" was called from an effect of a feature that is not presented (\(fileID):\(line)); nothing was dismissed."
+        "A \"dismiss\" was called from an effect of a feature that is not presented (\(place)); nothing was dismissed."
       )
       return
     }

@@ -8,7 +8,8 @@ import Foundation
 ///
 /// Between its first turn (`started`) and its end (`ended`) the effect is counted in its store's
 /// `AwakeEffects` while it is not asleep, so the store can tell whether any effect can still run
-/// without looking at each one (see `StoreRoot.allEffectsAsleep`).
+/// without looking at each one (see `StoreRoot.allEffectsAsleep`). It also takes the warnings the
+/// effect reports to its store.
 final class EffectActivity: @unchecked Sendable {
   @TaskLocal static var current: EffectActivity?
 
@@ -16,8 +17,17 @@ final class EffectActivity: @unchecked Sendable {
   private var sleeps = 0
   private var counted = false
   private let awake: AwakeEffects
+  /// The store's warnings, for what the effect reports (`RuntimeWarnings.report`).
+  private let report: @Sendable (RuntimeWarning, _ onMainActor: Bool) -> Void
 
-  init(awake: AwakeEffects) { self.awake = awake }
+  init(awake: AwakeEffects, report: @escaping @Sendable (RuntimeWarning, _ onMainActor: Bool) -> Void = { _, _ in }) {
+    self.awake = awake
+    self.report = report
+  }
+
+  /// Gives the store a warning the effect reported: at once on the main actor (where effects run),
+  /// else (a child task of the effect's) in a main-actor task.
+  func warn(_ warning: RuntimeWarning, onMainActor: Bool) { report(warning, onMainActor) }
 
   var isAsleep: Bool { awake.withLock { sleeps > 0 } }
 

@@ -8,12 +8,16 @@ public struct RuntimeWarning: Hashable, Sendable, CustomStringConvertible {
   public var description: String { message }
 }
 
-/// Where reducers report warnings: to the store running the current send (its `ReduceContext`).
+/// Where reducers and effects report warnings: to the store running the current send (its
+/// `ReduceContext`), else to the store running the current effect (its `EffectActivity`), else to
+/// standard error.
 public enum RuntimeWarnings {
-  public static func report(_ message: String) {
+  public static func report(_ message: String, isolation: isolated (any Actor)? = #isolation) {
     let warning = RuntimeWarning(message)
     if let context = ReduceContext.current {
       context.warn(warning)
+    } else if let activity = EffectActivity.current {
+      activity.warn(warning, onMainActor: isolation.map { $0 === MainActor.shared } ?? false)
     } else {
       printWarning(warning)
     }

@@ -538,7 +538,16 @@ final class StoreRoot<State, Action> {
   }
 
   /// A run effect's count of sleeps (see `EffectActivity`).
-  private func makeActivity() -> EffectActivity { EffectActivity(awake: awakeEffects) }
+  private func makeActivity() -> EffectActivity {
+    let link = self.link
+    return EffectActivity(awake: awakeEffects) { warning, onMainActor in
+      if onMainActor {
+        MainActor.assumeIsolated { link.root?.warn(warning) }
+      } else {
+        Task { @MainActor in link.root?.warn(warning) }
+      }
+    }
+  }
 
   /// Registers a driven effect (`Effect.driven`): it starts in `startDrivenEffects`, when its turn
   /// comes, and ends when it finishes or is cancelled.

@@ -60,8 +60,9 @@ enum LuaDependencies {
       }, cancel: subscription.cancel)
     }))
     try deps.rawSet("websocket", .table(LuaWebSocket.makeTable(host: host)))
-    try deps.rawSet("dismiss", .function(lua.function { _ in
-      MainActor.assumeIsolated { DependencyValues.current.dismiss() }
+    try deps.rawSet("dismiss", .function(lua.function { stack in
+      let place = LuaState.scriptLocation(stack.unsafeState) ?? "deps.dismiss"
+      MainActor.assumeIsolated { DependencyValues.current.dismiss(calledFrom: place) }
       return []
     }))
     // Any other name is a dependency declared by a script or registered by the host program
