@@ -163,8 +163,12 @@ public final class ConsoleSession {
         MainActor.assumeIsolated {
           self?.feature?.keepUnsavedRecording(because: "relua got \(number == SIGTERM ? "SIGTERM" : "SIGHUP") while recording")
         }
+        // Ended by the signal itself, as without the handler (process-directed: the main thread
+        // may block it); should it be blocked everywhere, by the exit status a shell gives it.
         signal(number, SIG_DFL)
-        raise(number)
+        kill(getpid(), number)
+        usleep(100_000)
+        exit(128 + number)
       }
       source.setCancelHandler { signal(number, SIG_DFL) }
       source.resume()
