@@ -81,6 +81,9 @@ final class RecordingPropertyTests: XCTestCase {
     var log: [String] = ["seed \(seed), \(feature)"]
 
     for _ in 0..<steps {
+      // Between two lines (or two page requests) the REPL awaits its input, and the effects a
+      // step started get their turns: no person types within a main-queue turn of the last line.
+      try await Task.sleep(for: .milliseconds(3))
       let roll = Int.random(in: 0..<100, using: &random)
       switch roll {
       case 0..<40:
@@ -137,6 +140,7 @@ final class RecordingPropertyTests: XCTestCase {
         }
       }
     }
+    try await Task.sleep(for: .milliseconds(3))
     if recording {
       log.append(":stop")
       await session.handle(":stop")
