@@ -165,6 +165,7 @@ public final class ConsoleSession {
         }
         // Ended by the signal itself, as without the handler (process-directed: the main thread
         // may block it); should it be blocked everywhere, by the exit status a shell gives it.
+        LineReader.flushBeforeExit()
         signal(number, SIG_DFL)
         kill(getpid(), number)
         usleep(100_000)
