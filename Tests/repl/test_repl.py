@@ -842,6 +842,113 @@ def test_record_replays_an_effect_and_its_received_action():
     assert "skipInFlightEffects" not in written, written
 
 
+def test_record_then_cancel_all_then_stop_writes_a_test_that_passes():
+    # Issue #31: the timer's ticks before the cancel are received in order, the cancel itself is
+    # written (skipInFlightEffects for :cancel all, cancelEffect(n) for one), and nothing after it.
+    directory, recorded, t = start_recording("Scripts/Features/CaseStudies/Timers.lua", "timer_cancel_test.lua", r"00:00")
+    try:
+        t.line(":toggleTimerButtonTapped")
+        t.expect(r"00:02")
+        t.line(":cancel all")
+        t.expect(r"cancelled 1 effect")
+        t.line(":toggleTimerButtonTapped")   # stops (isTimerActive false): no timer
+        t.expect(r"Start")
+        t.line(":toggleTimerButtonTapped")   # starts another
+        t.expect(r"00:03")
+        t.line(":cancel")
+        number = t.expect(r"#(\d+)  an effect").group(1)
+        t.line(":cancel %s" % number)
+        t.expect(r"cancelled #%s" % number)
+        time.sleep(1.3)                      # no tick after the cancel
+        t.line(":stop")
+        t.expect(r"wrote .*timer_cancel_test\.lua")
+    finally:
+        t.close()
+    written = run_recorded_test(recorded, directory)
+    assert "store:skipInFlightEffects()  -- :cancel all" in written, written
+    # (The stopping toggle's effect, which returns at once, counts: the new timer is the 3rd.)
+    assert "store:cancelEffect(3)  -- :cancel #%s" % number in written, written
+    assert written.count('store:receive("timerTicked"') == 3, written
+
+
+def test_record_refuses_up_front_a_place_its_test_could_not_require_the_feature_from():
+    directory = copy_scripts()
+    elsewhere = tempfile.mkdtemp(prefix="relua_elsewhere_")
+    t = repl("Scripts/Features/Counter.lua", cwd=directory)
+    try:
+        t.expect(r"Guess: 0")
+        t.line(":record %s" % os.path.join(elsewhere, "x_test.lua"))
+        t.expect(r"cannot write .*x_test\.lua: its test could not require Scripts/Features/Counter\.lua .*; nothing is recorded")
+        t.line(":record /nope/x_test.lua")
+        t.expect(r"cannot write /nope/x_test\.lua: no such directory; nothing is recorded")
+        t.line(":record x.lua")
+        t.expect(r"cannot write x\.lua: a recorded test's name ends in _test\.lua; nothing is recorded")
+        t.line(":stop")
+        t.expect(r"not recording")
+    finally:
+        t.close()
+    assert os.listdir(elsewhere) == [], os.listdir(elsewhere)
+
+
+def test_ctrl_d_with_an_unsaved_recording_keeps_it_and_says_where():
+    directory, recorded, t = start_recording("Scripts/Features/GuessingGame.lua", "unsaved_test.lua", r"Games played: 0")
+    try:
+        t.line(":increment")
+        t.expect(r"Guess: 1")
+        time.sleep(0.3)
+        t.send("\x04")
+        t.expect(r"quitting while recording \(no :stop\): the recording is written to %s" % re.escape(recorded))
+        assert t.wait_exit() == 0
+    finally:
+        t.close()
+    run_recorded_test(recorded, directory)
+
+
+def test_quitting_with_a_recording_whose_place_went_away_writes_it_beside_the_feature():
+    directory, recorded, t = start_recording("Scripts/Features/GuessingGame.lua", "gone_test.lua", r"Games played: 0")
+    recovered = os.path.join(directory, "Scripts", "Features", "GuessingGame_recovered_test.lua")
+    try:
+        t.line(":increment")
+        t.expect(r"Guess: 1")
+        shutil.rmtree(os.path.dirname(recorded))
+        t.line(":quit")
+        t.expect(r"the recording is written to %s \(cannot write .*gone_test\.lua: no such directory\)" % re.escape(recovered))
+        assert t.wait_exit() == 0
+    finally:
+        t.close()
+    run_recorded_test(recovered, directory)
+
+
+def test_sigterm_with_an_unsaved_recording_keeps_it():
+    directory, recorded, t = start_recording("Scripts/Features/GuessingGame.lua", "term_test.lua", r"Games played: 0")
+    try:
+        t.line(":increment")
+        t.expect(r"Guess: 1")
+        os.kill(t.pid, signal.SIGTERM)
+        t.expect(r"relua got SIGTERM while recording: the recording is written to %s" % re.escape(recorded))
+        t.wait_exit()
+    finally:
+        t.close()
+    run_recorded_test(recorded, directory)
+
+
+def test_while_recording_commands_that_replace_the_state_or_the_code_are_refused():
+    directory, recorded, t = start_recording("Scripts/Features/Counter.lua", "refused_test.lua", r"Guess: 0")
+    try:
+        t.line(":increment")
+        t.expect(r"Guess: 1")
+        for command in [":undo", ":redo", ":load x.json"]:
+            t.line(command)
+            t.expect(r"changes the state without an action, which a recorded test cannot replay; :stop the recording first")
+        t.line(":reload")
+        t.expect(r":reload runs other code.*:stop the recording first")
+        t.line(":stop")
+        t.expect(r"wrote .*refused_test\.lua \(1 action")
+    finally:
+        t.close()
+    run_recorded_test(recorded, directory)
+
+
 def test_record_outside_scripts_writes_a_test_that_runs_where_it_was_written():
     # A feature in a folder of its own (no Scripts/ around it): the recorded test requires it by
     # its name beside the test, and passes there; a test written where it could not require the

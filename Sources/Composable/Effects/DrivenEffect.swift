@@ -83,7 +83,7 @@ public struct DrivenEffect<Action> {
 
   /// Sends an action into the store; does nothing once the effect is cancelled.
   public func send(_ action: Action) {
-    if !core.isCancelled { unchecked.deliver(action) }
+    if !core.isCancelled { EffectDelivery.from(core.effectID) { unchecked.deliver(action) } }
   }
 
   /// Reports a runtime warning to the store that runs this effect.
@@ -184,6 +184,8 @@ final class DrivenEffectCore {
   /// Told once, with `id`, when the effect finishes or is cancelled.
   private var observer: (any DrivenEffectEndObserver)?
   private var id = 0
+  /// Its id in its store (`RunningEffect.id`).
+  var effectID: Int { id }
 
   init(dependencies: DependencyValues?, activity: EffectActivity?) {
     self.dependencies = dependencies

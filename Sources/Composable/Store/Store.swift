@@ -203,14 +203,33 @@ public final class Store<State, Action> {
   @discardableResult
   public func cancelEffect(_ id: Int) -> Bool {
     guard let root, root.inFlight[id] != nil else { return false }
+    root.didCancelFromHost?(id)
     root.cancelTasks(id..<(id + 1))
     return true
   }
 
   /// Cancels every running effect.
   public func cancelAllEffects() {
-    if let root { root.cancelAllEffects() } else { view!.cancelAll() }
+    if let root {
+      if !root.inFlight.isEmpty { root.didCancelFromHost?(nil) }
+      root.cancelAllEffects()
+    } else {
+      view!.cancelAll()
+    }
   }
+
+  /// Called before a host cancels effects from outside the reducers — `cancelEffect(_:)` with the
+  /// effect's id, `cancelAllEffects()` (when some are running) with nil — what a host recording the
+  /// session as a test must write down (the reducers' own `Effect.cancel` replays by itself).
+  /// Root stores only; one handler at a time.
+  package var onCancelFromHost: ((_ effect: Int?) -> Void)? {
+    get { root?.didCancelFromHost }
+    set { root?.didCancelFromHost = newValue }
+  }
+
+  /// The id the next effect this store starts will have (`RunningEffect.id`s are given in the
+  /// order effects start, from 0 when the store is made). Root stores only (0 otherwise).
+  package var nextEffectID: Int { root?.nextTaskID ?? 0 }
 
   /// Waits until no effect is running (for scripts and hosts; tests use `TestStore.finish`).
   /// Event-driven: resumes when the last effect in flight finishes (or the waiting task is cancelled).

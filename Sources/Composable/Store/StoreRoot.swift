@@ -102,6 +102,8 @@ final class StoreRoot<State, Action> {
   @exclusivity(unchecked) @usableFromInline var didReduce: ((Action, _ received: Bool) -> Void)?
   /// Called when a failed send's state was restored (what `didReduce` saw of it never happened).
   var didRollBack: (() -> Void)?
+  /// Called when a host cancels effects (`Store.cancelEffect`: its id; `Store.cancelAllEffects`: nil).
+  var didCancelFromHost: ((Int?) -> Void)?
 
   init(
     initialState: State, reducer: @escaping (inout State, Action) -> Effect<Action>,
@@ -515,7 +517,7 @@ final class StoreRoot<State, Action> {
     tasksToBegin.insert(taskID)
     let link = self.link
     let send = Send<Action>(
-      deliver: { link.root?.receive($0) },
+      deliver: { action in EffectDelivery.from(taskID) { link.root?.receive(action) } },
       warning: { link.root?.warn($0) })
     let body = run.body
     let activity = makeActivity()

@@ -34,6 +34,8 @@ public final class TestStore<State, Action> {
 
   public let store: Store<State, Action>
   let root: StoreRoot<State, Action>
+  /// The id of the first effect it started (`cancelEffect(started:)` counts from it).
+  let firstTaskID: Int
   let location: SourceLocation
 
   struct Received {
@@ -90,6 +92,7 @@ public final class TestStore<State, Action> {
       initialState: initialState, reduce: reducer.reduce(into:action:), dependencies: dependencies,
       transactional: transactional, transaction: transaction)
     self.root = store.root!
+    firstTaskID = root.nextTaskID
     failures.report = { [weak self] name in
       guard let self else { return }
       self.fail("Unimplemented dependency: \(name)", at: self.currentLocation)
@@ -408,6 +411,24 @@ public final class TestStore<State, Action> {
     if let last = received.last { state = last.state }
     received.removeAll()
   }
+
+  /// Cancels the `number`-th effect this test store started (1 for the first; effects count in
+  /// the order they start, those effects started included), as a host's cancel of one effect
+  /// (the REPL's `:cancel N`) does: it stops, and what it would send never arrives. False when that
+  /// effect is not running (it ended, was cancelled, or was never started).
+  @discardableResult
+  public func cancelEffect(started number: Int) async -> Bool {
+    await Task.megaYield()
+    guard number >= 1, number <= Int.max - firstTaskID else { return false }
+    let id = firstTaskID + number - 1
+    guard root.inFlight[id] != nil else { return false }
+    root.cancelTasks(id..<(id + 1))
+    await Task.megaYield()
+    return true
+  }
+
+  /// How many effects this test store has started so far (concatenations and their parts included).
+  public var effectsStarted: Int { root.nextTaskID - firstTaskID }
 
   /// Cancels the effects still running, accepting that they never finish.
   public func skipInFlightEffects(file: StaticString = #filePath, line: UInt = #line) async {

@@ -130,6 +130,8 @@ public final class ConsoleSession {
     refreshCompletions()
     InterruptSignal.interruptAtPrompt(lua)
     defer { InterruptSignal.interruptAtPrompt(nil) }
+    let endings = catchEndingSignals()
+    defer { for source in endings { source.cancel() } }
     while running {
       switch await reader.readLine(prompt: prompt(continuation: false)) {
       case .line(let line):
@@ -145,8 +147,34 @@ public final class ConsoleSession {
       }
     }
     if reader.isInteractive { output.write("") }
+    feature?.keepUnsavedRecording(because: "quitting while recording (no :stop)")
     feature?.stop()
     return 0
+  }
+
+  /// SIGTERM and SIGHUP (a `kill`, the terminal closed) end relua as they would without these
+  /// handlers, but first keep a recording not yet written (`keepUnsavedRecording`). Handled on
+  /// the main queue, between what the main actor runs.
+  private func catchEndingSignals() -> [any DispatchSourceSignal] {
+    [SIGTERM, SIGHUP].map { number in
+      signal(number, SIG_IGN)
+      let source = DispatchSource.makeSignalSource(signal: number, queue: .main)
+      source.setEventHandler { [weak self] in
+        MainActor.assumeIsolated {
+          self?.feature?.keepUnsavedRecording(because: "relua got \(number == SIGTERM ? "SIGTERM" : "SIGHUP") while recording")
+        }
+        // Ended by the signal itself, as without the handler (process-directed: the main thread
+        // may block it); should it be blocked everywhere, by the exit status a shell gives it.
+        LineReader.flushBeforeExit()
+        signal(number, SIG_DFL)
+        kill(getpid(), number)
+        usleep(100_000)
+        exit(128 + number)
+      }
+      source.setCancelHandler { signal(number, SIG_DFL) }
+      source.resume()
+      return source
+    }
   }
 
   private func prompt(continuation: Bool) -> String {

@@ -58,7 +58,7 @@ final class FeatureConsole {
     if let observer = session.eventObserver {
       let tap = ConsoleEventTap(live: { [unowned self] in self.inspectionLive() }, observer: observer)
       eventTap = tap
-      tap.attach(to: store.store)
+      tap.attach(to: store.store, rolledBack: { [unowned self] in self.sendRolledBack() })
       export = SessionExport(featureFile: file, store: store.store, host: host)
       tap.opened(feature: definition.name, file: file, state: currentState)
       hookReductions()
@@ -93,18 +93,61 @@ final class FeatureConsole {
 
   /// The store's one hook on reduced actions, for all that want them: a recording (written as
   /// a test), the event tap (the inspector) and its export's recording. None when none is there.
+  ///
+  /// The recordings are also told when a send ends or fails (rolled back: through the event
+  /// tap's hook when there is one) and when effects are cancelled from outside the reducers
+  /// (`:cancel`, the inspector's Cancel, Ctrl-C), which they write down for the replay.
   func hookReductions() {
+    let store = store.store
     guard recording != nil || eventTap != nil else {
-      store.store.onReduce = nil
+      store.onReduce = nil
+      store.onCancelFromHost = nil
+      store.onRollBack = nil
+      sends?.cancel()
+      sends = nil
       return
     }
-    let store = store.store
     store.onReduce = { [weak self, weak store] action, received in
       guard let self, let store else { return }
       let state = store.state
       self.recording?.reduced(action, received: received, state: state)
       self.export?.recording.reduced(action, received: received, state: state)
       self.eventTap?.reduced(action, received: received, state: state)
+    }
+    store.onCancelFromHost = { [weak self] effect in
+      self?.recording?.cancelled(effect: effect)
+      self?.export?.recording.cancelled(effect: effect)
+    }
+    // (With an event tap, the store's one rollback hook is the tap's, which calls `sendRolledBack`.)
+    if eventTap == nil { store.onRollBack = { [weak self] in self?.sendRolledBack() } }
+    sends?.cancel()
+    sends = store.observeSends { [weak self] _ in
+      self?.recording?.sendEnded()
+      self?.export?.recording.sendEnded()
+    }
+  }
+
+  private var sends: ObservationToken?
+
+  /// A send failed and its state was restored. Its steps are forgotten; but an effect's action
+  /// that failed cannot be replayed (a test cannot expect a reducer's failure, and the effect
+  /// would send it again): the `:record`ing ends there and is written, the export starts over.
+  func sendRolledBack() {
+    if let recording {
+      if recording.sendStartedReceived {
+        recording.endAtFailure(store: store.store)
+        finishRecording(recording, why: recording.endedEarly ?? "an effect's action failed")
+      } else {
+        recording.sendRolledBack()
+      }
+    }
+    if let export {
+      if export.recording.sendStartedReceived {
+        export.restart(since: .failure, store: store.store)
+        eventTap?.liveChanged()
+      } else {
+        export.recording.sendRolledBack()
+      }
     }
   }
 
@@ -200,6 +243,8 @@ final class FeatureConsole {
       guard let next = future.popLast() else { return output.writeError("nothing to redo") }
       past.append(currentState)
       restore(next, reason: .redo)
+    case "reload" where recording != nil:
+      output.writeError(":reload runs other code, which a recorded test of the code it started with cannot replay; :stop the recording first")
     case "reload":
       reload()
     case "save":
@@ -386,6 +431,7 @@ final class FeatureConsole {
       let state = currentState
       stop()
       eventTap?.detach(from: store.store)
+      export?.close(store: store.store)
       var dependencies = store.store.dependencies
       dependencies.context = .live
       store = try LuaStoreObject(host: session.host, feature: newDefinition, state: state, dependencies: dependencies)
@@ -393,8 +439,10 @@ final class FeatureConsole {
       try session.lua.setGlobal("store", storeValue)
       definition = newDefinition
       observe()
+      // What the export recorded ran the old code: it starts over with the new.
+      export?.restart(since: .reload, store: store.store)
       if let eventTap {
-        eventTap.attach(to: store.store)
+        eventTap.attach(to: store.store, rolledBack: { [unowned self] in self.sendRolledBack() })
         eventTap.replaced(.reload, state: currentState)
       }
       hookReductions()
@@ -441,14 +489,26 @@ final class FeatureConsole {
 
   // MARK: Recording
 
+  /// Whether a recorded test can be written at `path`, as `:record` checks it up front and
+  /// `:stop OTHER` (and the write itself) again: a name ending in `_test.lua`, a file relua can
+  /// write, in a place from which the test can require the feature as `relua test` finds
+  /// modules. Throws the reason.
+  func checkTestPlace(_ path: String) throws {
+    guard path.hasSuffix("_test.lua") else { throw ConsoleFile.Failure(description: "cannot write \(path): a recorded test's name ends in _test.lua") }
+    try ConsoleFile.checkWritable(path)
+    // (The recording's own rule: `SessionRecording.moduleName`.)
+    _ = try SessionRecording.module(of: file, forTestAt: path)
+  }
+
   private func startRecording(_ path: String) {
-    guard path.hasSuffix("_test.lua") else { return session.output.writeError("usage: :record FILE_test.lua") }
+    guard !path.isEmpty else { return session.output.writeError("usage: :record FILE_test.lua") }
     if recording != nil { return session.output.writeError("already recording (:stop writes it)") }
-    // Refused now, not after a whole session: the file must be one relua can write.
+    // Refused now, not after a whole session: the file must be one relua can write, where its
+    // test finds the feature.
     do {
-      try ConsoleFile.checkWritable(path)
+      try checkTestPlace(path)
     } catch {
-      return session.output.writeError("\(error); nothing is recorded")
+      return session.output.writeError("\(ConsoleSession.message(of: error)); nothing is recorded")
     }
     let recording = SessionRecording(path: path, featureFile: file, initialState: currentState)
     recording.install(on: store.store, host: session.host)
@@ -457,7 +517,7 @@ final class FeatureConsole {
     eventTap?.liveChanged()
     session.output.write(session.output.styled("recording to \(path); :stop writes it", .dim))
     if store.store.effectsInFlight > 0 {
-      session.output.writeError(session.output.styled("warning: \(store.store.effectsInFlight) effect(s) already running are not part of the recording; what they send will not replay", .yellow))
+      session.output.writeError(session.output.styled("warning: \(store.store.effectsInFlight) effect(s) already running are not part of the recording; the actions they deliver are written as sent", .yellow))
     }
   }
 
@@ -465,22 +525,73 @@ final class FeatureConsole {
   /// write that fails keeps the recording going, so that it can be written elsewhere.
   private func stopRecording(_ otherPath: String) {
     guard let recording else { return session.output.writeError("not recording (:record FILE_test.lua)") }
-    if !otherPath.isEmpty && !otherPath.hasSuffix("_test.lua") { return session.output.writeError("usage: :stop [FILE_test.lua]") }
     let path = otherPath.isEmpty ? recording.path : otherPath
     recording.noteStop(of: store.store)
     do {
+      try checkTestPlace(path)
       try recording.write(to: path)
     } catch {
       return session.output.writeError(
-        "\(error); the recording is kept (still recording): :stop OTHER_test.lua writes it elsewhere")
+        "\(ConsoleSession.message(of: error)); the recording is kept (still recording): :stop OTHER_test.lua writes it elsewhere")
     }
+    endRecording(recording)
+    session.output.write(session.output.styled("wrote \(path) (\(summary(of: recording))); run it with relua test \(path)", .dim))
+  }
+
+  private func summary(of recording: SessionRecording) -> String {
+    let calls = recording.calls.isEmpty ? "" : ", \(recording.calls.count) dependency call(s)"
+    return "\(recording.steps.count) action(s): \(recording.sentCount) sent, \(recording.receivedCount) received\(calls)"
+  }
+
+  private func endRecording(_ recording: SessionRecording) {
     self.recording = nil
     recording.uninstall(from: store.store)
     hookReductions()
     eventTap?.liveChanged()
-    let searches = recording.calls.isEmpty ? "" : ", \(recording.calls.count) dependency call(s)"
-    session.output.write(session.output.styled(
-      "wrote \(path) (\(recording.steps.count) action(s): \(recording.sentCount) sent, \(recording.receivedCount) received\(searches)); run it with relua test \(path)", .dim))
+  }
+
+  /// Ends `recording` without a `:stop` and keeps it (`why`: quitting, a signal, an effect's
+  /// failed action): written to its place, or if that fails to a file beside the feature or in
+  /// the current directory (`<Feature>_recovered_test.lua`), saying where. Never dropped silently.
+  func finishRecording(_ recording: SessionRecording, why: String) {
+    recording.noteStop(of: store.store)
+    endRecording(recording)
+    let output = session.output
+    var failures: [String] = []
+    let (beside, here) = recoveryPaths()
+    // (The last resort, in the current directory, is the test as it runs beside the feature.)
+    var places: [(path: String, runsAt: String)] = [(recording.path, recording.path), (beside, beside)]
+    if here != beside { places.append((here, beside)) }
+    for place in places {
+      do {
+        try ConsoleFile.write(recording.text(forTestAt: place.runsAt), to: place.path)
+        let note = place.path == recording.path ? "" : " (\(failures.joined(separator: "; ")))"
+        let run = place.path == place.runsAt ? "run it with relua test \(place.path)" : "move it to \(place.runsAt) to run it"
+        output.writeError(output.styled(
+          "\(why): the recording is written to \(place.path)\(note) (\(summary(of: recording))); \(run)", .yellow))
+        return
+      } catch {
+        failures.append(ConsoleSession.message(of: error))
+      }
+    }
+    output.writeError(output.styled("\(why): the recording could not be written: " + failures.joined(separator: "; "), .red))
+  }
+
+  /// Where an unsaved recording goes when its own place fails: beside the feature's script, then
+  /// in the current directory (from which the test may not find the feature: the text says so).
+  private func recoveryPaths() -> (beside: String, here: String) {
+    let feature = URL(fileURLWithPath: file)
+    let name = feature.deletingPathExtension().lastPathComponent + "_recovered_test.lua"
+    let beside = feature.deletingLastPathComponent().appendingPathComponent(name).path
+    let here = URL(fileURLWithPath: FileManager.default.currentDirectoryPath).appendingPathComponent(name).path
+    return (beside, here)
+  }
+
+  /// Keeps a recording still running when the session ends (Ctrl-D, `:quit`, end of input, a
+  /// signal): see `finishRecording`.
+  func keepUnsavedRecording(because why: String) {
+    guard let recording else { return }
+    finishRecording(recording, why: why)
   }
 
   /// `:help`'s part for the screen on top: its actions with their payload types, and its

@@ -138,6 +138,16 @@ public final class LineReader: @unchecked Sendable {
     }
   }
 
+  /// Writes what waits to be shown above the line being edited, now, from any thread: relua is
+  /// about to end (a signal), and the reading thread would not get to it.
+  static func flushBeforeExit() {
+    outputLock.withLock {
+      if editing && !queuedOutput.isEmpty { FileHandle.standardOutput.write(Data("\r\u{1B}[K".utf8)) }
+      editing = false
+      flushQueuedOutput()
+    }
+  }
+
   private static func emit(_ text: String, toError: Bool) {
     (toError ? FileHandle.standardError : FileHandle.standardOutput).write(Data((text + "\n").utf8))
   }

@@ -27,6 +27,17 @@ final class SessionRecording {
     var received: Bool
     var state: Value
     var time: Duration
+    /// Delivered by an effect that started before the recording (not in the test): the replay
+    /// sends it (what it does to the state is the same; no effect of the test could deliver it).
+    var fromEarlierEffect = false
+  }
+
+  /// Effects cancelled from outside the reducers (`:cancel`, the inspector's Cancel, Ctrl-C),
+  /// which the replay must cancel at the same point (`Store.onCancelFromHost`).
+  struct Cancel {
+    /// The store's id of the effect; nil for every effect (`:cancel all`).
+    var effect: Int?
+    var time: Duration
   }
 
   /// A call the session made to a dependency the host registered (`deps.github.search{…}`).
@@ -55,6 +66,7 @@ final class SessionRecording {
     case step(Step)
     /// The call made at that time (an index into `calls`).
     case call(Int)
+    case cancel(Cancel)
   }
 
   let path: String
@@ -71,6 +83,15 @@ final class SessionRecording {
   private var savedDependencies: DependencyValues?
   private var stopTime: Duration?
   private var effectsInFlightAtStop = 0
+  /// The id of the first effect started while recording (`Store.nextEffectID` at `install`):
+  /// the test's effects are numbered from it (`store:cancelEffect(n)`), older ones are not in it.
+  private(set) var firstEffectID = 0
+  /// Where the send being reduced began in `events` (nil between sends), and whether its first
+  /// action was delivered by an effect (`sendEnded` clears them).
+  private var sendStart: Int?
+  private(set) var sendStartedReceived = false
+  /// Why the recording ended early, if it did (an effect's action that failed: see `endAtFailure`).
+  private(set) var endedEarly: String?
 
   init(path: String, featureFile: String, initialState: Value) {
     self.path = path
@@ -96,10 +117,60 @@ final class SessionRecording {
   }
 
   func reduced(_ action: FeatureAction, received: Bool, state: Value) {
-    events.append(.step(Step(action: action, received: received, state: state, time: now)))
+    guard endedEarly == nil else { return }
+    var step = Step(action: action, received: received, state: state, time: now)
+    if sendStart == nil {
+      sendStart = events.count
+      sendStartedReceived = received
+      // The first action of an effect's delivery: an effect older than the recording is not in
+      // the test, so what it sent is sent there.
+      if received, let effect = EffectDelivery.current, effect < firstEffectID { step.fromEarlierEffect = true }
+    }
+    events.append(.step(step))
   }
 
-  func callMade(_ call: Call) -> Int {
+  /// A send ended (`Store.observeSends`): the next action reduced begins another.
+  func sendEnded() {
+    sendStart = nil
+    sendStartedReceived = false
+  }
+
+  /// The send being reduced failed and its state was restored (`Store.onRollBack`): its steps
+  /// never happened. (A send from the prompt is also rolled back by its mark, see `perform`.)
+  func sendRolledBack() {
+    if let sendStart { rollBack(to: sendStart) }
+  }
+
+  /// Ends the recording where an effect's action failed (its reducer threw, the state was
+  /// restored): a test cannot replay a reducer's failure, and the effect that sent it would send
+  /// it again in the replay. The test keeps what came before, advances the clock no further than
+  /// its last event, and cancels the effects left (`skipInFlightEffects`), that one among them.
+  func endAtFailure(store: Store<Value, FeatureAction>) {
+    guard endedEarly == nil else { return }
+    var action = "?"
+    if let sendStart, sendStart < events.count, case .step(let step) = events[sendStart] { action = step.action.name }
+    sendRolledBack()
+    endedEarly = "an effect's action (\(action)) failed in its reducer, which a test cannot replay"
+    stopTime = events.last.map(time(of:)) ?? .zero
+    effectsInFlightAtStop = max(1, store.effectsInFlight)
+  }
+
+  /// Effects cancelled from outside the reducers (`effect`: one, nil: all).
+  func cancelled(effect: Int?) {
+    guard endedEarly == nil else { return }
+    events.append(.cancel(Cancel(effect: effect, time: now)))
+  }
+
+  private func time(of event: Event) -> Duration {
+    switch event {
+    case .step(let step): step.time
+    case .call(let index): calls[index].time
+    case .cancel(let cancel): cancel.time
+    }
+  }
+
+  func callMade(_ call: Call) -> Int? {
+    guard endedEarly == nil else { return nil }
     var call = call
     call.time = now
     calls.append(call)
@@ -108,6 +179,7 @@ final class SessionRecording {
   }
 
   func callAnswered(_ index: Int, _ values: [Value]?) {
+    guard index < calls.count else { return }
     calls[index].latency = now - calls[index].time
     calls[index].answer = values.map { .values($0) } ?? .cancelled
   }
@@ -120,6 +192,7 @@ final class SessionRecording {
     let live = savedDependencies ?? dependencies
     savedDependencies = live
     firstStackID = live.stackElementID.peek
+    firstEffectID = store.nextEffectID
     let uuids = self.uuids
     let randoms = self.randoms
     dependencies.uuid = UUIDGenerator {
@@ -157,14 +230,14 @@ final class SessionRecording {
       switch found {
       case .function(let body):
         return .function { [weak self] arguments in
-          let index = self?.callMade(Call(dependency: name, member: member, arguments: arguments, time: .zero, awaited: false))
+          let index = self?.callMade(Call(dependency: name, member: member, arguments: arguments, time: .zero, awaited: false)) ?? nil
           let answer = try Self.answer { try body(arguments) }
           if let index { self?.callAnswered(index, answer) }
           return answer
         }
       case .async(let body):
         return .async { [weak self] arguments in
-          let index = self?.callMade(Call(dependency: name, member: member, arguments: arguments, time: .zero, awaited: true))
+          let index = self?.callMade(Call(dependency: name, member: member, arguments: arguments, time: .zero, awaited: true)) ?? nil
           let answer = try await Self.answer { try await body(arguments) }
           if let index { self?.callAnswered(index, Task.isCancelled ? nil : answer) }
           return answer
@@ -201,6 +274,7 @@ final class SessionRecording {
   /// Notes when the session stopped and what was still running (what `write` ends the test with).
   /// Noted again at each `:stop`: one whose write failed goes on recording.
   func noteStop(of store: Store<Value, FeatureAction>) {
+    guard endedEarly == nil else { return }
     stopTime = now
     effectsInFlightAtStop = store.effectsInFlight
   }
@@ -216,6 +290,19 @@ final class SessionRecording {
   /// finds modules (`LuaTestDiscovery.scriptRoots`): its path below the test's directory or below
   /// the `Scripts` directory found from there, dotted; nil when neither holds it.
   func moduleName(forTestAt testPath: String) -> String? {
+    Self.moduleName(of: featureFile, forTestAt: testPath)
+  }
+
+  /// `moduleName(forTestAt:)`, or the reason a test at `testPath` cannot require `featureFile`.
+  static func module(of featureFile: String, forTestAt testPath: String) throws -> String {
+    guard let module = moduleName(of: featureFile, forTestAt: testPath) else {
+      throw ReluaError.usage(
+        "cannot write \(testPath): its test could not require \(featureFile) (relua test finds modules beside the test and under Scripts/); record into the feature's directory or under Scripts/")
+    }
+    return module
+  }
+
+  static func moduleName(of featureFile: String, forTestAt testPath: String) -> String? {
     let feature = URL(fileURLWithPath: featureFile).standardizedFileURL.resolvingSymlinksInPath().path
     for root in LuaTestDiscovery.scriptRoots(for: testPath) {
       let prefix = URL(fileURLWithPath: root).standardizedFileURL.resolvingSymlinksInPath().path + "/"
@@ -251,10 +338,7 @@ final class SessionRecording {
   /// The test, as it would be written at `path` (which decides how it requires the feature).
   /// `exported`: made by an inspector's export rather than `:record` … `:stop` (its first line says so).
   func text(forTestAt path: String, exported: Bool = false) throws -> String {
-    guard let module = moduleName(forTestAt: path) else {
-      throw ReluaError.usage(
-        "cannot write \(path): its test could not require \(featureFile) (relua test finds modules beside the test and under Scripts/); record into the feature's directory or under Scripts/")
-    }
+    let module = try Self.module(of: featureFile, forTestAt: path)
     var deps: [String] = ["clock = \"test\""]
     let uuidList = uuids.withLock { $0 }
     let randomList = randoms.withLock { $0 }
@@ -294,12 +378,7 @@ final class SessionRecording {
       "  })",
     ]
     // Times from the first event (the wait before it does not matter).
-    let origin: Int64 = events.first.map { event in
-      switch event {
-      case .step(let step): Self.milliseconds(step.time)
-      case .call(let index): Self.milliseconds(calls[index].time)
-      }
-    } ?? 0
+    let origin: Int64 = events.first.map { Self.milliseconds(time(of: $0)) } ?? 0
     var clock: Int64 = 0
     var previous = initialState
     func advance(to time: Duration, _ comment: String? = nil) {
@@ -312,28 +391,50 @@ final class SessionRecording {
       switch event {
       case .step(let step):
         advance(to: step.time)
-        let verb = step.received ? "receive" : "send"
+        let received = step.received && !step.fromEarlierEffect
+        let verb = received ? "receive" : "send"
         var arguments = [quoteLuaString(step.action.name)]
-        if let payload = step.received ? Self.receivedPayload(step.action.payload) : (step.action.payload.isNull ? nil : step.action.payload.luaLiteral()) {
+        if let payload = received ? Self.receivedPayload(step.action.payload) : (step.action.payload.isNull ? nil : step.action.payload.luaLiteral()) {
           arguments.append(payload)
         }
         // An action that changed nothing is asserted without a change (a TestStore fails one
         // given an update that expected a change: TCA's "Expected state to change").
         if step.state != previous { arguments.append("becomes(\(Self.longString(try step.state.json())))") }
-        lines.append("  store:\(verb)(\(arguments.joined(separator: ", ")))")
+        lines.append("  store:\(verb)(\(arguments.joined(separator: ", ")))"
+          + (step.fromEarlierEffect ? "  -- delivered by an effect started before the recording" : ""))
         previous = step.state
       case .call(let index):
         // The replay's call is made by now (an effect woke up): move the clock here first so that
         // the stub's answer, due after its latency, is scheduled before the clock passes it.
         advance(to: calls[index].time, calls[index].shown)
+      case .cancel(let cancel):
+        // Not advanced to its time: what effects delivered before it are steps already (each
+        // advanced to), and a sleep due between the last step and the cancel did not wake live
+        // (it would have been a step), so the replay must not wake it either.
+        lines.append(cancelLine(cancel))
       }
     }
     if !events.isEmpty, let stopTime { advance(to: stopTime, ":stop") }
-    if effectsInFlightAtStop > 0 {
+    if let endedEarly {
+      lines.append("  store:skipInFlightEffects()  -- the recording ended here: \(endedEarly)")
+    } else if effectsInFlightAtStop > 0 {
       lines.append("  store:skipInFlightEffects()  -- \(effectsInFlightAtStop) effect(s) were still running at :stop")
     }
     lines += ["end)", ""]
     return lines.joined(separator: "\n")
+  }
+
+  /// A cancellation from outside the reducers as the test writes it: every effect
+  /// (`skipInFlightEffects`, TCA's way to cancel what is in flight), or one, by its number among
+  /// the effects the test store started (`store:cancelEffect(n)`: the store numbers effects in the
+  /// order they start, live and in the replay alike). One started before the recording is not in
+  /// the test: a comment says so.
+  private func cancelLine(_ cancel: Cancel) -> String {
+    guard let effect = cancel.effect else { return "  store:skipInFlightEffects()  -- :cancel all" }
+    guard effect >= firstEffectID else {
+      return "  -- :cancel #\(effect): an effect started before the recording (not in this test)"
+    }
+    return "  store:cancelEffect(\(effect - firstEffectID + 1))  -- :cancel #\(effect)"
   }
 
   /// A received action's payload when it is a plain value (matched exactly); a table payload (a

@@ -37,6 +37,9 @@ package struct ConsoleEvent: Sendable {
     case undo, redo, load, reload
     /// An inspector's jump back (told as `Kind.jumped`).
     case jump
+    /// An effect's action failed in its reducer (its state restored): an export starts over
+    /// after it, as a test cannot replay a reducer's failure.
+    case failure
   }
 
   package var kind: Kind

@@ -25,8 +25,21 @@ package final class ReluaStoreInspection: InspectedSession {
     tap = ConsoleEventTap(sender: .program, live: { live?() ?? InspectionLive() }, observer: observer)
     live = { [unowned self] in self.inspectionLive() }
     let root = store.object.store
-    tap.attach(to: root, rolledBack: { [unowned self] in self.export.recording.rollBack(to: self.recordedUpToLastSend) })
-    sends = root.observeSends { [unowned self] _ in self.recordedUpToLastSend = self.export.recording.mark }
+    tap.attach(to: root, rolledBack: { [unowned self] in
+      // An effect's action that failed cannot be replayed (a test cannot expect a reducer's
+      // failure, and the effect would send it again): the export starts over after it.
+      if self.export.recording.sendStartedReceived {
+        self.export.restart(since: .failure, store: root)
+        self.recordedUpToLastSend = 0
+      } else {
+        self.export.recording.rollBack(to: self.recordedUpToLastSend)
+      }
+    })
+    sends = root.observeSends { [unowned self] _ in
+      self.export.recording.sendEnded()
+      self.recordedUpToLastSend = self.export.recording.mark
+    }
+    root.onCancelFromHost = { [unowned self] effect in self.export.recording.cancelled(effect: effect) }
     root.onReduce = { [weak self, weak root] action, received in
       guard let self, let root else { return }
       self.export.recording.reduced(action, received: received, state: root.state)
@@ -39,6 +52,7 @@ package final class ReluaStoreInspection: InspectedSession {
   package func close() {
     let root = store.object.store
     root.onReduce = nil
+    root.onCancelFromHost = nil
     sends?.cancel()
     tap.detach(from: root)
     export.close(store: root)

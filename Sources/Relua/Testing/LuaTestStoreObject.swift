@@ -271,6 +271,23 @@ public final class LuaTestStoreObject {
     }
     try awaitable("skipReceivedActions") { store, _ in try await store.perform { await store.testStore.skipReceivedActions() } }
     try awaitable("skipInFlightEffects") { store, _ in try await store.perform { await store.testStore.skipInFlightEffects() } }
+    try awaitable("cancelEffect") { store, arguments in
+      // store:cancelEffect(n): cancels the n-th effect this store started, as a host's cancel
+      // of one effect does (the REPL's `:cancel N`, written so by a recorded session).
+      guard let number = arguments.first?.integerValue else {
+        throw LuaError.argument(position: 2, message: "expected the effect's number (an integer: 1 for the first effect this store started)")
+      }
+      let started = store.testStore.effectsStarted
+      try await store.perform {
+        guard await store.testStore.cancelEffect(started: Int(clamping: number)) else {
+          throw LuaError.runtime(
+            message: number >= 1 && number <= started
+              ? "store:cancelEffect(\(number)): effect \(number) is not running (it ended or was cancelled)"
+              : "store:cancelEffect(\(number)): this store started \(started) effect(s)",
+            traceback: nil)
+        }
+      }
+    }
   }
 }
 

@@ -430,6 +430,11 @@ function TestStore:skipReceivedActions() end
 ---Forgets the effects still running.
 function TestStore:skipInFlightEffects() end
 
+---Cancels the n-th effect this store started (1 for the first, in the order they started),
+---as a host's cancel of one effect does (the REPL's `:cancel N`); fails if it is not running.
+---@param n integer
+function TestStore:cancelEffect(n) end
+
 ---Exhaustive (`true`, the default) or not; `{ showSkipped = true }` notes what a
 ---non-exhaustive store skipped.
 ---@param on boolean
