@@ -264,7 +264,8 @@ struct TestCommand: AsyncParsableCommand {
       }
     let summary = await runner.run(paths: options.paths, reporter: reporter)
     if let coverage, let path = options.coverageFile {
-      let report = LuaTestCoverageReport(coverage)
+      let report = LuaTestCoverageReport(
+        coverage, roots: LuaTestCoverageReport.roots(ofTestFiles: LuaTestDiscovery.testFiles(in: options.paths)))
       for (file, reason) in report.skipped { writeError(LuaTestText.line("relua test: coverage leaves out \(file): \(reason)")) }
       do {
         try Data(report.lcov.utf8).write(to: URL(fileURLWithPath: path))

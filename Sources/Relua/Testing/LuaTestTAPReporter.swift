@@ -33,7 +33,7 @@ public final class LuaTestTAPReporter: LuaTestReporter {
       if let location = failure.location { write("  at: \(Self.quoted(location))") }
       if !failure.traceback.isEmpty {
         write("  traceback:")
-        for frame in failure.traceback { write("    - \(Self.quoted(frame))") }
+        for frame in failure.traceback { write("    - \(Self.quoted(frame, listItem: true))") }
       }
       write("  ...")
     }
@@ -57,10 +57,18 @@ public final class LuaTestTAPReporter: LuaTestReporter {
   /// A YAML double-quoted scalar on one line: `\\`, `\"`, `\n`, `\t`, `\r`, and every other
   /// character outside YAML's printable set (C0, DEL, C1, U+FFFE/U+FFFF) as `\xXX` or `\uXXXX`;
   /// the bidirectional controls too, which YAML prints but a reader is fooled by.
-  static func quoted(_ text: String) -> String {
+  ///
+  /// `listItem`: also `: ` as `\x3a ` — the same string to YAML, but Perl's TAP::Parser (`prove`)
+  /// reads a list item whose first word ends in `:` as a mapping, and a traceback frame
+  /// (`"f.lua:3: in function 'g'"`) stopped it, with "does not support multi-line quoted scalars".
+  static func quoted(_ text: String, listItem: Bool = false) -> String {
     var out = "\""
-    for scalar in text.unicodeScalars {
+    var scalars = text.unicodeScalars.makeIterator()
+    var next = scalars.next()
+    while let scalar = next {
+      next = scalars.next()
       switch scalar {
+      case ":" where listItem && (next == " " || next == nil): out += "\\x3a"
       case "\\": out += "\\\\"
       case "\"": out += "\\\""
       case "\n": out += "\\n"
