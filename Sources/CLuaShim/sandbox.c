@@ -37,12 +37,23 @@ int relua_print(lua_State *L) {
 }
 
 // load(chunk [, name [, mode [, env]]]) with the mode forced to text, and a name the script gives
-// as a file's (`@path`) made a plain one (`=path`, shown the same in messages): text a script loads
-// is not a file, and must not pass for one (line coverage counts files the host loaded).
+// as a file's (`@path`) made a plain one (`=path`): text a script loads is not a file, and must not
+// pass for one (line coverage counts files the host loaded). Messages show it as Lua shows the
+// file name (luaO_chunkid): whole when it fits LUA_IDSIZE, else `...` and its tail.
 static int relua_safe_load(lua_State *L) {
   if (lua_gettop(L) < 3) lua_settop(L, 3);  // an absent env stays absent
-  if (lua_type(L, 2) == LUA_TSTRING && lua_tostring(L, 2)[0] == '@') {
-    lua_pushfstring(L, "=%s", lua_tostring(L, 2) + 1);
+  size_t length;
+  const char *name = lua_type(L, 2) == LUA_TSTRING ? lua_tolstring(L, 2, &length) : NULL;
+  if (name != NULL && name[0] == '@') {
+    size_t fits = LUA_IDSIZE - 1;  // characters of a name Lua shows whole
+    if (length - 1 <= fits) {
+      lua_pushfstring(L, "=%s", name + 1);
+    } else {
+      size_t tail = LUA_IDSIZE - 4;  // after "...", as luaO_chunkid cuts a file name
+      lua_pushliteral(L, "=...");
+      lua_pushlstring(L, name + length - tail, tail);
+      lua_concat(L, 2);
+    }
     lua_replace(L, 2);
   }
   lua_pushliteral(L, "t");
