@@ -63,6 +63,10 @@ public struct LuaTestCoverageReport {
         skipped.append((path, "outside the directories tests load from (not read)"))
         continue
       }
+      if path.contains(where: \.isNewline) {
+        skipped.append((path, "its name holds a line break, which a tracefile's SF: line cannot"))
+        continue
+      }
       let code: [Int]
       do {
         code = try LuaCoverage.codeLines(ofFile: entry.absolute)
