@@ -12,7 +12,9 @@ protocol FuzzTarget: AnyObject {
 
 @MainActor
 enum FuzzTargets {
-  static let names = ["json", "lua-value", "action-path", "run", "websocket-frames", "inspector-request"]
+  static let names = [
+    "json", "lua-value", "action-path", "run", "websocket-frames", "inspector-request", "test-report", "coverage",
+  ]
   nonisolated(unsafe) static var current: (any FuzzTarget)?
 
   static func make(_ name: String) -> (any FuzzTarget)? {
@@ -23,6 +25,8 @@ enum FuzzTargets {
     case "run": return RunTarget()
     case "websocket-frames": return WebSocketFramesTarget()
     case "inspector-request": return InspectorRequestTarget()
+    case "test-report": return TestReportTarget()
+    case "coverage": return CoverageTarget()
     default: return nil
     }
   }

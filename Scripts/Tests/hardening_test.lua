@@ -317,3 +317,16 @@ describe("runaway work", function()
     expect(warnings[#warnings]).to_contain("20 effects are running, the most a store runs at once")
   end)
 end)
+
+describe("text given to load is not a file (#31)", function()
+  it("keeps a file-like name for messages, shown as Lua shows a file's", function()
+    local ok, message = pcall(load("\n\nerror('x')", "@some/where.lua"))
+    expect(ok).to_be(false)
+    expect(message).to_be("some/where.lua:3: x")
+    -- A long name: "..." and its tail, as Lua cuts a file name.
+    local long = "@" .. ("abcdefghij/"):rep(8) .. "tail.lua"
+    ok, message = pcall(load("error('y')", long))
+    expect(ok).to_be(false)
+    expect(message).to_be("..." .. long:sub(-56) .. ":1: y")
+  end)
+end)

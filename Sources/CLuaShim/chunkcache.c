@@ -5,6 +5,8 @@
 // text, in any state, load its bytecode (its own: nothing a script gives is ever loaded as
 // binary). Entries live as long as the process, up to CACHE_LIMIT bytes in all.
 #include "CLuaShim.h"
+#include "CLuaShimHost.h"
+#include "coverage.h"
 #include <lua5.4/lauxlib.h>
 #include <pthread.h>
 #include <stdint.h>
@@ -169,6 +171,7 @@ int relua_loadfilebuffer(lua_State *L, const char *path, const char *mode) {
   }
   snprintf(chunkname, name_length, "@%s", path);
   int status = relua_loadbuffer(L, buffer + skip, length - skip, chunkname, mode);
+  if (status == LUA_OK) relua_coverage_register(L, chunkname);  // a file the host loaded: it counts
   free(chunkname);
   free(buffer);
   return status;

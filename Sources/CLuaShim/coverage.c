@@ -7,6 +7,11 @@
 // lock, when the state closes. States without coverage never see any of this: their hook is
 // relua_hook alone, as before.
 //
+// Only files the host loaded count (relua_coverage_register, at relua_loadfilebuffer: the runner's
+// test files and what the root searcher finds; in trusted states also what package.path's searcher
+// loads): a line event of any other chunk — one a script named "@/some/file" itself with `load` —
+// is dropped, so a coverage never names, and a report never opens, a file the host did not load.
+//
 // Which lines hold code — the lines a report lists with 0 hits when they never ran — is what the
 // Lua VM itself says: relua_code_lines compiles the file, and asks the VM for the active lines of
 // its main function and of every function nested in it.
@@ -36,7 +41,8 @@ struct relua_linecounts {
   int last;  // the file of the last line event (a cache: most events stay in one file)
 };
 
-static relua_linefile *relua_linefile_find(relua_linecounts *counts, const char *source, size_t length) {
+// The file named `source`; when it is not there yet, added if `create`, else NULL.
+static relua_linefile *relua_linefile_find(relua_linecounts *counts, const char *source, size_t length, int create) {
   if (counts->last >= 0) {
     relua_linefile *file = &counts->files[counts->last];
     if (file->length == length && memcmp(file->source, source, length) == 0) return file;
@@ -48,6 +54,7 @@ static relua_linefile *relua_linefile_find(relua_linecounts *counts, const char 
       return file;
     }
   }
+  if (!create) return NULL;
   if (counts->count == counts->capacity) {
     int capacity = counts->capacity ? counts->capacity * 2 : 16;
     relua_linefile *files = realloc(counts->files, (size_t)capacity * sizeof *files);
@@ -67,10 +74,12 @@ static relua_linefile *relua_linefile_find(relua_linecounts *counts, const char 
 
 // Adds `hits` to `line` of the file. Out of memory, the count is lost (coverage is a report, and
 // must not fail the code it watches).
+// A file not there yet is added if `create` (the shared coverage), else the count is dropped (a
+// state's counts: only registered files count).
 static void relua_linecounts_add(relua_linecounts *counts, const char *source, size_t length, int line,
-                                 unsigned long long hits) {
+                                 unsigned long long hits, int create) {
   if (line <= 0) return;
-  relua_linefile *file = relua_linefile_find(counts, source, length);
+  relua_linefile *file = relua_linefile_find(counts, source, length, create);
   if (file == NULL) return;
   if (line >= file->size) {
     int size = file->size ? file->size : 64;
@@ -100,9 +109,16 @@ void relua_line_hook(lua_State *L, lua_Debug *ar) {
     relua_hook(L, ar);  // the count event: the budget's and interrupts'
     return;
   }
-  // Files only (`@path`): not the host's chunks (`=[relua]`) nor strings given to `load`.
+  // Files the host loaded only (`@path`, registered): not the host's chunks (`=[relua]`) nor
+  // strings given to `load`, whatever name the script gave them.
   if (!lua_getinfo(L, "S", ar) || ar->source[0] != '@') return;
-  relua_linecounts_add(relua_getcontrol(L)->line_counts, ar->source, ar->srclen, ar->currentline, 1);
+  relua_linecounts_add(relua_getcontrol(L)->line_counts, ar->source, ar->srclen, ar->currentline, 1, 0);
+}
+
+void relua_coverage_register(lua_State *L, const char *chunkname) {
+  relua_control *c = relua_getcontrol(L);
+  if (c == NULL || c->line_counts == NULL || chunkname == NULL || chunkname[0] != '@') return;
+  relua_linefile_find(c->line_counts, chunkname, strlen(chunkname), 1);
 }
 
 #pragma mark - A coverage, shared by states
@@ -148,7 +164,7 @@ void relua_coverage_detach(relua_control *c) {
   for (int i = 0; i < counts->count; i++) {
     relua_linefile *file = &counts->files[i];
     for (int line = file->size - 1; line > 0; line--) {
-      if (file->hits[line] > 0) relua_linecounts_add(&coverage->counts, file->source, file->length, line, file->hits[line]);
+      if (file->hits[line] > 0) relua_linecounts_add(&coverage->counts, file->source, file->length, line, file->hits[line], 1);
     }
   }
   pthread_mutex_unlock(&coverage->lock);

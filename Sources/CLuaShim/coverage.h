@@ -9,5 +9,9 @@
 void relua_line_hook(lua_State *L, lua_Debug *ar);
 /// Adds a closing state's counts to its coverage and frees them (relua_close, after lua_close).
 void relua_coverage_detach(relua_control *c);
+/// Counts the lines of the chunk named `chunkname` (`@path`) from now on, when `L` counts lines:
+/// the host calls it for the files it loads itself (relua_loadfilebuffer, package.path's searcher).
+/// Lines of chunks never registered are not counted.
+void relua_coverage_register(lua_State *L, const char *chunkname);
 
 #endif

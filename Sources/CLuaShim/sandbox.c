@@ -3,6 +3,7 @@
 #include "CLuaShim.h"
 #include "CLuaShimHost.h"
 #include "sandbox.h"
+#include "coverage.h"
 
 #include <ctype.h>
 #include <stdio.h>
@@ -35,9 +36,26 @@ int relua_print(lua_State *L) {
   return 0;
 }
 
-// load(chunk [, name [, mode [, env]]]) with the mode forced to text.
+// load(chunk [, name [, mode [, env]]]) with the mode forced to text, and a name the script gives
+// as a file's (`@path`) made a plain one (`=path`): text a script loads is not a file, and must not
+// pass for one (line coverage counts files the host loaded). Messages show it as Lua shows the
+// file name (luaO_chunkid): whole when it fits LUA_IDSIZE, else `...` and its tail.
 static int relua_safe_load(lua_State *L) {
   if (lua_gettop(L) < 3) lua_settop(L, 3);  // an absent env stays absent
+  size_t length;
+  const char *name = lua_type(L, 2) == LUA_TSTRING ? lua_tolstring(L, 2, &length) : NULL;
+  if (name != NULL && name[0] == '@') {
+    size_t fits = LUA_IDSIZE - 1;  // characters of a name Lua shows whole
+    if (length - 1 <= fits) {
+      lua_pushfstring(L, "=%s", name + 1);
+    } else {
+      size_t tail = LUA_IDSIZE - 4;  // after "...", as luaO_chunkid cuts a file name
+      lua_pushliteral(L, "=...");
+      lua_pushlstring(L, name + length - tail, tail);
+      lua_concat(L, 2);
+    }
+    lua_replace(L, 2);
+  }
   lua_pushliteral(L, "t");
   lua_replace(L, 3);
   lua_pushvalue(L, lua_upvalueindex(1));
@@ -181,10 +199,30 @@ void relua_sandbox(lua_State *L, int roots) {
   lua_settop(L, globals - 1);
 }
 
+// package.path's searcher (Lua's own, upvalue 1), in a trusted state: the file it loads is one the
+// host loaded for `require`, and its lines count when the state counts lines.
+static int relua_registering_searcher(lua_State *L) {
+  int base = lua_gettop(L);
+  lua_pushvalue(L, lua_upvalueindex(1));
+  lua_insert(L, 1);
+  lua_call(L, base, LUA_MULTRET);
+  if (lua_gettop(L) >= 2 && lua_type(L, 1) == LUA_TFUNCTION && lua_type(L, 2) == LUA_TSTRING) {
+    const char *chunkname = lua_pushfstring(L, "@%s", lua_tostring(L, 2));
+    relua_coverage_register(L, chunkname);
+    lua_pop(L, 1);
+  }
+  return lua_gettop(L);
+}
+
 void relua_add_root_searcher(lua_State *L, int roots) {
   lua_getglobal(L, "package");
   lua_getfield(L, -1, "searchers");
   lua_Integer n = (lua_Integer)lua_rawlen(L, -1);
+  if (n >= 2) {  // Lua's package.path searcher, the second
+    lua_rawgeti(L, -1, 2);
+    lua_pushcclosure(L, relua_registering_searcher, 1);
+    lua_rawseti(L, -2, 2);
+  }
   for (lua_Integer i = n; i >= 2; i--) {
     lua_rawgeti(L, -1, i);
     lua_rawseti(L, -2, i + 1);

@@ -24,7 +24,9 @@ struct TestCommand: AsyncParsableCommand {
       relua.testing.websocketEcho() gives a test the URL of a WebSocket echo server on loopback, \
       started on first use on a port the system picks (one per run, stopped at exit).
       Each test may run --instruction-limit instructions between awaits (default 100000000) and \
-      allocate --memory-limit bytes (default 268435456).
+      allocate --memory-limit bytes (default 268435456), and take --test-timeout seconds of wall \
+      clock (default 60; 0: no limit): past it the test fails as timed out, naming the step \
+      (its body, finally, a hook), its Lua is stopped, its effects cancelled, and the next test runs.
       -o json and -o junit write their document when the run ends, to standard output or to \
       -Xoutput FILE. --shuffle prints its seed (on standard error for json, junit and TAP).
       --coverage writes an lcov tracefile (lcov.info, or --coverage-output FILE) of the Lua files \
@@ -113,6 +115,11 @@ struct TestCommand: AsyncParsableCommand {
     valueName: "PATH"))
   var cpath: [String] = []
 
+  @Option(name: .customLong("test-timeout"), help: ArgumentHelp(
+    "Fail a test that takes more than SECONDS of wall clock (its file loaded again, hooks, body, finally), naming the step it was in, and go on with the next; 0: no limit. Default: 60.",
+    valueName: "SECONDS"))
+  var testTimeout: Double = LuaTestConfiguration.defaultTestTimeout
+
   @Option(name: [.customShort("C"), .customLong("directory")], help: ArgumentHelp(
     "Change to directory DIR before running tests (busted's -C); several are each relative to the one before.",
     valueName: "DIR"))
@@ -133,6 +140,9 @@ struct TestCommand: AsyncParsableCommand {
           + "a sandboxed test's require finds modules only beside the test file and in Scripts")
     }
     if repeatCount < 1 { throw ValidationError("--repeat must be at least 1") }
+    if !testTimeout.isFinite || testTimeout < 0 || testTimeout > 1e9 {
+      throw ValidationError("--test-timeout takes seconds from 0 (no limit) to 1e9")
+    }
     if tap && output != .console && output != .tap { throw ValidationError("--tap and -o \(output.rawValue) disagree") }
     if outputFile != nil && ![.json, .junit].contains(tap ? .tap : output) {
       throw ValidationError("-Xoutput FILE applies to -o json and -o junit")
@@ -163,7 +173,8 @@ struct TestCommand: AsyncParsableCommand {
       luaPath: sandbox.trusted ? (lpath.isEmpty ? Self.defaultLuaPath : lpath.joined(separator: ";")) : nil,
       cPath: sandbox.trusted ? (cpath.isEmpty ? Self.defaultCPath : cpath.joined(separator: ";")) : nil,
       memoryLimit: sandbox.memoryLimit ?? LuaTestConfiguration.defaultMemoryLimit,
-      instructionLimit: sandbox.instructionLimit ?? LuaTestConfiguration.defaultInstructionLimit)
+      instructionLimit: sandbox.instructionLimit ?? LuaTestConfiguration.defaultInstructionLimit,
+      testTimeout: testTimeout)
     let code = await Self.runTests(options)
     if code != 0 { throw ExitCode(code) }
   }
@@ -185,6 +196,8 @@ struct TestCommand: AsyncParsableCommand {
     var cPath: String? = nil
     var memoryLimit: Int
     var instructionLimit: Int
+    /// Seconds of wall clock per test; 0: no limit.
+    var testTimeout: Double = LuaTestConfiguration.defaultTestTimeout
   }
 
   static var defaultPath: String {
@@ -220,9 +233,11 @@ struct TestCommand: AsyncParsableCommand {
       instructionLimit: options.instructionLimit, memoryLimit: options.memoryLimit, trusted: options.trusted,
       packagePathPrefix: options.luaPath, packageCPathPrefix: options.cPath,
       // In TAP output, what tests print must not look like TAP lines; json and junit documents
-      // must stay documents: what tests print goes to standard error there.
-      print: format == .tap ? { line in write("# " + line) } : format == .console ? nil : writeError,
-      coverage: coverage))
+      // must stay documents: what tests print goes to standard error there. In TAP each line of
+      // it is a comment, its control characters escaped (a print must not add a result line).
+      print: format == .tap ? { text in for line in LuaTestText.lines(text) { write("# " + line) } }
+        : format == .console ? nil : writeError,
+      coverage: coverage, testTimeout: options.testTimeout))
     if let seed = options.seed {
       (format == .console ? write : writeError)("Shuffled with seed \(seed) (--seed \(seed) repeats this order)")
     }
@@ -232,9 +247,9 @@ struct TestCommand: AsyncParsableCommand {
       for test in listed {
         if let failure = test.loadFailure {
           broken += 1
-          writeError("relua test: \(test.file) does not load: \(failure.description)")
+          writeError(LuaTestText.line("relua test: \(test.file) does not load: \(failure.description)"))
         } else {
-          write("\(test.location ?? test.file): \(test.name)" + (test.skipped ? " (skipped)" : ""))
+          write(LuaTestText.line("\(test.location ?? test.file): \(test.name)") + (test.skipped ? " (skipped)" : ""))
         }
       }
       if broken > 0 { return Int32(min(broken, 125)) }
@@ -249,8 +264,9 @@ struct TestCommand: AsyncParsableCommand {
       }
     let summary = await runner.run(paths: options.paths, reporter: reporter)
     if let coverage, let path = options.coverageFile {
-      let report = LuaTestCoverageReport(coverage)
-      for (file, reason) in report.skipped { writeError("relua test: coverage leaves out \(file): \(reason)") }
+      let report = LuaTestCoverageReport(
+        coverage, roots: LuaTestCoverageReport.roots(ofTestFiles: LuaTestDiscovery.testFiles(in: options.paths)))
+      for (file, reason) in report.skipped { writeError(LuaTestText.line("relua test: coverage leaves out \(file): \(reason)")) }
       do {
         try Data(report.lcov.utf8).write(to: URL(fileURLWithPath: path))
         // Beside the closing line, where the shuffle seed goes: json, junit and TAP keep standard

@@ -113,7 +113,7 @@ final class TestCommandTests: XCTestCase {
         message: "expected \\"aa\\", got \\"aaa\\""
         at: "mixed_test.lua:5"
         traceback:
-          - "mixed_test.lua:5: in function <mixed_test.lua:4>"
+          - "mixed_test.lua:5\\x3a in function <mixed_test.lua:4>"
         ...
       ok 4 - someday # SKIP
       # 2 passed, 1 failed, 1 skipped

@@ -38,8 +38,16 @@ public struct LuaTestConfiguration {
   /// file loaded again, its hooks, body and effects; not the load that lists a file's tests);
   /// nil: no line hook, nothing counted. `LuaTestCoverageReport` makes an lcov tracefile of it.
   public var coverage: LuaCoverage?
+  /// Seconds of wall clock a test may take — loading its file again, its hooks, body and
+  /// `finally` — before it fails as timed out (naming the step), its Lua stopped and its effects
+  /// cancelled; nil or 0: no limit. The instruction limit stops a test that computes too long;
+  /// this one also stops one that waits forever (on the live clock, a sleep of 9e9 s).
+  public var testTimeout: Double?
 
   public static let defaultInstructionLimit = 100_000_000
+  /// One minute: far above what any test of this repository takes (the slowest, a few seconds
+  /// of live-clock waits), short enough that a hung test ends a CI run in minutes, not hours.
+  public static let defaultTestTimeout: Double = 60
   public static let defaultMemoryLimit = 256 * 1024 * 1024
 
   public init(
@@ -56,7 +64,8 @@ public struct LuaTestConfiguration {
     packageCPathPrefix: String? = nil,
     print: ((String) -> Void)? = nil,
     prepareState: @escaping @MainActor (LuaState) throws -> Void = { _ in },
-    coverage: LuaCoverage? = nil
+    coverage: LuaCoverage? = nil,
+    testTimeout: Double? = LuaTestConfiguration.defaultTestTimeout
   ) {
     self.filter = filter
     self.tags = tags
@@ -72,5 +81,6 @@ public struct LuaTestConfiguration {
     self.print = print
     self.prepareState = prepareState
     self.coverage = coverage
+    self.testTimeout = testTimeout
   }
 }

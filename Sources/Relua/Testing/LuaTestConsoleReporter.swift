@@ -4,6 +4,9 @@
 /// `.symbols` (for terminals): `✓ name`, `✗ name`, `- name (skipped)`, coloured.
 /// `.plain` (pipes, `NO_COLOR`): `PASS name`, `FAIL name`, `SKIP name`, ASCII only.
 /// A test's notes (skipped assertions) follow its line, indented: `note: …` (dimmed).
+/// What tests control (names, messages, tracebacks) is written with its control characters as
+/// Lua escapes (`\027`, `\n` in a name): a test cannot move the cursor, recolour the terminal or
+/// add a line that looks like another test's (`LuaTestText`).
 public final class LuaTestConsoleReporter: LuaTestReporter {
   public enum Style: Sendable { case symbols, plain }
 
@@ -19,16 +22,17 @@ public final class LuaTestConsoleReporter: LuaTestReporter {
   public func begin(testCount: Int) {}
 
   public func report(_ result: LuaTestResult, number: Int) {
+    let name = LuaTestText.line(result.name)
     switch (result.outcome, style) {
-    case (.passed, .symbols): write("\(Self.green)✓\(Self.reset) \(result.name)")
-    case (.failed, .symbols): write("\(Self.red)✗ \(result.name)\(Self.reset)")
-    case (.skipped, .symbols): write("\(Self.yellow)- \(result.name) (skipped)\(Self.reset)")
-    case (.passed, .plain): write("PASS \(result.name)")
-    case (.failed, .plain): write("FAIL \(result.name)")
-    case (.skipped, .plain): write("SKIP \(result.name)")
+    case (.passed, .symbols): write("\(Self.green)✓\(Self.reset) \(name)")
+    case (.failed, .symbols): write("\(Self.red)✗ \(name)\(Self.reset)")
+    case (.skipped, .symbols): write("\(Self.yellow)- \(name) (skipped)\(Self.reset)")
+    case (.passed, .plain): write("PASS \(name)")
+    case (.failed, .plain): write("FAIL \(name)")
+    case (.skipped, .plain): write("SKIP \(name)")
     }
     for note in result.notes {
-      let lines = note.split(separator: "\n", omittingEmptySubsequences: false)
+      let lines = LuaTestText.lines(note)
       for (offset, line) in lines.enumerated() {
         let text = offset == 0 ? "    note: " + line : line.isEmpty ? "" : "          " + line
         write(style == .symbols ? Self.dim + text + Self.reset : text)
@@ -44,13 +48,13 @@ public final class LuaTestConsoleReporter: LuaTestReporter {
       for (offset, result) in failures.enumerated() {
         guard let failure = result.failure else { continue }
         write("")
-        write("\(offset + 1)) \(result.name)")
-        for line in failure.description.split(separator: "\n", omittingEmptySubsequences: false) {
+        write("\(offset + 1)) \(LuaTestText.line(result.name))")
+        for line in LuaTestText.lines(failure.description) {
           write("   \(line)")
         }
         if !failure.traceback.isEmpty {
           write("   stack traceback:")
-          for frame in failure.traceback { write("     \(frame)") }
+          for frame in failure.traceback { write("     \(LuaTestText.line(frame))") }
         }
       }
     }

@@ -5,11 +5,13 @@ import Lua
 /// line holding code with the times it ran — 0 for lines that never did — in geninfo's format,
 /// which genhtml, `lcov --summary` and coverage services read.
 ///
-/// Files are the chunks named `@path` (what `require` and the runner load); a path under
-/// `directory` is written relative to it (genhtml opens it from there), others as they are. The
-/// lines holding code are the Lua VM's (`LuaCoverage.codeLines(ofFile:)`), read from the files as
-/// they are when the report is made. A file that can no longer be read or compiled is left out,
-/// and said in `skipped`.
+/// Files are the ones the host loaded itself — test files, what `require` found — and nothing a
+/// script named (`LuaCoverage` counts no other chunk); with `roots`, only those inside one of them
+/// (a file elsewhere is left out unread, said in `skipped`). A path under `directory` is written
+/// relative to it (genhtml opens it from there), others as they are. The lines holding code are
+/// the Lua VM's (`LuaCoverage.codeLines(ofFile:)`), read from the files as they are when the
+/// report is made; a count for any other line is dropped. A file that can no longer be read or
+/// compiled is left out, and said in `skipped`.
 public struct LuaTestCoverageReport {
   public struct File: Equatable {
     /// As written on the `SF:` line.
@@ -25,13 +27,25 @@ public struct LuaTestCoverageReport {
     }
   }
 
+  /// The directories a run's tests load files from: the current directory (trusted tests'
+  /// `package.path`, `./src/…`), and each test file's `require` roots (its directory, `Scripts`).
+  public static func roots(ofTestFiles files: [String], extra: [String] = []) -> [String] {
+    var seen = Set<String>()
+    return ([FileManager.default.currentDirectoryPath] + files.flatMap(LuaTestDiscovery.scriptRoots(for:)) + extra)
+      .filter { seen.insert($0).inserted }
+  }
+
   /// Sorted by path.
   public var files: [File]
   /// Files left out: the path, and why.
   public var skipped: [(path: String, reason: String)]
 
-  public init(_ coverage: LuaCoverage, relativeTo directory: String = FileManager.default.currentDirectoryPath) {
+  public init(
+    _ coverage: LuaCoverage, relativeTo directory: String = FileManager.default.currentDirectoryPath,
+    roots: [String]? = nil
+  ) {
     let base = URL(fileURLWithPath: directory).standardizedFileURL.path
+    let roots = roots?.map { URL(fileURLWithPath: $0, relativeTo: URL(fileURLWithPath: base, isDirectory: true)).standardizedFileURL.path }
     // One file may be reached by two chunk names (a test file by its relative path, a module by
     // a root's absolute one): merged by the path they resolve to.
     var byPath: [String: (absolute: String, hits: [Int: Int])] = [:]
@@ -45,6 +59,14 @@ public struct LuaTestCoverageReport {
     var files: [File] = []
     var skipped: [(String, String)] = []
     for (path, entry) in byPath.sorted(by: { $0.key < $1.key }) {
+      if let roots, !roots.contains(where: { entry.absolute == $0 || entry.absolute.hasPrefix($0 == "/" ? "/" : $0 + "/") }) {
+        skipped.append((path, "outside the directories tests load from (not read)"))
+        continue
+      }
+      if path.contains(where: \.isNewline) {
+        skipped.append((path, "its name holds a line break, which a tracefile's SF: line cannot"))
+        continue
+      }
       let code: [Int]
       do {
         code = try LuaCoverage.codeLines(ofFile: entry.absolute)
@@ -52,10 +74,9 @@ public struct LuaTestCoverageReport {
         skipped.append((path, error.description))
         continue
       }
-      // The VM's lines, and any line that ran besides (there should be none: a line hook reports
-      // active lines only).
-      let lines = Set(code).union(entry.hits.keys).sorted()
-      files.append(File(path: path, lines: lines.map { ($0, entry.hits[$0] ?? 0) }))
+      // The VM's lines only: a line hook reports active lines, so a count elsewhere did not come
+      // from this file.
+      files.append(File(path: path, lines: code.map { ($0, entry.hits[$0] ?? 0) }))
     }
     self.files = files
     self.skipped = skipped

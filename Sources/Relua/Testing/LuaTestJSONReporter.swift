@@ -62,7 +62,24 @@ public final class LuaTestJSONReporter: LuaTestReporter {
     ]
     if let seed { document["seed"] = seed }
     let data = (try? JSONSerialization.data(withJSONObject: document, options: [.sortedKeys])) ?? Data("{}".utf8)
-    write(String(decoding: data, as: UTF8.self))
+    write(Self.escapingControls(String(decoding: data, as: UTF8.self)))
+  }
+
+  /// The document with DEL, the C1 controls and the bidirectional controls, which JSON allows raw
+  /// in strings, as `\uXXXX` (the C0 ones JSONSerialization already escapes): a document shown on
+  /// a terminal cannot drive it. They can only be inside strings, where the escape means the same.
+  static func escapingControls(_ json: String) -> String {
+    guard json.unicodeScalars.contains(where: LuaTestText.isControl) else { return json }
+    var out = ""
+    for scalar in json.unicodeScalars {
+      if LuaTestText.isControl(scalar) {
+        let hex = String(scalar.value, radix: 16)
+        out += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
+      } else {
+        out.unicodeScalars.append(scalar)
+      }
+    }
+    return out
   }
 
   /// `file:line` → (file, line); a text without a line → (text, nil).

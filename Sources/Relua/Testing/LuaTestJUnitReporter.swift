@@ -4,7 +4,8 @@ import Foundation
 /// `<testsuites tests errors failures skip time>` holding one `<testsuite name="Run i of N">` per
 /// run (`--repeat`), each `<testcase classname="file:line" name="full name" time>` with a
 /// `<failure message="…">` (the message, then the traceback), an `<error>` for a file that failed
-/// to load, or a `<skipped>`; text and attributes XML-escaped, characters XML cannot hold replaced.
+/// to load, or a `<skipped>`; text and attributes XML-escaped, characters XML 1.0 cannot hold (and
+/// the controls a terminal acts on) written as Lua escapes, `\027` (see `escape`).
 public final class LuaTestJUnitReporter: LuaTestReporter {
   private let write: (String) -> Void
   private let seed: UInt64?
@@ -85,8 +86,10 @@ public final class LuaTestJUnitReporter: LuaTestReporter {
   static func seconds(_ value: Double) -> String { String(format: "%.3f", value) }
 
   /// Text safe in XML content and attribute values: `& < > " '` as entities, tab, newline and
-  /// carriage return as character references in attributes (where they would be normalised away), as is in text, other characters XML 1.0
-  /// cannot hold as U+FFFD.
+  /// carriage return as character references in attributes (where they would be normalised away),
+  /// as is in text; the other controls — which XML 1.0 cannot hold even as references (C0), or
+  /// which a terminal acts on (DEL, C1, bidirectional) — and U+FFFE/U+FFFF as their Lua escapes
+  /// (`\027`, `\u{9B}`, `\u{FFFE}`): visible, and the document stays well-formed.
   static func escape(_ text: String, attribute: Bool = true) -> String {
     var out = ""
     for scalar in text.unicodeScalars {
@@ -101,8 +104,8 @@ public final class LuaTestJUnitReporter: LuaTestReporter {
       case "\t": out += attribute ? "&#9;" : "\t"
       default:
         let value = scalar.value
-        if value < 0x20 || (0xFFFE...0xFFFF).contains(value) {
-          out += "\u{FFFD}"
+        if LuaTestText.isControl(scalar) || (0xFFFE...0xFFFF).contains(value) {
+          out += LuaTestText.luaEscape(scalar)
         } else {
           out.unicodeScalars.append(scalar)
         }

@@ -1,4 +1,5 @@
 import Composable
+import Foundation
 import Lua
 
 /// Runs Lua test files (`*_test.lua`, `*_spec.lua`), busted-like: every test in a fresh, sandboxed
@@ -14,6 +15,9 @@ import Lua
 @MainActor
 public final class LuaTestRunner {
   public var configuration: LuaTestConfiguration
+  /// The running test's wall-clock limit and declaration line (a timed-out step names them).
+  private var watchdog: LuaTestWatchdog?
+  private var testLocation: String?
 
   public init(configuration: LuaTestConfiguration = LuaTestConfiguration()) {
     self.configuration = configuration
@@ -75,8 +79,10 @@ public final class LuaTestRunner {
   private func plan(files: [String]) -> [PlannedTest] {
     var plan: [PlannedTest] = []
     for file in files {
+      let watchdog = makeWatchdog()
+      defer { watchdog?.stop() }
       do {
-        let loaded = try load(file, counted: false)
+        let loaded = try load(file, counted: false, watchdog: watchdog)
         defer { loaded.state.close() }
         for (index, declaration) in loaded.declarations.enumerated() where selects(declaration.name) {
           plan.append(.test(
@@ -84,7 +90,9 @@ public final class LuaTestRunner {
             location: declaration.location))
         }
       } catch {
-        plan.append(.unloadable(file: file, failure: LuaTestFailure(error, file: file)))
+        var failure = LuaTestFailure(error, file: file)
+        if let watchdog, watchdog.hasFired { failure = Self.timedOut(failure, after: watchdog, in: "loading the file") }
+        plan.append(.unloadable(file: file, failure: failure))
       }
     }
     return plan
@@ -163,6 +171,8 @@ public final class LuaTestRunner {
       return LuaTestResult(name: name, file: file, outcome: .skipped, location: location)
     case .test(let file, let index, let name, false, let location):
       var notes: [String] = []
+      testLocation = location
+      defer { testLocation = nil }
       let outcome = await runTest(file: file, index: index, name: name, notes: &notes)
       return LuaTestResult(name: name, file: file, outcome: outcome, notes: notes, location: location)
     }
@@ -176,8 +186,14 @@ public final class LuaTestRunner {
       if let state, let host = try? ReluaHost.install(in: state) { notes = host.testStores.flatMap(\.skipped) }
     }
     var verdict = Verdict()
+    let watchdog = makeWatchdog()
+    self.watchdog = watchdog
+    defer {
+      watchdog?.stop()
+      self.watchdog = nil
+    }
     do {
-      let loaded = try load(file, counted: true)
+      let loaded = try load(file, counted: true, watchdog: watchdog)
       state = loaded.state
       guard index < loaded.declarations.count, loaded.declarations[index].name == name,
         let body = loaded.declarations[index].body
@@ -188,7 +204,17 @@ public final class LuaTestRunner {
       }
       try loaded.control.seal()
       let blocks = try loaded.hooks(ofTest: index)
-      await runHooksAndBody(body, blocks: blocks, in: loaded, file: file, verdict: &verdict)
+      // In a task of their own, which the wall-clock limit cancels (a step awaiting the live
+      // clock); a step spinning in Lua is interrupted instead (`LuaTestWatchdog`).
+      let steps = UncheckedSendable((body, blocks, loaded))
+      let task = Task { @MainActor [self] () -> Verdict in
+        var verdict = Verdict()
+        let (body, blocks, loaded) = steps.value
+        await self.runHooksAndBody(body, blocks: blocks, in: loaded, file: file, verdict: &verdict)
+        return verdict
+      }
+      watchdog?.onFire { task.cancel() }
+      verdict = await task.value
       if verdict.isClean {
         // The end-of-test checks of the test stores, after every hook (an after_each may finish
         // what the test started).
@@ -200,8 +226,13 @@ public final class LuaTestRunner {
         }
       }
     } catch {
-      verdict.record(.failed(LuaTestFailure(error, file: file), fatal: false))
+      var failure = LuaTestFailure(error, file: file)
+      if let watchdog, watchdog.hasFired {
+        failure = Self.timedOut(failure, after: watchdog, in: "loading the file", orAt: testLocation)
+      }
+      verdict.record(.failed(failure, fatal: false))
     }
+    watchdog?.stop()
     // No effect may outlive the test's Lua state: stop them before it closes.
     if let state, let host = try? ReluaHost.install(in: state) { await host.stopEffects() }
     takeNotes()
@@ -295,6 +326,10 @@ public final class LuaTestRunner {
       } else if failure.traceback.isEmpty {
         failure.traceback = LuaTestFailure.scriptFrames(in: context.traceback)
       }
+      if let watchdog, watchdog.hasFired {
+        let step = hook.map { "\($0.name) (\($0.location))" } ?? label ?? "its body"
+        return .failed(Self.timedOut(failure, after: watchdog, in: step, orAt: testLocation), fatal: true)
+      }
       if let hook {
         failure.message = "\(hook.name) (\(hook.location)) failed: " + failure.message
       } else if let label {
@@ -302,6 +337,22 @@ public final class LuaTestRunner {
       }
       return .failed(failure, fatal: Self.stopsTheTest(error))
     }
+  }
+
+  /// The running test's wall-clock limit; nil when there is none (`testTimeout` nil or 0).
+  private func makeWatchdog() -> LuaTestWatchdog? {
+    guard let seconds = configuration.testTimeout, seconds > 0 else { return nil }
+    return LuaTestWatchdog(seconds: seconds)
+  }
+
+  /// A step the wall-clock limit stopped: `test timed out after N s in STEP`, where it stood
+  /// (the line Lua was running; for a wait, which leaves none, the test's own line).
+  private static func timedOut(
+    _ failure: LuaTestFailure, after watchdog: LuaTestWatchdog, in step: String, orAt fallback: String? = nil
+  ) -> LuaTestFailure {
+    LuaTestFailure(
+      message: "test timed out after \(watchdog.shown) in \(step) (the wall-clock limit per test, --test-timeout)",
+      location: failure.location ?? fallback, traceback: failure.traceback)
   }
 
   /// Errors after which no more Lua runs in the test's state: its budget is spent, its memory
@@ -315,7 +366,7 @@ public final class LuaTestRunner {
 
   /// The test's outcome as its steps come in: the first failure is the test's, later ones are
   /// added to its message; `pending` skips it unless something failed.
-  private struct Verdict {
+  private struct Verdict: Sendable {
     var failure: LuaTestFailure?
     var pendingReason: String?
     var alsoFailed: [String] = []
@@ -461,7 +512,7 @@ public final class LuaTestRunner {
   /// A fresh state with the test functions, the feature host and luassert, and `file` run in it.
   /// `counted`: a test's state, whose lines count into the configuration's coverage (the load
   /// that only lists a file's tests does not count).
-  private func load(_ file: String, counted: Bool) throws -> LoadedFile {
+  private func load(_ file: String, counted: Bool, watchdog: LuaTestWatchdog? = nil) throws -> LoadedFile {
     let state = try LuaState(options: LuaOptions(
       trusted: configuration.trusted,
       memoryLimit: configuration.memoryLimit,
@@ -471,6 +522,7 @@ public final class LuaTestRunner {
       print: configuration.print,
       coverage: counted ? configuration.coverage : nil,
       sharesCompiledChunks: true))
+    watchdog?.watch(state)
     do {
       try setPackagePaths(in: state)
       // `where(level)`: the `file:line` a hook is declared at (`level` 2: the caller of `before_each`).

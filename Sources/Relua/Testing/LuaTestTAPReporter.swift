@@ -2,6 +2,12 @@
 /// `not ok n - name` with a YAML diagnostic block for failures, `# SKIP` for skipped tests, a
 /// test's notes (skipped assertions) as comment lines after it (`# note: …`), and the closing
 /// line as a TAP comment (`# N passed, N failed`).
+///
+/// Whatever a test controls stays where TAP puts it: a name is one line (`\` and `#` escaped as
+/// TAP says, control characters and line breaks as Lua escapes: `\n`, `\027`), the message,
+/// location and traceback are YAML double-quoted scalars with every character YAML cannot print
+/// escaped, and notes are comment lines, each line of them. So a parser (Perl's TAP::Parser,
+/// `prove`) reads exactly one result per test, whatever the test is named.
 public final class LuaTestTAPReporter: LuaTestReporter {
   private let write: (String) -> Void
 
@@ -14,7 +20,7 @@ public final class LuaTestTAPReporter: LuaTestReporter {
   }
 
   public func report(_ result: LuaTestResult, number: Int) {
-    let name = result.name.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "#", with: "\\#")
+    let name = Self.description(result.name)
     switch result.outcome {
     case .passed:
       write("ok \(number) - \(name)")
@@ -27,12 +33,12 @@ public final class LuaTestTAPReporter: LuaTestReporter {
       if let location = failure.location { write("  at: \(Self.quoted(location))") }
       if !failure.traceback.isEmpty {
         write("  traceback:")
-        for frame in failure.traceback { write("    - \(Self.quoted(frame))") }
+        for frame in failure.traceback { write("    - \(Self.quoted(frame, listItem: true))") }
       }
       write("  ...")
     }
     for note in result.notes {
-      for (offset, line) in note.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
+      for (offset, line) in LuaTestText.lines(note).enumerated() {
         write(offset == 0 ? "# note: " + line : line.isEmpty ? "#" : "#   " + line)
       }
     }
@@ -42,18 +48,40 @@ public final class LuaTestTAPReporter: LuaTestReporter {
     write("# \(summary.closingLine)")
   }
 
-  /// A YAML double-quoted scalar.
-  static func quoted(_ text: String) -> String {
+  /// A test's description on its `ok` line: `\` and `#` escaped (TAP's `\#`), then every control
+  /// character and line break as a Lua escape (`LuaTestText`), on one line.
+  static func description(_ name: String) -> String {
+    LuaTestText.line(name.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "#", with: "\\#"))
+  }
+
+  /// A YAML double-quoted scalar on one line: `\\`, `\"`, `\n`, `\t`, `\r`, and every other
+  /// character outside YAML's printable set (C0, DEL, C1, U+FFFE/U+FFFF) as `\xXX` or `\uXXXX`;
+  /// the bidirectional controls too, which YAML prints but a reader is fooled by.
+  ///
+  /// `listItem`: also `: ` as `\x3a ` — the same string to YAML, but Perl's TAP::Parser (`prove`)
+  /// reads a list item whose first word ends in `:` as a mapping, and a traceback frame
+  /// (`"f.lua:3: in function 'g'"`) stopped it, with "does not support multi-line quoted scalars".
+  static func quoted(_ text: String, listItem: Bool = false) -> String {
     var out = "\""
-    for scalar in text.unicodeScalars {
+    var scalars = text.unicodeScalars.makeIterator()
+    var next = scalars.next()
+    while let scalar = next {
+      next = scalars.next()
       switch scalar {
+      case ":" where listItem && (next == " " || next == nil): out += "\\x3a"
       case "\\": out += "\\\\"
       case "\"": out += "\\\""
       case "\n": out += "\\n"
       case "\t": out += "\\t"
       case "\r": out += "\\r"
       default:
-        if scalar.value < 0x20 { out += "\\x" + String(scalar.value, radix: 16).leftPadded(to: 2) } else { out.unicodeScalars.append(scalar) }
+        let value = scalar.value
+        if LuaTestText.isControl(scalar) || value == 0xFFFE || value == 0xFFFF {
+          out += value < 0x100
+            ? "\\x" + String(value, radix: 16).leftPadded(to: 2) : "\\u" + String(value, radix: 16).leftPadded(to: 4)
+        } else {
+          out.unicodeScalars.append(scalar)
+        }
       }
     }
     return out + "\""
