@@ -104,6 +104,7 @@ package struct InspectorConnection: Sendable {
     do {
       head = try reader.head(limit: limits.maxHead)
     } catch {
+      stats.buffered(reader.peakBuffered)
       if error == .tooLarge { respond(.text(431, "a request's head is at most \(limits.maxHead) bytes"), fd, reader) }
       return  // ended, or silent past the timeout: nothing to answer
     }
@@ -169,7 +170,7 @@ package struct InspectorConnection: Sendable {
     // socket shut down so that the reading below ends.
     let forwarding = Task {
       for await message in messages { outgoing.send(WebSocketFrame(.text, Array(message.utf8))) }
-      outgoing.end(code: 1001)
+      if !Task.isCancelled { outgoing.end(code: 1001) }
     }
     let frames = WebSocketMessageReader(
       reader, maxMessage: limits.maxMessage, sender: .client, frameTimeout: limits.frameTimeout
@@ -196,9 +197,12 @@ package struct InspectorConnection: Sendable {
         break reading
       }
     }
-    // The subscription ends with its consumer.
+    stats.buffered(reader.peakBuffered)
+    // The close frame first (nothing is written after it), then the subscription ends with its
+    // consumer.
+    let sentClose = outgoing.finish(code: code)
     forwarding.cancel()
-    if outgoing.finish(code: code), let code {
+    if sentClose, let code {
       stats.closed(code)
       lingeringClose(fd, reader)
     }
