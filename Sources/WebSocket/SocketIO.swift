@@ -38,13 +38,14 @@ package final class SocketReader {
     try? head(limit: limit)
   }
 
-  /// The bytes up to and including the first blank line (an HTTP head), which must come within
+  /// The bytes up to and including the first blank line (an HTTP head), which must be at most
   /// `limit` bytes (the reader holds at most `limit` and one read's chunk, 16 KiB, meanwhile).
   package func head(limit: Int = 16_384) throws(HeadFailure) -> [UInt8] {
     var searched = 0
     while true {
       // Only what came since the last look (a blank line may straddle the two).
       if let end = buffer[max(0, searched - 3)...].firstRange(of: [13, 10, 13, 10]) {
+        guard end.upperBound <= limit else { throw .tooLarge }
         let head = Array(buffer[..<end.upperBound])
         buffer.removeFirst(end.upperBound)
         return head

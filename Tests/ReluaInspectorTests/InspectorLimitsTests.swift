@@ -123,6 +123,15 @@ final class InspectorLimitsTests: XCTestCase {
     XCTAssertGreaterThan(server.stats.peakBuffered, server.limits.maxHead)
     XCTAssertLessThanOrEqual(server.stats.peakBuffered, server.limits.maxHead + (16 << 10))
     XCTAssertEqual(server.stats.requests, 0)
+    // A whole head a little over the limit, arriving in one read, is refused all the same.
+    let whole = try await RawClient.connect(port: port)
+    defer { whole.close() }
+    let padding = [UInt8](repeating: 0x61, count: server.limits.maxHead)
+    try await whole.send(Array("GET /?token=\(token) HTTP/1.1\r\nHost: 127.0.0.1:\(port)\r\nX-Long: ".utf8) + padding + Array("\r\n\r\n".utf8))
+    let refused = String(decoding: try await whole.readToEnd(), as: UTF8.self)
+    XCTAssertTrue(refused.hasPrefix("HTTP/1.1 431 "), refused)
+    try await served(whole)
+    XCTAssertEqual(server.stats.requests, 0)
     try await assertAPageWorks()
   }
 
