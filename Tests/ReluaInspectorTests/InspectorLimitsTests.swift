@@ -366,3 +366,46 @@ func onThread<T: Sendable>(_ body: @escaping @Sendable () throws -> T) async thr
     Thread { continuation.resume(with: Result { try body() }) }.start()
   }
 }
+
+/// A page that stops reading: the server's writes to it time out, and it is dropped with its
+/// subscription (its messages do not pile up for ever).
+@MainActor
+final class InspectorSlowPageTests: XCTestCase {
+  func testAPageThatStopsReadingIsDroppedAfterTheSendTimeout() async throws {
+    var limits = InspectorLimits.standard
+    limits.sendTimeout = 0.5
+    let server = try await InspectorServer.start(limits: limits)
+    defer { Task { await server.stop() } }
+    let hub = server.hub
+    // Each entry carries the whole state: 256 KiB a message.
+    let repl = try await ReplSession(feature: """
+      local relua = require "relua"
+      return relua.feature "Big" {
+        state = { count = 0, blob = string.rep("x", 262144) },
+        actions = { increment = {} },
+        reduce = relua.on { increment = function(s) s.count = s.count + 1 end },
+      }
+      """) { hub.record($0) }
+    defer { repl.close() }
+    let client = try await RawClient.connect(port: server.port)
+    defer { client.close() }
+    try await client.openWebSocket(token: server.token.hex)
+    let connected = ContinuousClock.now + .seconds(5)
+    while hub.clientCount != 1, ContinuousClock.now < connected { try await Task.sleep(for: .milliseconds(10)) }
+    XCTAssertEqual(hub.clientCount, 1)
+    // 40 entries, 10 MiB, never read: more than the sockets' buffers hold.
+    for _ in 0..<40 { await repl.type(":increment") }
+    let deadline = ContinuousClock.now + .seconds(10)
+    while hub.clientCount > 0 || server.openConnections > 0 {
+      guard ContinuousClock.now < deadline else {
+        return XCTFail("the page is still served (\(hub.clientCount) subscribed, \(server.openConnections) connections)")
+      }
+      try await Task.sleep(for: .milliseconds(20))
+    }
+    // A page that reads is served as before.
+    let page = try await PageConnection(port: Int(server.port), token: server.token.hex)
+    defer { page.close() }
+    let history = try await page.next()
+    XCTAssertEqual((history["state"] as? [String: Any])?["count"] as? Int, 40)
+  }
+}
