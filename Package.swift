@@ -20,8 +20,6 @@ let package = Package(
     .package(url: "https://github.com/pointfreeco/swift-custom-dump", from: "1.3.0"),
     .package(url: "https://github.com/pointfreeco/xctest-dynamic-overlay", from: "1.0.0"),
     .package(url: "https://github.com/pointfreeco/swift-concurrency-extras", from: "1.0.0"),
-    // The inspector's HTTP and WebSocket server (no SwiftNIO: docs/DESIGN-NOTES.md, "Inspector").
-    .package(url: "https://github.com/swhitty/FlyingFox", from: "0.27.0"),
   ],
   targets: [
     // liblua5.4 from Debian (liblua5.4-dev): headers only, no code. Linked statically (by
@@ -66,10 +64,12 @@ let package = Package(
     .target(name: "GitHub"),
     // The recorded API bodies are its resources (Sources/GitHubFake/Fixtures): the one copy.
     .target(name: "GitHubFake", dependencies: ["LoopbackListener"], resources: [.copy("Fixtures")]),
-    // The loopback servers' common part: a TCP listener on 127.0.0.1, a thread per connection.
+    // The loopback servers' common part: a TCP listener on 127.0.0.1, a thread per connection (at
+    // most so many at once, if asked: the inspector's 32).
     .target(name: "LoopbackListener"),
-    // A WebSocket client (RFC 6455, ws:// only) on POSIX sockets, and a loopback echo server for
-    // tests and demos (no SwiftNIO: docs/DESIGN-NOTES.md).
+    // A WebSocket client (RFC 6455, ws:// only) on POSIX sockets, the framing a server reads
+    // with (masked frames in, a declared-length limit, read deadlines: the inspector's), and a
+    // loopback echo server for tests and demos (no SwiftNIO: docs/DESIGN-NOTES.md).
     .target(name: "WebSocket"),
     .target(name: "WebSocketEcho", dependencies: ["WebSocket", "LoopbackListener"]),
     // relua.testing.websocketEcho() as a plug-in: the echo server registered through Relua's
@@ -77,10 +77,12 @@ let package = Package(
     .target(name: "ReluaWebSocketEcho", dependencies: ["Relua", "WebSocketEcho"]),
     // `relua repl --inspect`: the REPL's store live in a browser, served on 127.0.0.1 behind a
     // token (Relua knows no server: it tells `ConsoleEvent`s; the CLI wires this in). The page is
-    // plain HTML, CSS and JavaScript, its resources (Page/).
+    // plain HTML, CSS and JavaScript, its resources (Page/). Served on relua's own listener and
+    // WebSocket framing, not a server package: a page's message must be refused by its declared
+    // length before it is read, which FlyingFox could not do (docs/DESIGN-NOTES.md, "Inspector").
     .target(
       name: "ReluaInspector",
-      dependencies: ["Relua", "Composable", .product(name: "FlyingFox", package: "FlyingFox")],
+      dependencies: ["Relua", "Composable", "LoopbackListener", "WebSocket"],
       resources: [.copy("Page")]),
     .executableTarget(
       name: "relua",

@@ -13,7 +13,7 @@ protocol FuzzTarget: AnyObject {
 @MainActor
 enum FuzzTargets {
   static let names = [
-    "json", "lua-value", "action-path", "run", "websocket-frames", "inspector-request", "test-report", "coverage",
+    "json", "lua-value", "action-path", "run", "websocket-frames", "inspector-request", "inspector-socket", "test-report", "coverage",
   ]
   nonisolated(unsafe) static var current: (any FuzzTarget)?
 
@@ -27,6 +27,7 @@ enum FuzzTargets {
     case "inspector-request": return InspectorRequestTarget()
     case "test-report": return TestReportTarget()
     case "coverage": return CoverageTarget()
+    case "inspector-socket": return InspectorSocketTarget()
     default: return nil
     }
   }

@@ -1,4 +1,3 @@
-import FlyingFox
 import Foundation
 
 /// Who may use the inspector: every request must carry the token (`?token=HEX`) and name the
@@ -16,41 +15,38 @@ package struct InspectorAccess: Sendable {
   /// The port the server listens on (known once it listens; before that, everything is refused).
   private let port: LockedPort
 
-  init(token: InspectorToken) {
+  package init(token: InspectorToken) {
     self.token = token
     self.port = LockedPort()
   }
 
-  func listening(on port: UInt16) { self.port.set(port) }
+  package func listening(on port: UInt16) { self.port.set(port) }
 
   /// `http://127.0.0.1:PORT`: the page's origin, and the only one a WebSocket may come from.
   var origin: String? { port.value.map { "http://127.0.0.1:\($0)" } }
 
   /// Why `request` is refused, or nil when it may go on.
-  func refusal(of request: HTTPRequest) -> String? {
+  func refusal(of request: InspectorHTTPRequest) -> String? {
     guard let port = port.value else { return "the inspector is not listening yet" }
     guard token.matches(request.query["token"]) else {
       return "this page needs the token relua printed with its address (Inspector: http://127.0.0.1:…/?token=…)"
     }
-    guard request.headers[.host] == "127.0.0.1:\(port)" else { return "the inspector answers only as 127.0.0.1:\(port)" }
+    guard request.header("Host") == "127.0.0.1:\(port)" else { return "the inspector answers only as 127.0.0.1:\(port)" }
     return nil
   }
 
   /// Why a WebSocket request is refused (cross-origin, or no origin), or nil.
-  func refusal(ofWebSocket request: HTTPRequest) -> String? {
+  func refusal(ofWebSocket request: InspectorHTTPRequest) -> String? {
     if let refusal = refusal(of: request) { return refusal }
-    guard let origin, request.headers[HTTPHeader("Origin")] == origin else {
+    guard let origin, request.header("Origin") == origin else {
       return "a WebSocket is accepted only from the inspector's own page (Origin: \(origin ?? "?"))"
     }
     return nil
   }
 
   /// 403, with the reason as text.
-  static func forbidden(_ reason: String) -> HTTPResponse {
-    HTTPResponse(
-      statusCode: .forbidden,
-      headers: [.contentType: "text/plain; charset=utf-8", .cacheControl: "no-store", .connection: "close"],
-      body: Data("403 Forbidden: \(reason)\n".utf8))
+  static func forbidden(_ reason: String) -> InspectorHTTPResponse {
+    .text(403, reason)
   }
 }
 

@@ -1,10 +1,9 @@
-import FlyingFox
 import Foundation
 
 /// The inspector's page: `Page/index.html`, `app.js` and `style.css`, the target's resources,
 /// read once when the server starts (a missing file fails the start, not a request). The page
 /// reaches its script and style sheet with the token too (`{{TOKEN}}` in index.html).
-struct InspectorPage: Sendable {
+package struct InspectorPage: Sendable {
   struct File: Sendable {
     var contents: Data
     var contentType: String
@@ -23,7 +22,7 @@ struct InspectorPage: Sendable {
     var description: String { "the inspector's page is incomplete: \(name) is not among relua's resources" }
   }
 
-  init(token: InspectorToken) throws {
+  package init(token: InspectorToken) throws {
     var files: [String: File] = [:]
     for (path, resource, type) in Self.names {
       guard let url = Bundle.module.resourceURL?.appendingPathComponent("Page").appendingPathComponent(resource),
@@ -36,21 +35,21 @@ struct InspectorPage: Sendable {
   }
 
   /// The file served at `path`, or nil.
-  func response(for path: String, origin: String) -> HTTPResponse? {
+  func response(for path: String, origin: String) -> InspectorHTTPResponse? {
     guard let file = files[path] else { return nil }
     let webSocketOrigin = origin.replacingOccurrences(of: "http://", with: "ws://")
-    return HTTPResponse(
-      statusCode: .ok,
+    return InspectorHTTPResponse(
+      status: 200,
       headers: [
-        .contentType: file.contentType,
-        .cacheControl: "no-store",
+        ("Content-Type", file.contentType),
+        ("Cache-Control", "no-store"),
         // Nothing but its own files and its WebSocket; no framing; the token never leaves in a Referer.
-        HTTPHeader("Content-Security-Policy"):
+        ("Content-Security-Policy",
           "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data:; connect-src \(webSocketOrigin); "
-          + "base-uri 'none'; form-action 'none'; frame-ancestors 'none'",
-        HTTPHeader("Referrer-Policy"): "no-referrer",
-        HTTPHeader("X-Content-Type-Options"): "nosniff",
-        HTTPHeader("X-Frame-Options"): "DENY",
+          + "base-uri 'none'; form-action 'none'; frame-ancestors 'none'"),
+        ("Referrer-Policy", "no-referrer"),
+        ("X-Content-Type-Options", "nosniff"),
+        ("X-Frame-Options", "DENY"),
       ],
       body: file.contents)
   }

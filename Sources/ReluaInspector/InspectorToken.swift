@@ -13,6 +13,9 @@ package struct InspectorToken: Sendable, CustomStringConvertible {
     }.joined()
   }
 
+  /// A token of your choosing (the fuzz target's, which must be known to its inputs).
+  package init(hex: String) { self.hex = hex }
+
   package var description: String { hex }
 
   /// Whether `candidate` is the token, in time that does not depend on where they first differ

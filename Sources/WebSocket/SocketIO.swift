@@ -3,25 +3,56 @@ import Foundation
 import Glibc
 #endif
 
-/// Blocking POSIX socket reads and writes shared by the client and the loopback echo server
-/// (`WebSocketEcho`): a buffered reader (the handshake's head may arrive with the first frame)
-/// and a write that sends everything or fails. Writes never raise SIGPIPE.
+/// Blocking POSIX socket reads and writes shared by the client and the loopback servers
+/// (`WebSocketEcho`, the inspector): a buffered reader (the handshake's head may arrive with the
+/// first frame) and a write that sends everything or fails. Writes never raise SIGPIPE.
+///
+/// A server gives reads a `deadline` (a silent or slow peer must not hold its thread forever) and
+/// keeps its buffer bounded: a head has a limit, a frame's payload is refused by its declared
+/// length before it is read (`WebSocketFrame.read`). `peakBuffered` tells how far it went.
 package final class SocketReader {
   package let fd: Int32
   private var buffer: [UInt8] = []
+  /// When set, a read that gets no bytes by then fails as the end of the stream would
+  /// (`timedOut` tells which); nil: reads wait as long as the peer is silent.
+  package var deadline: ContinuousClock.Instant?
+  /// Whether a read failed because `deadline` passed.
+  package private(set) var timedOut = false
+  /// The most bytes this reader ever held at once (received, not yet taken).
+  package private(set) var peakBuffered = 0
+  /// Every byte received so far.
+  package private(set) var bytesReceived = 0
 
   package init(fd: Int32) { self.fd = fd }
+
+  package enum HeadFailure: Error, Equatable {
+    /// The stream ended (or the deadline passed) before a blank line.
+    case ended
+    /// More than the limit came without a blank line.
+    case tooLarge
+  }
 
   /// The bytes up to and including the first blank line (an HTTP head), or nil at the end of the
   /// stream or past `limit` bytes.
   package func readHead(limit: Int = 16_384) -> [UInt8]? {
+    try? head(limit: limit)
+  }
+
+  /// The bytes up to and including the first blank line (an HTTP head), which must be at most
+  /// `limit` bytes (the reader holds at most `limit` and one read's chunk, 16 KiB, meanwhile).
+  package func head(limit: Int = 16_384) throws(HeadFailure) -> [UInt8] {
+    var searched = 0
     while true {
-      if let end = buffer.firstRange(of: [13, 10, 13, 10]) {
+      // Only what came since the last look (a blank line may straddle the two).
+      if let end = buffer[max(0, searched - 3)...].firstRange(of: [13, 10, 13, 10]) {
+        guard end.upperBound <= limit else { throw .tooLarge }
         let head = Array(buffer[..<end.upperBound])
         buffer.removeFirst(end.upperBound)
         return head
       }
-      if buffer.count > limit || !fill() { return nil }
+      searched = buffer.count
+      if buffer.count > limit { throw .tooLarge }
+      if !fill() { throw .ended }
     }
   }
 
@@ -35,22 +66,62 @@ package final class SocketReader {
     return bytes
   }
 
+  /// Waits for at least one byte (without taking it): false if the stream ends first.
+  package func waitForBytes() -> Bool {
+    buffer.isEmpty ? fill() : true
+  }
+
+  /// Reads and throws away what the peer still sends, at most `limit` bytes and until `deadline`:
+  /// a server that refused a request drains it briefly before closing, so that the closing does
+  /// not reset the connection before the peer read the refusal.
+  package func discard(limit: Int, until deadline: ContinuousClock.Instant) {
+    buffer.removeAll()
+    self.deadline = deadline
+    var discarded = 0
+    while discarded < limit, fill() {
+      discarded += buffer.count
+      buffer.removeAll()
+    }
+  }
+
   private func fill() -> Bool {
+    if let deadline, !wait(until: deadline) {
+      timedOut = true
+      return false
+    }
     var chunk = [UInt8](repeating: 0, count: 16_384)
     while true {
       let count = chunk.withUnsafeMutableBytes { recv(fd, $0.baseAddress, $0.count, 0) }
       if count > 0 {
         buffer += chunk[..<count]
+        bytesReceived += count
+        peakBuffered = max(peakBuffered, buffer.count)
         return true
       }
       if count < 0 && errno == EINTR { continue }
+      if count < 0 && (errno == EAGAIN || errno == EWOULDBLOCK) { timedOut = true }  // SO_RCVTIMEO
       return false
+    }
+  }
+
+  /// Whether bytes (or the end of the stream) can be read before `deadline`.
+  private func wait(until deadline: ContinuousClock.Instant) -> Bool {
+    while true {
+      let remaining = ContinuousClock.now.duration(to: deadline)
+      guard remaining > .zero else { return false }
+      let (seconds, attoseconds) = remaining.components
+      let milliseconds = Int32(clamping: seconds * 1000 + attoseconds / 1_000_000_000_000_000 + 1)
+      var entry = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
+      let ready = poll(&entry, 1, milliseconds)
+      if ready > 0 { return true }
+      if ready < 0 && errno != EINTR { return true }  // let recv say what is wrong
     }
   }
 }
 
 package enum SocketIO {
-  /// Sends all of `bytes`; false if the connection is gone.
+  /// Sends all of `bytes`; false if the connection is gone (or a send timeout, `SO_SNDTIMEO`,
+  /// passed: the peer does not read).
   package static func write(_ fd: Int32, _ bytes: [UInt8]) -> Bool {
     var sent = 0
     while sent < bytes.count {
@@ -74,6 +145,12 @@ package enum SocketIO {
       sent += count
     }
     return sent
+  }
+
+  /// Gives the socket's sends a timeout: a send that cannot go on for `seconds` fails.
+  package static func setSendTimeout(_ fd: Int32, seconds: Double) {
+    var timeout = timeval(tv_sec: Int(seconds), tv_usec: Int((seconds - seconds.rounded(.down)) * 1_000_000))
+    setsockopt(fd, SOL_SOCKET, SO_SNDTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
   }
 
   /// The text of `errno`, as the C library says it, lowercased ("connection refused").

@@ -141,6 +141,7 @@ public final class WebSocketConnection: @unchecked Sendable {  // its mutable st
           switch error {
           case .ended: failure = WebSocketError("the connection was lost", url: url)
           case .protocolError(let why): failure = WebSocketError("protocol error: \(why)", url: url)
+          case .tooLarge(let why): failure = WebSocketError("message too big: \(why)", url: url)
           }
         }
         break loop

@@ -37,18 +37,41 @@ package struct WebSocketFrame: Sendable, Equatable {
   }
 
   package enum ReadError: Error, Equatable {
-    /// The stream ended (or failed) before a whole frame.
+    /// The stream ended (or failed, or its deadline passed) before a whole frame.
     case ended
-    /// A frame this side does not accept, and why.
+    /// A frame this side does not accept, and why (close code 1002).
     case protocolError(String)
+    /// A frame (or a message in fragments) whose declared length is over the limit, refused
+    /// before its payload was read (close code 1009, "message too big").
+    case tooLarge(String)
   }
 
-  /// Reads one frame (unmasking it), refusing payloads over `maxPayload` bytes.
-  package static func read(from reader: SocketReader, maxPayload: Int = 16 << 20) throws(ReadError) -> WebSocketFrame {
+  /// Who sends the frames read: a client masks every frame (RFC 6455 §5.1), a server none.
+  package enum Sender: Sendable {
+    case client, server, either
+  }
+
+  /// Reads one frame (unmasking it), refusing payloads over `maxPayload` bytes by their declared
+  /// length, before reading them: at most the header is read of a frame refused. `from`: a
+  /// server reads a client's frames, which must be masked; `.either` takes both (a client that
+  /// does not check its server's frames). Control frames must be whole and at most 125 bytes.
+  package static func read(
+    from reader: SocketReader, maxPayload: Int = 16 << 20, sender: Sender = .either
+  ) throws(ReadError) -> WebSocketFrame {
     guard let head = reader.read(2) else { throw .ended }
     guard head[0] & 0x70 == 0 else { throw .protocolError("reserved bits set (no extension was agreed)") }
     guard let opcode = Opcode(rawValue: head[0] & 0x0F) else { throw .protocolError("unknown opcode \(head[0] & 0x0F)") }
+    let fin = head[0] & 0x80 != 0
+    let masked = head[1] & 0x80 != 0
+    switch sender {
+    case .client where !masked: throw .protocolError("a client's frame must be masked")
+    case .server where masked: throw .protocolError("a server's frame must not be masked")
+    default: break
+    }
     var length = UInt64(head[1] & 0x7F)
+    if opcode.rawValue >= 8 {
+      guard fin, length <= 125 else { throw .protocolError("a control frame must be whole and at most 125 bytes") }
+    }
     if length == 126 {
       guard let bytes = reader.read(2) else { throw .ended }
       length = UInt64(bytes[0]) << 8 | UInt64(bytes[1])
@@ -56,14 +79,16 @@ package struct WebSocketFrame: Sendable, Equatable {
       guard let bytes = reader.read(8) else { throw .ended }
       length = bytes.reduce(0) { $0 << 8 | UInt64($1) }
     }
-    guard length <= UInt64(maxPayload) else { throw .protocolError("a frame of \(length) bytes is over the limit of \(maxPayload)") }
+    guard length <= UInt64(max(0, maxPayload)) || opcode.rawValue >= 8 else {
+      throw .tooLarge("a frame of \(length) bytes is over the limit of \(maxPayload)")
+    }
     var key: [UInt8]?
-    if head[1] & 0x80 != 0 {
+    if masked {
       guard let bytes = reader.read(4) else { throw .ended }
       key = bytes
     }
     guard var payload = reader.read(Int(length)) else { throw .ended }
     if let key { for index in payload.indices { payload[index] ^= key[index % 4] } }
-    return WebSocketFrame(fin: head[0] & 0x80 != 0, opcode, payload)
+    return WebSocketFrame(fin: fin, opcode, payload)
   }
 }

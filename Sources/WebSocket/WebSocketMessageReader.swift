@@ -1,5 +1,8 @@
 /// Reads whole messages from a connection's frames (RFC 6455 §5.4): joins fragments, answers
-/// pings (`reply`), and reports the peer's close. Shared by the client and the echo server.
+/// pings (`reply`), and reports the peer's close. Shared by the client, the echo server and the
+/// inspector's server. A message is refused by the declared lengths of its frames before they are
+/// read: one frame, or fragments adding up, past `maxMessage` is `.tooLarge` with at most a frame
+/// header read of it.
 package struct WebSocketMessageReader {
   package enum Event: Equatable {
     case message(WebSocketMessage)
@@ -7,21 +10,49 @@ package struct WebSocketMessageReader {
     case closed(code: UInt16?)
   }
 
-  /// The largest message, whole or in fragments (a frame's own limit).
+  /// The largest message by default, whole or in fragments (a frame's own limit).
   package static var maxMessage: Int { 16 << 20 }
 
   private let reader: SocketReader
   private let reply: (WebSocketFrame) -> Void
+  /// The largest message this reader takes, whole or in fragments.
+  package let maxMessage: Int
+  private let sender: WebSocketFrame.Sender
+  private let frameTimeout: Duration?
 
-  package init(_ reader: SocketReader, reply: @escaping (WebSocketFrame) -> Void) {
+  /// `sender`: who sends the frames (a server requires masked ones: `.client`). `frameTimeout`:
+  /// when set, a frame must arrive whole within it once its first byte came (and a fragment
+  /// within it of the one before): a slow sender cannot hold the reader; between messages the
+  /// reader waits as long as the peer is silent.
+  package init(
+    _ reader: SocketReader, maxMessage: Int = WebSocketMessageReader.maxMessage, sender: WebSocketFrame.Sender = .either,
+    frameTimeout: Duration? = nil, reply: @escaping (WebSocketFrame) -> Void
+  ) {
     self.reader = reader
     self.reply = reply
+    self.maxMessage = maxMessage
+    self.sender = sender
+    self.frameTimeout = frameTimeout
   }
 
   package func next() throws(WebSocketFrame.ReadError) -> Event {
     var fragments: (opcode: WebSocketFrame.Opcode, bytes: [UInt8])?
     while true {
-      let frame = try WebSocketFrame.read(from: reader)
+      if let frameTimeout {
+        if fragments == nil {
+          reader.deadline = nil
+          guard reader.waitForBytes() else { throw .ended }
+        }
+        reader.deadline = .now + frameTimeout
+      }
+      // A continuation may bring only what the message still has room for.
+      let frame: WebSocketFrame
+      do throws(WebSocketFrame.ReadError) {
+        frame = try WebSocketFrame.read(from: reader, maxPayload: maxMessage - (fragments?.bytes.count ?? 0), sender: sender)
+      } catch {
+        if case .tooLarge = error, fragments != nil { throw .tooLarge("a message of more than \(maxMessage) bytes in fragments") }
+        throw error
+      }
       switch frame.opcode {
       case .ping:
         reply(WebSocketFrame(.pong, frame.payload))
@@ -37,10 +68,7 @@ package struct WebSocketMessageReader {
       case .continuation:
         guard var partial = fragments else { throw .protocolError("a continuation frame without a message") }
         // A message in fragments has the limit of one frame, in all (a peer could otherwise grow
-        // it without end, 16 MiB at a time).
-        guard partial.bytes.count + frame.payload.count <= Self.maxMessage else {
-          throw .protocolError("a message of more than \(Self.maxMessage) bytes in fragments")
-        }
+        // it without end, a frame at a time): checked by its declared length, above.
         partial.bytes += frame.payload
         if frame.fin { return .message(try Self.message(partial.opcode, partial.bytes)) }
         fragments = partial

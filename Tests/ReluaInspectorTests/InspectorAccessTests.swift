@@ -104,6 +104,43 @@ final class InspectorAccessTests: XCTestCase {
       text, #"{"dropped":0,"entries":[],"live":{"actions":[],"effects":[],"export":{"actions":0,"since":"open"},"screens":[],"travel":true},"type":"history"}"#)
   }
 
+  func testAMethodOtherThanGETIs405AndAMalformedOrAmbiguousHeadIs400() async throws {
+    func answer(_ head: String) async throws -> String {
+      let client = try await RawClient.connect(port: port)
+      defer { client.close() }
+      try await client.send(Array(head.utf8))
+      return String(decoding: try await client.readToEnd(), as: UTF8.self)
+    }
+    let host = "Host: 127.0.0.1:\(port)\r\n"
+    for method in ["POST", "PUT", "DELETE", "HEAD", "OPTIONS"] {
+      let response = try await answer("\(method) /?token=\(token) HTTP/1.1\r\n\(host)Content-Length: 0\r\n\r\n")
+      XCTAssertTrue(response.hasPrefix("HTTP/1.1 405 Method Not Allowed\r\n"), "\(method): \(response)")
+      XCTAssertTrue(response.contains("\r\nAllow: GET\r\n"), response)
+    }
+    // Without the token, 403 comes first, whatever the method.
+    let anonymous = try await answer("POST / HTTP/1.1\r\n\(host)\r\n")
+    XCTAssertTrue(anonymous.hasPrefix("HTTP/1.1 403 "), anonymous)
+    for head in [
+      "GET /?token=\(token) HTTP/1.1\r\n\(host)\(host)\r\n",  // two Hosts: which one was checked?
+      "GET /?token=\(token) HTTP/1.1\r\n\(host) folded: line\r\n\r\n",
+      "GET /?token=\(token)\r\n\(host)\r\n",
+      "GET http://127.0.0.1:\(port)/?token=\(token) HTTP/1.1\r\n\(host)\r\n",
+      "GET /?token=\(token) HTTP/2\r\n\(host)\r\n",
+    ] {
+      let response = try await answer(head)
+      XCTAssertTrue(response.hasPrefix("HTTP/1.1 400 Bad Request\r\n"), "\(head.debugDescription): \(response)")
+    }
+    // /ws with the token and the page's origin but no handshake: 400; another version: 426.
+    let origin = "Origin: http://127.0.0.1:\(port)\r\n"
+    let plain = try await answer("GET /ws?token=\(token) HTTP/1.1\r\n\(host)\(origin)\r\n")
+    XCTAssertTrue(plain.hasPrefix("HTTP/1.1 400 "), plain)
+    let version = try await answer(
+      "GET /ws?token=\(token) HTTP/1.1\r\n\(host)\(origin)Upgrade: websocket\r\nConnection: keep-alive, Upgrade\r\n"
+        + "Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: 8\r\n\r\n")
+    XCTAssertTrue(version.hasPrefix("HTTP/1.1 426 "), version)
+    XCTAssertTrue(version.contains("\r\nSec-WebSocket-Version: 13\r\n"), version)
+  }
+
   func testAPortThatIsTakenFailsAtOnceSayingSo() async throws {
     let started = ContinuousClock.now
     do {

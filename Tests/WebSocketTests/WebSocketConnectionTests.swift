@@ -180,7 +180,7 @@ final class WebSocketMessageReaderTests: XCTestCase {
     let (socket, fd) = reader(bytes)
     defer { close(fd) }
     XCTAssertThrowsError(try WebSocketMessageReader(socket, reply: { _ in }).next()) { error in
-      XCTAssertEqual(error as? WebSocketFrame.ReadError, .protocolError("a message of more than 16777216 bytes in fragments"))
+      XCTAssertEqual(error as? WebSocketFrame.ReadError, .tooLarge("a message of more than 16777216 bytes in fragments"))
     }
   }
 

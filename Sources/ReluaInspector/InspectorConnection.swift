@@ -1,0 +1,275 @@
+import Foundation
+import WebSocket
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// What a page (or anything else that reaches the port) may cost the host: the inspector holds at
+/// most `maxConnections` threads, a head of `maxHead` bytes and a message of `maxMessage`, and
+/// waits on no one longer than its timeouts. `standard` is what `relua repl --inspect` and
+/// `StoreInspector` use; tests shorten the timeouts.
+package struct InspectorLimits: Sendable {
+  /// Connections served at once; one more is answered 503 and closed.
+  package var maxConnections = 32
+  /// A request's head (request line and headers); a longer one is answered 431.
+  package var maxHead = 16 << 10
+  /// The whole head must come within this of the connection's opening (a silent client, or one
+  /// sending a byte now and then, is dropped).
+  package var headTimeout: Duration = .seconds(10)
+  /// A page's WebSocket frame, once begun, must come whole within this (a fragment within this of
+  /// the one before); between messages a page may be silent as long as it likes.
+  package var frameTimeout: Duration = .seconds(10)
+  /// A write the page does not take within this many seconds ends its connection (a page that
+  /// stops reading must not hold its messages, or a thread, forever).
+  package var sendTimeout: Double = 30
+  /// A page's message, whole or in fragments, refused by its declared length past this (1009).
+  package var maxMessage = InspectorRequest.maximumLength
+
+  package init() {}
+
+  package static let standard = InspectorLimits()
+}
+
+/// What the connections went through, for tests and the fuzz target: the most bytes a
+/// connection's reader held at once, the longest message handed to the control, the close codes
+/// sent, the connections refused at the cap.
+package final class InspectorConnectionStats: @unchecked Sendable {  // all under `lock`
+  private let lock = NSLock()
+  private var peak = 0
+  private var longest = 0
+  private var codes: [UInt16] = []
+  private var refusals = 0
+  private var heads = 0
+
+  package init() {}
+
+  /// The most bytes one connection's reader held at once (head, or frames being read).
+  package var peakBuffered: Int { lock.withLock { peak } }
+  /// The longest text message (UTF-8 bytes) handed to the control.
+  package var longestMessage: Int { lock.withLock { longest } }
+  /// The close codes the server sent, in order (1000 normal, 1001 going away, 1002 protocol
+  /// error, 1007 not UTF-8, 1009 too big).
+  package var closeCodes: [UInt16] { lock.withLock { codes } }
+  /// Connections refused because `maxConnections` were being served.
+  package var refused: Int { lock.withLock { refusals } }
+  /// Requests whose head was read whole.
+  package var requests: Int { lock.withLock { heads } }
+
+  func buffered(_ count: Int) { lock.withLock { peak = max(peak, count) } }
+  func message(_ count: Int) { lock.withLock { longest = max(longest, count) } }
+  func closed(_ code: UInt16) { lock.withLock { codes.append(code) } }
+  func refusedOne() { lock.withLock { refusals += 1 } }
+  func headRead() { lock.withLock { heads += 1 } }
+}
+
+/// One connection to the inspector, served on its own thread (`serve` blocks until it ends and
+/// closes the socket): an HTTP request — the page's files, 403, 404, 405 — or a WebSocket.
+///
+/// A page's WebSocket gets the hub's messages (the history, then live entries), written by a
+/// queue of its own; its text messages are answered one at a time, in order, on the main actor
+/// (`answer`, `InspectorControl.answer`), the connection's thread waiting for each answer before
+/// it reads the next message (a page that floods requests is read no faster than they run).
+/// Frames must be masked (a client's) and a message at most `limits.maxMessage` bytes by its
+/// declared length: a bigger one closes the connection with 1009 before its payload is read.
+package struct InspectorConnection: Sendable {
+  package let access: InspectorAccess
+  package let page: InspectorPage
+  package let hub: InspectorHub
+  package let limits: InspectorLimits
+  package let stats: InspectorConnectionStats
+  /// A page's text message → the `result` to send back; on the main actor.
+  package let answer: @MainActor @Sendable (String) -> String
+
+  package init(
+    access: InspectorAccess, page: InspectorPage, hub: InspectorHub, limits: InspectorLimits,
+    stats: InspectorConnectionStats, answer: @escaping @MainActor @Sendable (String) -> String
+  ) {
+    self.access = access
+    self.page = page
+    self.hub = hub
+    self.limits = limits
+    self.stats = stats
+    self.answer = answer
+  }
+
+  /// Serves the connection `fd` until it ends, then closes it. Blocks (never call it on the main
+  /// thread: a page's request waits for the main actor).
+  package func serve(_ fd: Int32) {
+    defer { close(fd) }
+    SocketIO.setSendTimeout(fd, seconds: limits.sendTimeout)
+    let reader = SocketReader(fd: fd)
+    defer { stats.buffered(reader.peakBuffered) }
+    reader.deadline = .now + limits.headTimeout
+    let head: [UInt8]
+    do {
+      head = try reader.head(limit: limits.maxHead)
+    } catch {
+      stats.buffered(reader.peakBuffered)
+      if error == .tooLarge { respond(.text(431, "a request's head is at most \(limits.maxHead) bytes"), fd, reader) }
+      return  // ended, or silent past the timeout: nothing to answer
+    }
+    stats.headRead()
+    guard let request = InspectorHTTPRequest(head: head) else {
+      return respond(.text(400, "not an HTTP/1.1 request head"), fd, reader)
+    }
+    switch route(request) {
+    case .response(let response): respond(response, fd, reader)
+    case .webSocket(let key): webSocket(fd, reader, key: key)
+    }
+  }
+
+  enum Route {
+    case response(InspectorHTTPResponse)
+    case webSocket(key: String)
+  }
+
+  /// Every route, behind the access check (the token first, so that nothing, not even a 404,
+  /// answers without it).
+  func route(_ request: InspectorHTTPRequest) -> Route {
+    if let refusal = access.refusal(of: request) { return .response(InspectorAccess.forbidden(refusal)) }
+    guard request.method == "GET" else { return .response(.text(405, nil, headers: [("Allow", "GET")])) }
+    if request.path == "/ws" {
+      if let refusal = access.refusal(ofWebSocket: request) { return .response(InspectorAccess.forbidden(refusal)) }
+      let tokens = { (name: String) in
+        Set((request.header(name) ?? "").split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces).lowercased() })
+      }
+      guard tokens("Upgrade").contains("websocket"), tokens("Connection").contains("upgrade"),
+        let key = request.header("Sec-WebSocket-Key"), Data(base64Encoded: key)?.count == 16
+      else { return .response(.text(400, "a WebSocket handshake needs Upgrade, Connection and a Sec-WebSocket-Key")) }
+      guard request.header("Sec-WebSocket-Version") == "13" else {
+        return .response(.text(426, "WebSocket version 13 only", headers: [("Sec-WebSocket-Version", "13")]))
+      }
+      return .webSocket(key: key)
+    }
+    if let origin = access.origin, let response = page.response(for: request.path, origin: origin) { return .response(response) }
+    return .response(.text(404))
+  }
+
+  /// Writes `response`, then closes the connection gracefully: the sending side first, then a
+  /// brief drain of what the client still sends (at most 64 KiB, half a second), so that the
+  /// close does not reset the connection before the client read the response.
+  private func respond(_ response: InspectorHTTPResponse, _ fd: Int32, _ reader: SocketReader) {
+    guard SocketIO.write(fd, response.encoded) else { return }
+    lingeringClose(fd, reader)
+  }
+
+  private func lingeringClose(_ fd: Int32, _ reader: SocketReader) {
+    shutdown(fd, Int32(SHUT_WR))
+    reader.discard(limit: 64 << 10, until: .now + .milliseconds(500))
+  }
+
+  // MARK: WebSocket
+
+  private func webSocket(_ fd: Int32, _ reader: SocketReader, key: String) {
+    let switching = "HTTP/1.1 101 Switching Protocols\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n"
+      + "Sec-WebSocket-Accept: \(SocketIO.acceptValue(forKey: key))\r\n\r\n"
+    guard SocketIO.write(fd, Array(switching.utf8)) else { return }
+    let outgoing = OutgoingFrames(fd: fd)
+    let (messages, reply) = hub.subscribe()
+    // The hub's messages, in order; the hub closed (the server stops): a close frame, and the
+    // socket shut down so that the reading below ends.
+    let forwarding = Task {
+      for await message in messages { outgoing.send(WebSocketFrame(.text, Array(message.utf8))) }
+      if !Task.isCancelled { outgoing.end(code: 1001) }
+    }
+    let frames = WebSocketMessageReader(
+      reader, maxMessage: limits.maxMessage, sender: .client, frameTimeout: limits.frameTimeout
+    ) { pong in outgoing.send(pong) }
+    var code: UInt16?
+    reading: while true {
+      do throws(WebSocketFrame.ReadError) {
+        switch try frames.next() {
+        case .message(.text(let text)):
+          stats.message(text.utf8.count)
+          reply(answerOnMainActor(text))
+        case .message(.binary):
+          continue  // the page sends text only
+        case .closed:
+          code = 1000
+          break reading
+        }
+      } catch {
+        switch error {
+        case .ended: code = nil  // gone, silent mid-frame, or shut down by `end`
+        case .protocolError(let why): code = why.contains("UTF-8") ? 1007 : 1002
+        case .tooLarge: code = 1009
+        }
+        break reading
+      }
+    }
+    stats.buffered(reader.peakBuffered)
+    // The close frame first (nothing is written after it), then the subscription ends with its
+    // consumer.
+    let sentClose = outgoing.finish(code: code)
+    forwarding.cancel()
+    if sentClose, let code {
+      stats.closed(code)
+      lingeringClose(fd, reader)
+    }
+  }
+
+  /// `answer(text)` on the main actor, waited for on this thread.
+  private func answerOnMainActor(_ text: String) -> String {
+    let result = AnswerBox()
+    let answered = DispatchSemaphore(value: 0)
+    let answer = self.answer
+    Task { @MainActor in
+      result.set(answer(text))
+      answered.signal()
+    }
+    answered.wait()
+    return result.value
+  }
+}
+
+private final class AnswerBox: @unchecked Sendable {  // `stored` is under `lock`
+  private let lock = NSLock()
+  private var stored = ""
+  var value: String { lock.withLock { stored } }
+  func set(_ value: String) { lock.withLock { stored = value } }
+}
+
+/// A WebSocket's writes, on a serial queue of their own (a slow page blocks that queue, never the
+/// hub or the main actor): server frames, unmasked. Once it ended (a write failed, the hub
+/// closed, the connection's thread finished), nothing more touches the socket, which the
+/// connection's thread closes after `finish`.
+private final class OutgoingFrames: @unchecked Sendable {  // `ended` is used on `queue` only
+  private let fd: Int32
+  private let queue = DispatchQueue(label: "relua.inspector.writes")
+  private var ended = false
+
+  init(fd: Int32) { self.fd = fd }
+
+  func send(_ frame: WebSocketFrame) {
+    let bytes = frame.encoded()
+    queue.async { [self] in
+      guard !ended else { return }
+      if !SocketIO.write(fd, bytes) { endNow(code: nil) }
+    }
+  }
+
+  /// Sends a close frame with `code` and shuts the socket down (the reading thread then ends).
+  func end(code: UInt16) {
+    queue.async { [self] in
+      guard !ended else { return }
+      endNow(code: code)
+    }
+  }
+
+  /// From the connection's thread when it stops reading: sends a close frame with `code` (if
+  /// any, and if it had not ended), after the frames queued before. Returns whether it sent one.
+  func finish(code: UInt16?) -> Bool {
+    queue.sync {
+      guard !ended else { return false }
+      ended = true
+      guard let code else { return false }
+      return SocketIO.write(fd, WebSocketFrame(.close, [UInt8(code >> 8), UInt8(code & 0xFF)]).encoded())
+    }
+  }
+
+  private func endNow(code: UInt16?) {
+    ended = true
+    if let code { _ = SocketIO.write(fd, WebSocketFrame(.close, [UInt8(code >> 8), UInt8(code & 0xFF)]).encoded()) }
+    shutdown(fd, Int32(SHUT_RDWR))
+  }
+}
