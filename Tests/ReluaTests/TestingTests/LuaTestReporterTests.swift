@@ -51,7 +51,7 @@ final class LuaTestReporterTests: XCTestCase {
 
   func testTAPOutput() async throws {
     let text = try await output { LuaTestTAPReporter(write: $0) }
-    // (A traceback item's ": " is written \\x3a, a YAML escape: Perl's YAMLish reader, which
+    // (A traceback item's ": " is written \x3a, a YAML escape: Perl's YAMLish reader, which
     // prove uses, takes an item with ": " in it for a key and value, even quoted.)
     XCTAssertEqual(text, """
       TAP version 13
