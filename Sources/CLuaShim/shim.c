@@ -133,6 +133,36 @@ void relua_hook(lua_State *L, lua_Debug *ar) {
   if (lua_gethookcount(L) != c->hook_step) relua_sethook(L, c, c->hook_step);
 }
 
+// Charges `steps` units of work done inside one C function (relua's pattern matcher,
+// pattern.c) to the instruction budget, and looks at the interrupt flag: the count hook cannot
+// fire inside a C function. With `may_raise`, a spent budget or an interrupt raises as the hook
+// does (naming the script's line); without, the hook is set to fire at the next instruction.
+void relua_charge_steps(lua_State *L, long long steps, int may_raise) {
+  relua_control *c = relua_getcontrol(L);
+  if (!relua_wants_count_hook(c)) return;
+  if (!c->interrupted && c->interrupt_flag && relua_flag_get(c->interrupt_flag)) c->interrupted = 1;
+  if (c->interrupted) {
+    relua_sethook(L, c, 1);
+    if (may_raise) relua_raise_where(L, "interrupted!");
+    return;
+  }
+  if (c->instruction_limit <= 0) return;
+  if (!c->budget_exhausted) {
+    c->instructions_remaining -= steps;
+    if (c->instructions_remaining <= 0) c->budget_exhausted = 1;
+  }
+  if (!c->budget_exhausted) return;
+  relua_sethook(L, c, 1);
+  if (!may_raise) return;
+  if (c->exhausted_where[0] == '\0') {
+    relua_push_script_where(L);
+    snprintf(c->exhausted_where, sizeof c->exhausted_where, "%s", lua_tostring(L, -1));
+    lua_settop(L, -2);
+  }
+  lua_pushfstring(L, "%sinstruction budget exhausted", c->exhausted_where);
+  lua_error(L);
+}
+
 #pragma mark - Warnings
 
 static void relua_warnf(void *ud, const char *message, int tocont) {
@@ -555,6 +585,12 @@ static int relua_openlibs_body(lua_State *L) {
 
   lua_pushcfunction(L, relua_print);
   lua_setglobal(L, "print");
+
+  // string.find/match/gmatch/gsub: relua's matcher, charged to the budget (pattern.c). The string
+  // metatable's __index is this same table, so `("x"):find` gets them too.
+  lua_getglobal(L, "string");
+  relua_pattern_install(L, -1);
+  lua_settop(L, -2);
 
   lua_createtable(L, arguments->root_count, 0);
   for (int i = 0; i < arguments->root_count; i++) {

@@ -170,6 +170,11 @@ void relua_gc_collect(lua_State *L);
 void relua_gc_generational(lua_State *L);
 int relua_gc_count_bytes(lua_State *L);
 
+/// For tests and the `pattern` fuzz target only: pushes a table with liblua's own string.find,
+/// match, gmatch and gsub (the functions relua's replace), leaving the state's string library as
+/// it was.
+int relua_pattern_originals(lua_State *L);
+
 #define RELUA_TRACEBACK_KEY "relua.traceback"
 #define RELUA_ERROR_METATABLE "relua.SwiftError"
 #define RELUA_BOX_METATABLE "relua.box"

@@ -22,6 +22,13 @@ static inline int relua_wants_hook(relua_control *c) { return relua_wants_count_
 
 void relua_install_hook(lua_State *L, relua_control *c);
 
+// Work a C function does without running VM instructions (the pattern matcher: pattern.c) is
+// charged in units of RELUA_PATTERN_STEPS steps, one step one instruction.
+enum { RELUA_PATTERN_STEPS = 1000 };
+void relua_charge_steps(lua_State *L, long long steps, int may_raise);
+/// Puts relua's pattern functions (find, match, gmatch, gsub) into the string table at `index`.
+void relua_pattern_install(lua_State *L, int index);
+
 // Every protected entry from Swift goes through enter/leave. The outermost one starts a fresh
 // budget; every one turns on strict memory accounting for the Lua code it runs. Inlined: every
 // handler call of a send runs them.
