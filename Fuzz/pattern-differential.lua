@@ -114,4 +114,26 @@ function check.random(count, seed)
   return count, nil
 end
 
+-- A fuzz input: lines "pattern", "subject", "replacement", "init" (the last three optional). A
+-- replacement `=f1`…`=f5` is one of the functions above, `=t1`/`=t2` a table, `=n` nil; an
+-- init of `plain` searches plainly.
+function check.input(text)
+  local fields, at = {}, 1
+  while #fields < 3 do
+    local newline = O.find(text, "\n", at, true)
+    if not newline then break end
+    fields[#fields + 1] = text:sub(at, newline - 1)
+    at = newline + 1
+  end
+  fields[#fields + 1] = text:sub(at)
+  local pattern, subject, r, extra = fields[1], fields[2] or "", fields[3] or "%0", fields[4]
+  local which = O.match(r, "^=([ftn])(%d?)$")
+  if which == "f" then r = functions[tonumber(O.match(r, "%d")) or 1] or functions[1]
+  elseif which == "t" then r = tables[tonumber(O.match(r, "%d")) or 1] or tables[1]
+  elseif which == "n" then r = nil end
+  local plain = extra == "plain"
+  local init = not plain and extra and math.tointeger(tonumber(extra)) or nil
+  return check.compare(subject, pattern, r, init, plain)
+end
+
 return check

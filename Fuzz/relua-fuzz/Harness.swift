@@ -12,7 +12,7 @@ protocol FuzzTarget: AnyObject {
 
 @MainActor
 enum FuzzTargets {
-  static let names = ["json", "lua-value", "action-path", "run", "websocket-frames", "inspector-request"]
+  static let names = ["json", "lua-value", "action-path", "run", "websocket-frames", "inspector-request", "pattern"]
   nonisolated(unsafe) static var current: (any FuzzTarget)?
 
   static func make(_ name: String) -> (any FuzzTarget)? {
@@ -23,6 +23,7 @@ enum FuzzTargets {
     case "run": return RunTarget()
     case "websocket-frames": return WebSocketFramesTarget()
     case "inspector-request": return InspectorRequestTarget()
+    case "pattern": return PatternTarget()
     default: return nil
     }
   }
