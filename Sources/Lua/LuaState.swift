@@ -82,12 +82,26 @@ public final class LuaState {
     guard let L = handle.mainThread else { return }
     cachedGlobals = nil
     handle.markClosed()
-    relua_close(L)
+    var place = [CChar](repeating: 0, count: 256)
+    if relua_close(L, &place, place.count) != 0 {
+      let location = String(cString: place).replacing(#/: $/#, with: "")
+      finalizerFailure = .instructionLimit(location: location.isEmpty ? nil : location)
+    }
     userdataTypes = [:]
     let handlers = closeHandlers
     closeHandlers = []
     for handler in handlers { handler() }
   }
+
+  /// Set by `close()` when the finalizers (`__gc`) and `__close` handlers that ran then spent the
+  /// budget they get at close (`instructionLimit`, or 100,000,000 instructions without one): each
+  /// one stopped was reported as a warning, and this names the script line it first ran out at.
+  public private(set) var finalizerFailure: LuaError?
+
+  /// Whether `__gc` finalizers written in Lua run under the instruction budget and interrupts
+  /// (Lua runs them with hooks off; relua runs them in a coroutine of their own once a startup
+  /// self-check against the linked liblua passed).
+  public static var finalizersAreBudgeted: Bool { relua_finalizers_budgeted() != 0 }
 
   /// Runs `handler` once the state has closed (what an owner keyed by this state forgets then).
   public func onClose(_ handler: @escaping () -> Void) {

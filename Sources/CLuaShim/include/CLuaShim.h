@@ -119,7 +119,15 @@ typedef struct relua_control {
 
 /// Creates a state with the limiting allocator. Returns NULL when out of memory.
 lua_State *relua_newstate(relua_flag *interrupt_flag);
-void relua_close(lua_State *L);
+/// Closes the state. Its finalizers (and pending `__close` handlers) run under a budget of their
+/// own: the instruction limit, or RELUA_CLOSE_BUDGET without one. Returns 1 when they ran out
+/// of it (each one stopped became a warning), with the `chunk:line: ` it first ran out at in
+/// `message`; else 0.
+int relua_close(lua_State *L, char *message, size_t message_size);
+#define RELUA_CLOSE_BUDGET 100000000LL
+/// Whether `__gc` finalizers written in Lua run under the count hook (the instruction budget and
+/// interrupts): 1 once the startup self-check of the first state passed (shim.c).
+int relua_finalizers_budgeted(void);
 static inline relua_control *relua_getcontrol(lua_State *L) {
   return *(relua_control **)lua_getextraspace(L);
 }
