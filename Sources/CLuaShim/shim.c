@@ -5,6 +5,9 @@
 
 #include <ctype.h>
 #include <pthread.h>
+#include <stdint.h>
+#include <sys/resource.h>
+#include <unistd.h>
 #include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -39,9 +42,9 @@ static void *relua_alloc(void *ud, void *ptr, size_t osize, size_t nsize) {
     c->memory_used -= old;
     return NULL;
   }
-  if (nsize > old && c->strict && c->memory_limit &&
-      c->memory_used + c->external_used + (nsize - old) > c->memory_limit) {
-    c->memory_limit_hit = 1;
+  size_t limit = relua_effective_memory_limit(c);
+  if (nsize > old && c->strict && limit && c->memory_used + c->external_used + (nsize - old) > limit) {
+    c->memory_limit_hit = c->memory_limit ? 1 : 2;
     return NULL;
   }
   void *block = realloc(ptr, nsize);
@@ -279,6 +282,45 @@ static lua_State *relua_newstate_with(relua_flag *interrupt_flag) {
   return L;
 }
 
+size_t relua_memory_ceiling(void) {
+  unsigned long long available = 0;  // 0: unbounded so far
+  long pages = sysconf(_SC_PHYS_PAGES), page = sysconf(_SC_PAGESIZE);
+  if (pages > 0 && page > 0) available = (unsigned long long)pages * (unsigned long long)page;
+  unsigned long long mapped = 0;
+  FILE *statm = fopen("/proc/self/statm", "r");
+  if (statm) {
+    unsigned long long size = 0;
+    if (fscanf(statm, "%llu", &size) == 1 && page > 0) mapped = size * (unsigned long long)page;
+    fclose(statm);
+  }
+  int resources[] = {RLIMIT_AS, RLIMIT_DATA};
+  for (int i = 0; i < 2; i++) {
+    struct rlimit limit;
+    if (getrlimit(resources[i], &limit) != 0 || limit.rlim_cur == RLIM_INFINITY) continue;
+    unsigned long long left = limit.rlim_cur > mapped ? limit.rlim_cur - mapped : 0;
+    if (available == 0 || left < available) available = left;
+  }
+  if (available == 0) return 0;
+  unsigned long long ceiling = available / 2;
+  if (ceiling < (16u << 20)) ceiling = 16u << 20;  // a state needs a little to start at all
+  return ceiling > SIZE_MAX ? SIZE_MAX : (size_t)ceiling;
+}
+
+static int relua_traceback_body(lua_State *L) {
+  luaL_traceback(L, lua_tothread(L, 1), NULL, 0);
+  return 1;
+}
+
+int relua_ptraceback(lua_State *L, lua_State *co) {
+  if (!lua_checkstack(L, 3)) return LUA_ERRMEM;
+  lua_pushcfunction(L, relua_traceback_body);
+  lua_pushthread(co);
+  lua_xmove(co, L, 1);
+  int status = relua_protected(L, 1, 1);
+  if (status != LUA_OK) lua_settop(L, -2);
+  return status;
+}
+
 static int relua_self_check_ran, relua_self_check_main;
 static int relua_self_check_probe(lua_State *L) {
   relua_self_check_ran = 1;
@@ -323,7 +365,9 @@ static pthread_once_t relua_self_check_once = PTHREAD_ONCE_INIT;
 
 lua_State *relua_newstate(relua_flag *interrupt_flag) {
   pthread_once(&relua_self_check_once, relua_finalizers_self_check);
-  return relua_newstate_with(interrupt_flag);
+  lua_State *L = relua_newstate_with(interrupt_flag);
+  if (L) relua_getcontrol(L)->memory_ceiling = relua_memory_ceiling();
+  return L;
 }
 
 int relua_close(lua_State *L, char *message, size_t message_size) {

@@ -127,6 +127,30 @@ public final class LuaState {
     set { control?.pointee.memory_limit = newValue.map { max(1, $0) } ?? 0 }
   }
 
+  /// Without `memoryLimit`, the bytes Lua's heap may grow to all the same (set when the state is
+  /// made: half of what the process could still allocate then, by its `ulimit -v`/`-d` and
+  /// physical memory; nil when nothing bounds the process). Past it an allocation of Lua code is
+  /// "not enough memory", a Lua error; the other half is headroom for the host's own allocations,
+  /// which are never refused. `memoryLimit`, when set, replaces it.
+  public var memoryCeiling: Int? {
+    guard let ceiling = control?.pointee.memory_ceiling, ceiling != 0 else { return nil }
+    return Int(ceiling)
+  }
+
+  /// Runs `body` with no memory limit and no ceiling (the few bytes it takes to describe a memory
+  /// error, after one), then puts them back.
+  package func withoutMemoryLimit<R>(_ body: () throws -> R) rethrows -> R {
+    guard let control else { return try body() }
+    let (limit, ceiling) = (control.pointee.memory_limit, control.pointee.memory_ceiling)
+    control.pointee.memory_limit = 0
+    control.pointee.memory_ceiling = 0
+    defer {
+      control.pointee.memory_limit = limit
+      control.pointee.memory_ceiling = ceiling
+    }
+    return try body()
+  }
+
   /// Bytes Lua has allocated now.
   public var memoryUsed: Int { control.map { Int($0.pointee.memory_used) } ?? 0 }
 

@@ -71,7 +71,8 @@ static inline __attribute__((always_inline)) int relua_run_callback(lua_State *L
   int status = callback(L, context);
   c->current = saved_current;
   c->strict = saved_strict;
-  if (saved_strict && c->memory_limit && c->memory_used + c->external_used > c->memory_limit && lua_checkstack(L, 1)) {
+  if (saved_strict && relua_effective_memory_limit(c) && c->memory_used + c->external_used > relua_effective_memory_limit(c) &&
+      lua_checkstack(L, 1)) {
     // Swift allocated past the limit: a strict allocation now collects and raises if still over.
     lua_newuserdatauv(L, 1, 0);
     lua_settop(L, -2);
