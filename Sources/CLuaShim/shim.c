@@ -316,7 +316,9 @@ int relua_ptraceback(lua_State *L, lua_State *co) {
   lua_pushcfunction(L, relua_traceback_body);
   lua_pushthread(co);
   lua_xmove(co, L, 1);
-  int status = relua_protected(L, 1, 1);
+  // A plain lua_pcall, not an entry (relua_enter): an outermost entry would start a fresh budget,
+  // and the failure being described may be the budget's. It runs no Lua code.
+  int status = lua_pcall(L, 1, 1, 0);
   if (status != LUA_OK) lua_settop(L, -2);
   return status;
 }
