@@ -42,9 +42,11 @@ typedef struct pat_state {
 
 #pragma mark - Budget
 
+// (What was spent since the last charge: a plain search may take more than one step at once.)
 static void pat_charge(pat_state *m) {
-  relua_charge_steps(m->L, RELUA_PATTERN_STEPS, 1);
+  long long spent = (long long)RELUA_PATTERN_STEPS - m->steps_left;
   m->steps_left = RELUA_PATTERN_STEPS;
+  relua_charge_steps(m->L, spent, 1);
 }
 
 static inline void pat_step(pat_state *m) {
@@ -54,8 +56,9 @@ static inline void pat_step(pat_state *m) {
 // Charges what the last call did since its last charge, without raising (the count hook raises at
 // the next instruction if that spent the budget).
 static void pat_settle(pat_state *m) {
-  relua_charge_steps(m->L, RELUA_PATTERN_STEPS - m->steps_left, 0);
+  long long spent = (long long)RELUA_PATTERN_STEPS - m->steps_left;
   m->steps_left = RELUA_PATTERN_STEPS;
+  if (spent > 0) relua_charge_steps(m->L, spent, 0);
 }
 
 #pragma mark - Items
