@@ -17,7 +17,7 @@ final class PatternTarget: FuzzTarget {
 
   init() {
     do {
-      lua = try LuaState(options: LuaOptions(trusted: true, instructionLimit: 5_000_000, print: luaOutput))
+      lua = try LuaState(options: LuaOptions(trusted: true, instructionLimit: 1_000_000, print: luaOutput))
       try lua.withRawState { L in
         lua_pushcclosure(L, relua_pattern_originals, 0)
         lua_setglobal(L, "pattern_originals")
