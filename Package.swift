@@ -37,6 +37,9 @@ let package = Package(
         // against the interpreter's symbols, not a library of their own).
         .unsafeFlags([
           "-Xlinker", "-l:liblua5.4.a",
+          // Lua `__gc` finalizers run in a coroutine of their own, under the count hook (shim.c,
+          // "Finalizers under the budget"): lgc.o's lookup of a finalizer is wrapped.
+          "-Xlinker", "--wrap=luaT_gettmbyobj",
           "-Xlinker", "--dynamic-list=\(Context.packageDirectory)/Sources/CLua/exported-symbols.list",
         ]),
         .linkedLibrary("m"), .linkedLibrary("dl"),

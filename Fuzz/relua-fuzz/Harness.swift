@@ -13,7 +13,7 @@ protocol FuzzTarget: AnyObject {
 @MainActor
 enum FuzzTargets {
   static let names = [
-    "json", "lua-value", "action-path", "run", "websocket-frames", "inspector-request", "inspector-socket", "test-report", "coverage",
+    "json", "lua-value", "action-path", "run", "websocket-frames", "inspector-request", "inspector-socket", "test-report", "coverage", "pattern",
   ]
   nonisolated(unsafe) static var current: (any FuzzTarget)?
 
@@ -28,6 +28,7 @@ enum FuzzTargets {
     case "test-report": return TestReportTarget()
     case "coverage": return CoverageTarget()
     case "inspector-socket": return InspectorSocketTarget()
+    case "pattern": return PatternTarget()
     default: return nil
     }
   }

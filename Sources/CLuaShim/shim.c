@@ -4,6 +4,10 @@
 #include "coverage.h"
 
 #include <ctype.h>
+#include <pthread.h>
+#include <stdint.h>
+#include <sys/resource.h>
+#include <unistd.h>
 #include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -38,9 +42,9 @@ static void *relua_alloc(void *ud, void *ptr, size_t osize, size_t nsize) {
     c->memory_used -= old;
     return NULL;
   }
-  if (nsize > old && c->strict && c->memory_limit &&
-      c->memory_used + c->external_used + (nsize - old) > c->memory_limit) {
-    c->memory_limit_hit = 1;
+  size_t limit = relua_effective_memory_limit(c);
+  if (nsize > old && c->strict && limit && c->memory_used + c->external_used + (nsize - old) > limit) {
+    c->memory_limit_hit = c->memory_limit ? 1 : 2;
     return NULL;
   }
   void *block = realloc(ptr, nsize);
@@ -133,6 +137,36 @@ void relua_hook(lua_State *L, lua_Debug *ar) {
   if (lua_gethookcount(L) != c->hook_step) relua_sethook(L, c, c->hook_step);
 }
 
+// Charges `steps` units of work done inside one C function (relua's pattern matcher,
+// pattern.c) to the instruction budget, and looks at the interrupt flag: the count hook cannot
+// fire inside a C function. With `may_raise`, a spent budget or an interrupt raises as the hook
+// does (naming the script's line); without, the hook is set to fire at the next instruction.
+void relua_charge_steps(lua_State *L, long long steps, int may_raise) {
+  relua_control *c = relua_getcontrol(L);
+  if (!relua_wants_count_hook(c)) return;
+  if (!c->interrupted && c->interrupt_flag && relua_flag_get(c->interrupt_flag)) c->interrupted = 1;
+  if (c->interrupted) {
+    relua_sethook(L, c, 1);
+    if (may_raise) relua_raise_where(L, "interrupted!");
+    return;
+  }
+  if (c->instruction_limit <= 0) return;
+  if (!c->budget_exhausted) {
+    c->instructions_remaining -= steps;
+    if (c->instructions_remaining <= 0) c->budget_exhausted = 1;
+  }
+  if (!c->budget_exhausted) return;
+  relua_sethook(L, c, 1);
+  if (!may_raise) return;
+  if (c->exhausted_where[0] == '\0') {
+    relua_push_script_where(L);
+    snprintf(c->exhausted_where, sizeof c->exhausted_where, "%s", lua_tostring(L, -1));
+    lua_settop(L, -2);
+  }
+  lua_pushfstring(L, "%sinstruction budget exhausted", c->exhausted_where);
+  lua_error(L);
+}
+
 #pragma mark - Warnings
 
 static void relua_warnf(void *ud, const char *message, int tocont) {
@@ -171,7 +205,65 @@ static int relua_panic(lua_State *L) {
   return 0;  // Lua aborts
 }
 
-lua_State *relua_newstate(relua_flag *interrupt_flag) {
+#pragma mark - Finalizers under the budget
+
+// Lua runs a `__gc` finalizer with the running thread's hooks turned off (lgc.c's GCTM sets
+// L->allowhook = 0), so neither the count hook (the instruction budget, interrupts) nor the line
+// hook reaches it: a finalizer that loops hung `relua run` at exit. GCTM finds the finalizer with
+// luaT_gettmbyobj(L, &object, TM_GC), a call from lgc.o into ltm.o in Debian's static liblua5.4.a,
+// and the link wraps it (`--wrap=luaT_gettmbyobj`, Package.swift): for TM_GC in a relua state, when
+// the finalizer is Lua code (C finalizers — Swift boxes' — cannot loop and run as they are), it
+// answers relua_finalizer instead, a light C function that runs the real `__gc` in a new coroutine,
+// which has hooks allowed (lua_newthread; relua_install_hook gives it the state's hook). An error
+// there is raised again, so it becomes Lua's own "error in __gc" warning.
+//
+// This leans on Lua's internals: the TValue layout of a light C function and TM_GC's index. So it
+// is on only for Lua 5.4 and only once a self-check (the first relua_newstate) has seen a Lua
+// finalizer run in a coroutine of its own; otherwise every lookup passes through unchanged.
+
+enum { RELUA_TM_GC = 2 };          // ltm.h: TM_INDEX, TM_NEWINDEX, TM_GC, …
+enum { RELUA_TAG_LCF = 6 | (1 << 4), RELUA_TAG_CCL = (6 | (2 << 4)) | (1 << 6) };  // lobject.h: LUA_VLCF, ctb(LUA_VCCL)
+typedef struct relua_tvalue {
+  lua_CFunction function;          // Value (a union of 8 bytes), its `f`
+  unsigned char tag;               // tt_
+} relua_tvalue;
+
+const relua_tvalue *__real_luaT_gettmbyobj(lua_State *L, const relua_tvalue *o, int event);
+static int relua_finalizer(lua_State *L);
+static const relua_tvalue relua_finalizer_value = {relua_finalizer, RELUA_TAG_LCF};
+static atomic_int relua_finalizers_on = 0;
+
+const relua_tvalue *__wrap_luaT_gettmbyobj(lua_State *L, const relua_tvalue *o, int event) {
+  const relua_tvalue *tm = __real_luaT_gettmbyobj(L, o, event);
+  if (event != RELUA_TM_GC || !atomic_load_explicit(&relua_finalizers_on, memory_order_relaxed)) return tm;
+  if ((tm->tag & 0x0F) == LUA_TNIL || tm->tag == RELUA_TAG_LCF || tm->tag == RELUA_TAG_CCL) return tm;
+  void *ud;
+  if (lua_getallocf(L, &ud) != relua_alloc) return tm;  // not a relua state
+  return &relua_finalizer_value;
+}
+
+static int relua_finalizer(lua_State *L) {
+  relua_control *c = relua_getcontrol(L);
+  lua_settop(L, 1);
+  lua_State *co = lua_newthread(L);
+  if (relua_wants_hook(c)) relua_install_hook(co, c);
+  if (luaL_getmetafield(L, 1, "__gc") == LUA_TNIL) return 0;  // (raw, as GCTM's lookup)
+  lua_pushvalue(L, 1);
+  lua_xmove(L, co, 2);
+  int results = 0;
+  int status = lua_resume(co, L, 1, &results);
+  if (status == LUA_OK) return 0;
+  if (status == LUA_YIELD) return luaL_error(L, "attempt to yield across a C-call boundary");
+  // Stopped by the budget or an interrupt: the error becomes a warning (GCTM's protected call),
+  // and the code the collection interrupted raises at its next instruction.
+  if ((c->budget_exhausted || c->interrupted) && relua_wants_count_hook(c)) relua_sethook(L, c, 1);
+  lua_xmove(co, L, 1);
+  return lua_error(L);
+}
+
+int relua_finalizers_budgeted(void) { return atomic_load(&relua_finalizers_on); }
+
+static lua_State *relua_newstate_with(relua_flag *interrupt_flag) {
   relua_control *c = calloc(1, sizeof *c);
   if (c == NULL) return NULL;
   c->interrupt_flag = interrupt_flag;
@@ -190,16 +282,117 @@ lua_State *relua_newstate(relua_flag *interrupt_flag) {
   return L;
 }
 
-void relua_close(lua_State *L) {
+size_t relua_memory_ceiling(void) {
+  unsigned long long available = 0;  // 0: unbounded so far
+  long pages = sysconf(_SC_PHYS_PAGES), page = sysconf(_SC_PAGESIZE);
+  if (pages > 0 && page > 0) available = (unsigned long long)pages * (unsigned long long)page;
+  unsigned long long mapped = 0;
+  FILE *statm = fopen("/proc/self/statm", "r");
+  if (statm) {
+    unsigned long long size = 0;
+    if (fscanf(statm, "%llu", &size) == 1 && page > 0) mapped = size * (unsigned long long)page;
+    fclose(statm);
+  }
+  int resources[] = {RLIMIT_AS, RLIMIT_DATA};
+  for (int i = 0; i < 2; i++) {
+    struct rlimit limit;
+    if (getrlimit(resources[i], &limit) != 0 || limit.rlim_cur == RLIM_INFINITY) continue;
+    unsigned long long left = limit.rlim_cur > mapped ? limit.rlim_cur - mapped : 0;
+    if (available == 0 || left < available) available = left;
+  }
+  if (available == 0) return 0;
+  unsigned long long ceiling = available / 2;
+  if (ceiling < (16u << 20)) ceiling = 16u << 20;  // a state needs a little to start at all
+  return ceiling > SIZE_MAX ? SIZE_MAX : (size_t)ceiling;
+}
+
+static int relua_traceback_body(lua_State *L) {
+  luaL_traceback(L, lua_tothread(L, 1), NULL, 0);
+  return 1;
+}
+
+int relua_ptraceback(lua_State *L, lua_State *co) {
+  if (!lua_checkstack(L, 3)) return LUA_ERRMEM;
+  lua_pushcfunction(L, relua_traceback_body);
+  lua_pushthread(co);
+  lua_xmove(co, L, 1);
+  // A plain lua_pcall, not an entry (relua_enter): an outermost entry would start a fresh budget,
+  // and the failure being described may be the budget's. It runs no Lua code.
+  int status = lua_pcall(L, 1, 1, 0);
+  if (status != LUA_OK) lua_settop(L, -2);
+  return status;
+}
+
+static int relua_self_check_ran, relua_self_check_main;
+static int relua_self_check_probe(lua_State *L) {
+  relua_self_check_ran = 1;
+  relua_self_check_main = lua_pushthread(L);  // 1 on the main thread
+  return 0;
+}
+
+static int relua_self_check_body(lua_State *L) {
+  if (luaL_loadstring(L, "local probe = ... return function() probe() end") != LUA_OK) return lua_error(L);
+  lua_pushcfunction(L, relua_self_check_probe);
+  lua_call(L, 1, 1);              // the finalizer
+  lua_newtable(L);                // the object
+  lua_createtable(L, 0, 1);
+  lua_rotate(L, -3, -1);          // object, metatable, finalizer
+  lua_setfield(L, -2, "__gc");
+  lua_setmetatable(L, -2);
+  lua_settop(L, 0);
+  lua_gc(L, LUA_GCCOLLECT);
+  return 0;
+}
+
+// Turns the finalizers' coroutines on if they work here (see above).
+static void relua_finalizers_self_check(void) {
+#if LUA_VERSION_NUM == 504
+  if (lua_version(NULL) != 504) return;
+  lua_State *L = relua_newstate_with(NULL);
+  if (L == NULL) return;
+  atomic_store(&relua_finalizers_on, 1);
+  lua_pushcfunction(L, relua_self_check_body);
+  int status = lua_pcall(L, 0, 0, 0);
   relua_control *c = relua_getcontrol(L);
-  c->instruction_limit = 0;  // finalizers run during close must not be stopped by a spent budget
-  c->interruptible = 0;
-  c->budget_exhausted = 0;
-  c->interrupted = 0;
   lua_close(L);
+  free(c);
+  if (status != LUA_OK || !relua_self_check_ran || relua_self_check_main) {
+    atomic_store(&relua_finalizers_on, 0);
+    fprintf(stderr, "relua: warning: __gc finalizers run outside the instruction budget (self-check failed: liblua %s)\n", LUA_RELEASE);
+  }
+#endif
+}
+
+static pthread_once_t relua_self_check_once = PTHREAD_ONCE_INIT;
+
+lua_State *relua_newstate(relua_flag *interrupt_flag) {
+  pthread_once(&relua_self_check_once, relua_finalizers_self_check);
+  lua_State *L = relua_newstate_with(interrupt_flag);
+  if (L) relua_getcontrol(L)->memory_ceiling = relua_memory_ceiling();
+  return L;
+}
+
+int relua_close(lua_State *L, char *message, size_t message_size) {
+  relua_control *c = relua_getcontrol(L);
+  // The finalizers that run now (and `__close` handlers) get a budget of their own, the state's
+  // limit or RELUA_CLOSE_BUDGET without one, so a finalizer that loops cannot hang the host: it is
+  // stopped, reported as a warning, and the close reports it. Interrupts still stop them.
+  c->instruction_limit = c->instruction_limit > 0 ? c->instruction_limit : RELUA_CLOSE_BUDGET;
+  c->instructions_remaining = c->instruction_limit;
+  c->shared_budget = 0;
+  c->budget_exhausted = 0;
+  c->exhausted_where[0] = '\0';
+  c->interrupted = 0;
+  if (c->interrupt_flag) relua_flag_set(c->interrupt_flag, 0);
+  c->entries = 0;
+  relua_install_hook(L, c);
+  lua_close(L);
+  int exhausted = c->budget_exhausted;
+  if (message_size > 0) snprintf(message, message_size, "%s", exhausted ? c->exhausted_where : "");
   relua_coverage_detach(c);  // after lua_close: its `__close` handlers may still run lines
   free(c->warn_buffer);
   free(c);
+  return exhausted;
 }
 
 #pragma mark - Boxes: Swift objects owned by Lua values
@@ -583,6 +776,12 @@ static int relua_openlibs_body(lua_State *L) {
 
   lua_pushcfunction(L, relua_print);
   lua_setglobal(L, "print");
+
+  // string.find/match/gmatch/gsub: relua's matcher, charged to the budget (pattern.c). The string
+  // metatable's __index is this same table, so `("x"):find` gets them too.
+  lua_getglobal(L, "string");
+  relua_pattern_install(L, -1);
+  lua_settop(L, -2);
 
   lua_createtable(L, arguments->root_count, 0);
   for (int i = 0; i < arguments->root_count; i++) {

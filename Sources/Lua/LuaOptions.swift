@@ -6,6 +6,8 @@ public struct LuaOptions {
   /// accepts text chunks only; `collectgarbage` limited to collect/count/step/isrunning).
   public var trusted: Bool
   /// Bytes the state may allocate. Past it, an allocation is a Lua memory error; the state stays usable.
+  /// nil: Lua's heap is bounded by `LuaState.memoryCeiling` instead (derived from what the process
+  /// may still allocate), so running out of memory is a Lua error all the same.
   public var memoryLimit: Int?
   /// Lua VM instructions allowed per top-level call from Swift (coroutine resumes included).
   public var instructionLimit: Int?

@@ -5,8 +5,8 @@ extension LuaState {
   /// Turns a failed status into a `LuaError`. The error object is on top of `L` (left there).
   func failure(status: Int32, on L: OpaquePointer, traceback: String?) -> LuaError {
     let control = self.control
-    if status == LUA_ERRMEM || (status == LUA_ERRERR && control?.pointee.memory_limit_hit == 1) {
-      if let control, control.pointee.memory_limit_hit != 0 {
+    if status == LUA_ERRMEM || (status == LUA_ERRERR && control?.pointee.memory_limit_hit ?? 0 != 0) {
+      if let control, control.pointee.memory_limit_hit == 1 {
         return .memory(message: "memory limit of \(control.pointee.memory_limit) bytes exceeded")
       }
       return .memory(message: "not enough memory")

@@ -82,12 +82,26 @@ public final class LuaState {
     guard let L = handle.mainThread else { return }
     cachedGlobals = nil
     handle.markClosed()
-    relua_close(L)
+    var place = [CChar](repeating: 0, count: 256)
+    if relua_close(L, &place, place.count) != 0 {
+      let location = String(cString: place).replacing(#/: $/#, with: "")
+      finalizerFailure = .instructionLimit(location: location.isEmpty ? nil : location)
+    }
     userdataTypes = [:]
     let handlers = closeHandlers
     closeHandlers = []
     for handler in handlers { handler() }
   }
+
+  /// Set by `close()` when the finalizers (`__gc`) and `__close` handlers that ran then spent the
+  /// budget they get at close (`instructionLimit`, or 100,000,000 instructions without one): each
+  /// one stopped was reported as a warning, and this names the script line it first ran out at.
+  public private(set) var finalizerFailure: LuaError?
+
+  /// Whether `__gc` finalizers written in Lua run under the instruction budget and interrupts
+  /// (Lua runs them with hooks off; relua runs them in a coroutine of their own once a startup
+  /// self-check against the linked liblua passed).
+  public static var finalizersAreBudgeted: Bool { relua_finalizers_budgeted() != 0 }
 
   /// Runs `handler` once the state has closed (what an owner keyed by this state forgets then).
   public func onClose(_ handler: @escaping () -> Void) {
@@ -111,6 +125,30 @@ public final class LuaState {
       return Int(limit)
     }
     set { control?.pointee.memory_limit = newValue.map { max(1, $0) } ?? 0 }
+  }
+
+  /// Without `memoryLimit`, the bytes Lua's heap may grow to all the same (set when the state is
+  /// made: half of what the process could still allocate then, by its `ulimit -v`/`-d` and
+  /// physical memory; nil when nothing bounds the process). Past it an allocation of Lua code is
+  /// "not enough memory", a Lua error; the other half is headroom for the host's own allocations,
+  /// which are never refused. `memoryLimit`, when set, replaces it.
+  public var memoryCeiling: Int? {
+    guard let ceiling = control?.pointee.memory_ceiling, ceiling != 0 else { return nil }
+    return Int(ceiling)
+  }
+
+  /// Runs `body` with no memory limit and no ceiling (the few bytes it takes to describe a memory
+  /// error, after one), then puts them back.
+  package func withoutMemoryLimit<R>(_ body: () throws -> R) rethrows -> R {
+    guard let control else { return try body() }
+    let (limit, ceiling) = (control.pointee.memory_limit, control.pointee.memory_ceiling)
+    control.pointee.memory_limit = 0
+    control.pointee.memory_ceiling = 0
+    defer {
+      control.pointee.memory_limit = limit
+      control.pointee.memory_ceiling = ceiling
+    }
+    return try body()
   }
 
   /// Bytes Lua has allocated now.

@@ -84,8 +84,7 @@ public final class LuaThread: LuaRef {
       return result == LUA_OK ? .finished(values) : .yielded(values)
     default:
       var traceback: String?
-      if lua_checkstack(L, 2) != 0 {
-        luaL_traceback(L, co, nil, 0)
+      if relua_ptraceback(L, co) == LUA_OK {  // protected: it allocates, and memory may be short
         traceback = relua_tolstring(L, -1, nil).map { String(cString: $0) }
         lua_settop(L, -2)
       }

@@ -90,6 +90,13 @@ struct RunCommand: AsyncParsableCommand {
       }
       let chunk = try lua.load(file: file)
       _ = try await LuaCoroutineDriver.run(chunk, arguments: arguments.map { .text($0) })
+      // The finalizers run now, under a budget of their own: one that loops is stopped (a
+      // warning each) and the run fails, naming where it was, instead of hanging at exit.
+      lua.close()
+      if let failure = lua.finalizerFailure {
+        FileHandle.standardError.write(Data(("relua: \(failure.description) (in a __gc finalizer, at exit)\n").utf8))
+        throw ExitCode.failure
+      }
     } catch let error as ReluaError {
       FileHandle.standardError.write(Data((Elision.standard.cut(text: error.fullDescription) + "\n").utf8))
       throw ExitCode.failure

@@ -74,8 +74,10 @@ void relua_free(void *pointer);
 typedef struct relua_control {
   // memory
   size_t memory_used;
-  size_t memory_limit;        // 0: unlimited
-  int memory_limit_hit;       // an allocation was refused because of the limit (since outer entry)
+  size_t memory_limit;        // 0: unlimited (up to memory_ceiling)
+  size_t memory_ceiling;      // without a limit, Lua's heap stops here (0: none): see relua_memory_ceiling
+  int memory_limit_hit;       // an allocation was refused because of the limit (1) or the ceiling (2)
+                              // (since outer entry)
   size_t external_used;       // bytes the host holds for the scripts outside Lua's heap (set by Swift)
   int strict;                 // 1 while Lua runs under a protected call: the limit is enforced
   // instruction budget and interrupt (count hook)
@@ -119,7 +121,29 @@ typedef struct relua_control {
 
 /// Creates a state with the limiting allocator. Returns NULL when out of memory.
 lua_State *relua_newstate(relua_flag *interrupt_flag);
-void relua_close(lua_State *L);
+/// Closes the state. Its finalizers (and pending `__close` handlers) run under a budget of their
+/// own: the instruction limit, or RELUA_CLOSE_BUDGET without one. Returns 1 when they ran out
+/// of it (each one stopped became a warning), with the `chunk:line: ` it first ran out at in
+/// `message`; else 0.
+int relua_close(lua_State *L, char *message, size_t message_size);
+#define RELUA_CLOSE_BUDGET 100000000LL
+/// The ceiling a state without a memory limit gets (relua_newstate sets it): half of what the
+/// process can still allocate now — its address-space and data limits (ulimit -v, -d) less what
+/// it maps already, and physical memory. The other half is headroom for the allocations that are
+/// never refused (Swift's, and Lua's own while Swift code runs: soft mode), so that running out of
+/// memory is a Lua memory error at a script's line, never a failed allocation outside a protected
+/// call (a panic) or in Swift (a crash). 0 when nothing bounds the process.
+size_t relua_memory_ceiling(void);
+static inline size_t relua_effective_memory_limit(const relua_control *c) {
+  return c->memory_limit ? c->memory_limit : c->memory_ceiling;
+}
+/// luaL_traceback(L, co, NULL, 0), protected: pushes the traceback, or returns non-zero (and
+/// pushes nothing) when it could not be made.
+int relua_ptraceback(lua_State *L, lua_State *co);
+
+/// Whether `__gc` finalizers written in Lua run under the count hook (the instruction budget and
+/// interrupts): 1 once the startup self-check of the first state passed (shim.c).
+int relua_finalizers_budgeted(void);
 static inline relua_control *relua_getcontrol(lua_State *L) {
   return *(relua_control **)lua_getextraspace(L);
 }
@@ -169,6 +193,11 @@ void relua_gc_collect(lua_State *L);
 /// views of each reducer call die young instead of piling up until the next full cycle.
 void relua_gc_generational(lua_State *L);
 int relua_gc_count_bytes(lua_State *L);
+
+/// For tests and the `pattern` fuzz target only: pushes a table with liblua's own string.find,
+/// match, gmatch and gsub (the functions relua's replace), leaving the state's string library as
+/// it was.
+int relua_pattern_originals(lua_State *L);
 
 #define RELUA_TRACEBACK_KEY "relua.traceback"
 #define RELUA_ERROR_METATABLE "relua.SwiftError"

@@ -22,6 +22,13 @@ static inline int relua_wants_hook(relua_control *c) { return relua_wants_count_
 
 void relua_install_hook(lua_State *L, relua_control *c);
 
+// Work a C function does without running VM instructions (the pattern matcher: pattern.c) is
+// charged in units of RELUA_PATTERN_STEPS steps, one step one instruction.
+enum { RELUA_PATTERN_STEPS = 1000 };
+void relua_charge_steps(lua_State *L, long long steps, int may_raise);
+/// Puts relua's pattern functions (find, match, gmatch, gsub) into the string table at `index`.
+void relua_pattern_install(lua_State *L, int index);
+
 // Every protected entry from Swift goes through enter/leave. The outermost one starts a fresh
 // budget; every one turns on strict memory accounting for the Lua code it runs. Inlined: every
 // handler call of a send runs them.
@@ -64,7 +71,8 @@ static inline __attribute__((always_inline)) int relua_run_callback(lua_State *L
   int status = callback(L, context);
   c->current = saved_current;
   c->strict = saved_strict;
-  if (saved_strict && c->memory_limit && c->memory_used + c->external_used > c->memory_limit && lua_checkstack(L, 1)) {
+  if (saved_strict && relua_effective_memory_limit(c) && c->memory_used + c->external_used > relua_effective_memory_limit(c) &&
+      lua_checkstack(L, 1)) {
     // Swift allocated past the limit: a strict allocation now collects and raises if still over.
     lua_newuserdatauv(L, 1, 0);
     lua_settop(L, -2);

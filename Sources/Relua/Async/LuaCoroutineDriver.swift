@@ -297,10 +297,7 @@ public final class LuaCoroutineDriver {
   /// place), lifting the memory limit for the few bytes that costs after a memory error.
   private func locate(_ thread: LuaThread) -> (location: String?, traceback: String?) {
     guard let state = try? thread.state() else { return (nil, nil) }
-    let limit = state.memoryLimit
-    state.memoryLimit = nil
-    defer { state.memoryLimit = limit }
-    guard let found = try? whereFunction.call(.thread(thread)) else { return (nil, nil) }
+    guard let found = try? state.withoutMemoryLimit({ try whereFunction.call(.thread(thread)) }) else { return (nil, nil) }
     return (found.first?.stringValue, found.count > 1 ? found[1].stringValue : nil)
   }
 

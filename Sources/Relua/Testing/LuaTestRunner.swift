@@ -236,6 +236,16 @@ public final class LuaTestRunner {
     // No effect may outlive the test's Lua state: stop them before it closes.
     if let state, let host = try? ReluaHost.install(in: state) { await host.stopEffects() }
     takeNotes()
+    // Its finalizers run now, under a budget of their own (LuaState.close): one that loops fails
+    // the test instead of hanging the run.
+    if let state {
+      state.close()
+      if case .instructionLimit(let location)? = state.finalizerFailure {
+        _ = verdict.record(.failed(LuaTestFailure(
+          message: "instruction budget exhausted (in a __gc finalizer, when the test's state closed)", location: location),
+          fatal: false))
+      }
+    }
     return verdict.outcome(notes: &notes)
   }
 
