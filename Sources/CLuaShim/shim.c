@@ -98,6 +98,18 @@ static void relua_raise_where(lua_State *L, const char *message) {
   lua_error(L);
 }
 
+// Raises `chunk:line: instruction budget exhausted`, at the place where the budget first ran out
+// (kept in `exhausted_where`, so every later raise names the same line).
+static void relua_raise_exhausted(lua_State *L, relua_control *c) {
+  if (c->exhausted_where[0] == '\0') {
+    relua_push_script_where(L);
+    snprintf(c->exhausted_where, sizeof c->exhausted_where, "%s", lua_tostring(L, -1));
+    lua_settop(L, -2);
+  }
+  lua_pushfstring(L, "%sinstruction budget exhausted", c->exhausted_where);
+  lua_error(L);
+}
+
 // Once the budget is spent (or an interrupt arrived) the hook fires on every instruction and raises
 // again, so `pcall` cannot swallow it: the script unwinds to the protected call Swift made.
 void relua_hook(lua_State *L, lua_Debug *ar) {
@@ -121,13 +133,7 @@ void relua_hook(lua_State *L, lua_Debug *ar) {
       lua_Debug running;
       if (lua_getstack(L, 0, &running) && lua_getinfo(L, "S", &running) &&
           running.source[0] == '=' && running.source[1] == '[') return;
-      if (c->exhausted_where[0] == '\0') {
-        relua_push_script_where(L);
-        snprintf(c->exhausted_where, sizeof c->exhausted_where, "%s", lua_tostring(L, -1));
-        lua_settop(L, -2);
-      }
-      lua_pushfstring(L, "%sinstruction budget exhausted", c->exhausted_where);
-      lua_error(L);
+      relua_raise_exhausted(L, c);
       return;
     }
   } else if (!c->interruptible) {
@@ -158,13 +164,7 @@ void relua_charge_steps(lua_State *L, long long steps, int may_raise) {
   if (!c->budget_exhausted) return;
   relua_sethook(L, c, 1);
   if (!may_raise) return;
-  if (c->exhausted_where[0] == '\0') {
-    relua_push_script_where(L);
-    snprintf(c->exhausted_where, sizeof c->exhausted_where, "%s", lua_tostring(L, -1));
-    lua_settop(L, -2);
-  }
-  lua_pushfstring(L, "%sinstruction budget exhausted", c->exhausted_where);
-  lua_error(L);
+  relua_raise_exhausted(L, c);
 }
 
 #pragma mark - Warnings

@@ -235,24 +235,7 @@ final class RawClient: @unchecked Sendable {
   struct Failure: Error, CustomStringConvertible { var description: String }
 
   static func connect(port: UInt16) async throws -> RawClient {
-    try await onThread {
-      let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-      guard fd >= 0 else { throw Failure(description: "socket: \(errno)") }
-      var timeout = timeval(tv_sec: 10, tv_usec: 0)
-      setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
-      var address = sockaddr_in()
-      address.sin_family = sa_family_t(AF_INET)
-      address.sin_port = port.bigEndian
-      address.sin_addr.s_addr = inet_addr("127.0.0.1")
-      let connected = withUnsafePointer(to: &address) {
-        $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { Glibc.connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
-      }
-      guard connected == 0 else {
-        Glibc.close(fd)
-        throw Failure(description: "connect: \(errno)")
-      }
-      return RawClient(fd: fd, port: port)
-    }
+    try await onThread { RawClient(fd: try LoopbackHTTP.connectedSocket(port: port), port: port) }
   }
 
   private let closing = NSLock()

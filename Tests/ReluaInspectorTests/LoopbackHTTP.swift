@@ -18,10 +18,11 @@ enum LoopbackHTTP {
 
   struct Failure: Error, CustomStringConvertible { var description: String }
 
-  private static func getBlocking(port: UInt16, _ target: String, host: String, headers: [String: String]) throws -> Response {
+  /// A blocking socket connected to 127.0.0.1:`port`, whose reads give up after 10 s (the
+  /// tests' raw clients share it).
+  static func connectedSocket(port: UInt16) throws -> Int32 {
     let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
     guard fd >= 0 else { throw Failure(description: "socket: \(errno)") }
-    defer { close(fd) }
     var timeout = timeval(tv_sec: 10, tv_usec: 0)
     setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
     var address = sockaddr_in()
@@ -31,7 +32,17 @@ enum LoopbackHTTP {
     let connected = withUnsafePointer(to: &address) {
       $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
     }
-    guard connected == 0 else { throw Failure(description: "connect: \(errno)") }
+    guard connected == 0 else {
+      let why = errno
+      close(fd)
+      throw Failure(description: "connect: \(why)")
+    }
+    return fd
+  }
+
+  private static func getBlocking(port: UInt16, _ target: String, host: String, headers: [String: String]) throws -> Response {
+    let fd = try connectedSocket(port: port)
+    defer { close(fd) }
     var request = "GET \(target) HTTP/1.1\r\nHost: \(host)\r\nConnection: close\r\n"
     for (name, value) in headers { request += "\(name): \(value)\r\n" }
     request += "\r\n"
