@@ -37,8 +37,8 @@ await suite.main(
     var baselineSamples: [String: [Double]] = [:]
     @MainActor func baselineSample(_ name: String) async -> Double {
       switch name {
-      case "baseline.task.hop": return await measureTaskHop(iterations: 5_000)
-      case "baseline.continuation.resume": return await measureContinuationResume(iterations: 10_000)
+      case "baseline.task.hop": return await measureTaskHop(iterations: 20_000)
+      case "baseline.continuation.resume": return await measureContinuationResume(iterations: 20_000)
       default: return measureLuaResume(iterations: 200_000)
       }
     }
@@ -83,9 +83,11 @@ await suite.main(
           await measureLuaEffectRoundTrip(iterations: 2_000)
         })
     }
+    // 7 samples of the small one (a sample is 100 actions, ≈ 0.5 ms: one preemption is 10×), 3 of
+    // the large one (each sets up 10,000 sleepers).
     for count in [100, 10_000] where wanted("lua.effects.\(count)") {
       results.append(
-        await paired("lua.effects.\(count)", over: "baseline.lua.resume", goal: nil, count: 3) {
+        await paired("lua.effects.\(count)", over: "baseline.lua.resume", goal: nil, count: count == 100 ? 7 : 3) {
           await measureLuaEffectsAsleep(count: count)
         })
     }
