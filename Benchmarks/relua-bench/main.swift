@@ -37,8 +37,8 @@ await suite.main(
     var baselineSamples: [String: [Double]] = [:]
     @MainActor func baselineSample(_ name: String) async -> Double {
       switch name {
-      case "baseline.task.hop": return await measureTaskHop(iterations: 20_000)
-      case "baseline.continuation.resume": return await measureContinuationResume(iterations: 20_000)
+      case "baseline.task.hop": return await measureTaskHop(iterations: 40_000)
+      case "baseline.continuation.resume": return await measureContinuationResume(iterations: 40_000)
       default: return measureLuaResume(iterations: 200_000)
       }
     }
@@ -46,8 +46,9 @@ await suite.main(
       let sorted = samples.sorted()
       return (benchmarkPercentile(sorted, 0.5), benchmarkPercentile(sorted, 0.1), benchmarkPercentile(sorted, 0.9))
     }
-    /// `count` samples of `measure`, each right after one of `baseline` (one unmeasured sample of
-    /// the baseline first, as a warm-up).
+    /// `count` samples of `measure`, each between two of `baseline` (one before the first, one after
+    /// each), its ratio taken to their mean: a slow spell that starts or ends mid-pair weighs on
+    /// both sides. One unmeasured sample of the baseline first, as a warm-up.
     @MainActor func paired(
       _ name: String, unit: String = "ns", over baseline: String, goal: Double?, count: Int,
       _ measure: () async -> Double
@@ -58,12 +59,15 @@ await suite.main(
       }
       var samples: [Double] = []
       var ratios: [Double] = []
+      var before = await baselineSample(baseline)
+      baselineSamples[baseline]!.append(before)
       for _ in 0..<count {
-        let floor = await baselineSample(baseline)
-        baselineSamples[baseline]!.append(floor)
         let sample = await measure()
+        let after = await baselineSample(baseline)
+        baselineSamples[baseline]!.append(after)
         samples.append(sample)
-        ratios.append(sample / floor)
+        ratios.append(sample / ((before + after) / 2))
+        before = after
       }
       let figure = summary(samples)
       let ratio = summary(ratios)
