@@ -7,7 +7,7 @@ import Relua
 ///   `store:wait()`, from a Lua loop; per round trip (goal ≤ 50 × `baseline.continuation.resume`;
 ///   it was ≤ 15 µs).
 /// - `lua.effects.100` / `lua.effects.10000`: that many Lua effects asleep on a test store's clock
-///   at once, one `store:advance(1)` waking them all; per delivered action (goal ≤ 80 ×
+///   at once, one `store:advance(1)` waking them all; per delivered action (goal ≤ 110 ×
 ///   `baseline.lua.resume`, it was ≤ 5 µs; and the large one ≤ 2 × the small one).
 /// - `lua.effect.memory`: heap memory per suspended Lua effect, 10,000 of them (goal ≤ 2 KB).
 /// - `lua.effects.cancelled`: whether registry references and resident memory come back after
