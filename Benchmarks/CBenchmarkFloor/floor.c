@@ -2,6 +2,7 @@
 #include <lua5.4/lauxlib.h>
 #include <string.h>
 #include <malloc.h>
+#include <time.h>
 
 unsigned long long relua_bench_heap_in_use(void) {
   struct mallinfo2 info = mallinfo2();
@@ -61,4 +62,33 @@ void relua_floor_install(lua_State *L) {
   lua_setmetatable(L, -2);
   lua_setglobal(L, "store");
   lua_settop(L, -2);
+}
+
+// baseline.lua.resume: a coroutine whose Lua loop calls an awaitable-shaped C function that
+// yields at once with a continuation (as relua's awaitables do), resumed from C `count` times.
+static int resume_continue(lua_State *L, int status, lua_KContext context) {
+  (void)L; (void)status; (void)context;
+  return 0;
+}
+
+static int resume_await(lua_State *L) { return lua_yieldk(L, 0, 0, resume_continue); }
+
+double relua_bench_lua_resume(long long count) {
+  lua_State *L = luaL_newstate();
+  lua_State *co = lua_newthread(L);
+  if (luaL_loadstring(co, "local await = ... while true do await() end") != LUA_OK) return -1;
+  lua_pushcfunction(co, resume_await);
+  int results = 0;
+  // The first resume starts the loop and runs to the first yield (not timed).
+  if (lua_resume(co, L, 1, &results) != LUA_YIELD) return -1;
+  struct timespec start, end;
+  clock_gettime(CLOCK_MONOTONIC, &start);
+  for (long long i = 0; i < count; i++) {
+    if (lua_resume(co, L, 0, &results) != LUA_YIELD) return -1;
+    lua_settop(co, 0);
+  }
+  clock_gettime(CLOCK_MONOTONIC, &end);
+  lua_close(L);
+  double elapsed = (double)(end.tv_sec - start.tv_sec) * 1e9 + (double)(end.tv_nsec - start.tv_nsec);
+  return elapsed / (double)count;
 }

@@ -20,6 +20,19 @@ final class BenchmarkSuite {
     var p10: Double
     var p90: Double
     var unit = "ns"
+    /// An effect figure's ratio to the bare mechanism it is built on (`baseline.*`), measured in the
+    /// same run: the median (p10, p90) of the ratios of samples taken side by side, over `pairs`.
+    var ratio: Ratio? = nil
+  }
+
+  struct Ratio {
+    var baseline: String
+    var median: Double
+    var p10: Double
+    var p90: Double
+    var pairs: Int
+    /// nil: a reference figure (printed without a verdict).
+    var goal: Double?
   }
 
   var benchmarks: [Benchmark] = []
@@ -59,9 +72,7 @@ final class BenchmarkSuite {
     return (results, rounds)
   }
 
-  private func percentile(_ sorted: [Double], _ p: Double) -> Double {
-    sorted[min(sorted.count - 1, Int(Double(sorted.count - 1) * p + 0.5))]
-  }
+  private func percentile(_ sorted: [Double], _ p: Double) -> Double { benchmarkPercentile(sorted, p) }
 
   /// Runs the suite per the command line: `--json` prints one JSON object, `--filter PREFIX` a subset.
   /// `ratios`: (name, numerator, denominator, goal) printed under the table when both ran; a nil
@@ -87,6 +98,13 @@ final class BenchmarkSuite {
           "value": round2(result.median), "unit": result.unit, "median": round2(result.median),
           "p10": round2(result.p10), "p90": round2(result.p90),
         ]
+        if let ratio = result.ratio {
+          object[result.name]!["baseline"] = ratio.baseline
+          object[result.name]!["ratio"] = round2(ratio.median)
+          object[result.name]!["ratio_p10"] = round2(ratio.p10)
+          object[result.name]!["ratio_p90"] = round2(ratio.p90)
+          if let goal = ratio.goal { object[result.name]!["ratio_goal"] = goal }
+        }
       }
       let data = try! JSONSerialization.data(withJSONObject: object, options: [.sortedKeys])
       print(String(decoding: data, as: UTF8.self))
@@ -106,6 +124,13 @@ final class BenchmarkSuite {
       let verdict = goal.map { "(goal ≤ \($0)) \(ratio <= $0 ? "ok" : "MISSED")" } ?? "(reference)"
       print("\(label): \(format(ratio, 0, digits: 2)) \(verdict), paired over \(a.count) rounds")
     }
+    for result in results {
+      guard let ratio = result.ratio else { continue }
+      let verdict = ratio.goal.map { "(goal ≤ \($0)) \(ratio.median <= $0 ? "ok" : "MISSED")" } ?? "(reference)"
+      print(
+        "\(result.name) / \(ratio.baseline): \(format(ratio.median, 0, digits: 2)) \(verdict), p10–p90 "
+          + "\(format(ratio.p10, 0, digits: 2))–\(format(ratio.p90, 0, digits: 2)), paired over \(ratio.pairs) samples")
+    }
   }
 
   private func round2(_ value: Double) -> Double { (value * 100).rounded() / 100 }
@@ -114,6 +139,11 @@ final class BenchmarkSuite {
     let text = String(format: "%.\(digits)f", value)
     return String(repeating: " ", count: max(0, width - text.count)) + text
   }
+}
+
+/// The `p` percentile (0…1) of sorted samples, the nearest one.
+func benchmarkPercentile(_ sorted: [Double], _ p: Double) -> Double {
+  sorted[min(sorted.count - 1, Int(Double(sorted.count - 1) * p + 0.5))]
 }
 
 /// Keeps a value alive and opaque to the optimizer.

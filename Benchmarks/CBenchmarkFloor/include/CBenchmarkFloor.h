@@ -13,4 +13,10 @@ lua_Integer relua_floor_count(void);
 /// (glibc's mallinfo2; the Swift Glibc module does not export it).
 unsigned long long relua_bench_heap_in_use(void);
 
+/// `baseline.lua.resume`, the floor of one Lua effect step: on a fresh state, a coroutine running
+/// `while true do await() end`, `await` a C function yielding at once with a continuation (the shape
+/// of relua's awaitables), resumed with `lua_resume` from C `count` times. Returns ns per resume
+/// (setup and the first resume not timed), or -1 if the coroutine did not yield.
+double relua_bench_lua_resume(long long count);
+
 #endif
