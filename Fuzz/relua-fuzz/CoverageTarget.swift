@@ -70,13 +70,13 @@ final class CoverageTarget: FuzzTarget {
         guard line == "TN:" else { invariantFailed("lcov: \(line.debugDescription) where TN: goes") }
         expecting = "SF:"
       case "SF:":
-        guard line.hasPrefix("SF:"), allowed.contains(String(line.dropFirst(3))) else {
+        guard line.startsByScalars(with: "SF:"), allowed.contains(String(line.unicodeScalars.dropFirst(3))) else {
           invariantFailed("lcov: \(line.debugDescription): a file the host did not load")
         }
         (lastLine, found, hit) = (0, 0, 0)
         expecting = "DA:"
       default:
-        if let match = line.wholeMatch(of: #/DA:(\d+),(\d+)/#) {
+        if let match = line.wholeMatch(of: #/DA:(\d+),(\d+)/#.matchingSemantics(.unicodeScalar)) {
           let number = Int(match.1)!
           if number <= lastLine { invariantFailed("lcov: DA lines out of order: \(lcov.debugDescription)") }
           lastLine = number

@@ -70,7 +70,7 @@ final class TestReportTarget: FuzzTarget {
     }
     if style == .plain {
       // Notes and the failures' details are indented; only a test's own line starts a line so.
-      let resultLines = lines.filter { $0.hasPrefix("PASS ") || $0.hasPrefix("FAIL ") || $0.hasPrefix("SKIP ") }
+      let resultLines = lines.filter { line in ["PASS ", "FAIL ", "SKIP "].contains { line.startsByScalars(with: $0) } }
       if resultLines.count != summary.results.count {
         invariantFailed("console: \(resultLines.count) result lines for \(summary.results.count) tests")
       }
@@ -78,8 +78,9 @@ final class TestReportTarget: FuzzTarget {
   }
 
   /// A YAML double-quoted scalar on one line, with only YAML's escapes.
-  // Matched by Unicode scalars, as YAML reads: by Swift's default (characters), a quote followed by
-  // a combining mark is one character, not a quote (the fuzzer found `"\u{035E}]]>"`).
+  // Every check here reads by Unicode scalars, as the formats' readers do: by Swift's default
+  // (characters), a quote or a space followed by a combining mark is one character, neither a quote
+  // nor a space (the fuzzer found `"\u{035E}]]>"`, and a test name starting with U+0640…).
   nonisolated(unsafe) private static let quoted = #/"(?:[^"\\\p{Cc}]|\\[0abtnvfre "/\\N_LP]|\\x[0-9a-fA-F]{2}|\\u[0-9a-fA-F]{4}|\\U[0-9a-fA-F]{8})*"/#
     .matchingSemantics(.unicodeScalar)
 
@@ -90,7 +91,7 @@ final class TestReportTarget: FuzzTarget {
     for line in lines {
       if line.contains(where: \.isNewline) { invariantFailed("TAP: a written line holds a line break: \(line.debugDescription)") }
       // A comment (notes, what tests print) keeps its tabs, as indentation; nothing else does.
-      if let bad = line.unicodeScalars.first(where: { LuaTestText.isControl($0) && !(line.hasPrefix("#") && $0 == "\t") }) {
+      if let bad = line.unicodeScalars.first(where: { LuaTestText.isControl($0) && !(line.startsByScalars(with: "#") && $0 == "\t") }) {
         invariantFailed("TAP: control U+\(String(bad.value, radix: 16)) in \(line.debugDescription)")
       }
       if inYAML {
@@ -103,7 +104,7 @@ final class TestReportTarget: FuzzTarget {
         if let match = line.wholeMatch(of: #/    - (.*)/#.matchingSemantics(.unicodeScalar)) {
           if match.1.wholeMatch(of: Self.quoted) == nil { invariantFailed("TAP: not a YAML scalar: \(line.debugDescription)") }
           // Perl's YAMLish reads `- WORD: …` as a mapping.
-          if line.firstMatch(of: #/^    - \S+\s*:(\s|$)/#) != nil { invariantFailed("TAP: a list item YAMLish reads as a mapping: \(line.debugDescription)") }
+          if line.firstMatch(of: #/^    - \S+\s*:(\s|$)/#.matchingSemantics(.unicodeScalar)) != nil { invariantFailed("TAP: a list item YAMLish reads as a mapping: \(line.debugDescription)") }
           continue
         }
         invariantFailed("TAP: unexpected line in a YAML block: \(line.debugDescription)")
@@ -112,11 +113,11 @@ final class TestReportTarget: FuzzTarget {
         inYAML = true
         continue
       }
-      if let match = line.firstMatch(of: #/^(?:not )?ok (\d+)(?: |$)/#) {
+      if let match = line.firstMatch(of: #/^(?:not )?ok (\d+)(?: |$)/#.matchingSemantics(.unicodeScalar)) {
         numbers.append(Int(match.1)!)
         continue
       }
-      if line == "TAP version 13" || line == "1..\(summary.results.count)" || line.hasPrefix("#") { continue }
+      if line == "TAP version 13" || line == "1..\(summary.results.count)" || line.startsByScalars(with: "#") { continue }
       invariantFailed("TAP: a line that is not TAP: \(line.debugDescription)")
     }
     if inYAML { invariantFailed("TAP: a YAML block not closed") }
@@ -171,4 +172,9 @@ private final class ElementCounter: NSObject, XMLParserDelegate {
   ) {
     if elementName == "testcase" { testcases += 1 }
   }
+}
+
+extension StringProtocol {
+  /// `hasPrefix` by Unicode scalars: a prefix followed by a combining mark still counts.
+  func startsByScalars(with prefix: String) -> Bool { unicodeScalars.starts(with: prefix.unicodeScalars) }
 }
