@@ -58,8 +58,18 @@ let package = Package(
         .product(name: "ConcurrencyExtras", package: "swift-concurrency-extras"),
       ]
     ),
-    // The scripting host: Lua values and state views, the feature DSL over Composable, the test runner.
-    .target(name: "Relua", dependencies: ["Lua", "CLua", "CLuaShim", "CReluaShim", "Composable", "CEditLine", "WebSocket"]),
+    // The scripting host: Lua values and state views, the feature DSL over Composable, the test
+    // runner, embedded stores and what an inspector reads of them. No REPL and no libedit: a Swift
+    // program that embeds relua builds without them (the console is ReluaConsole's).
+    .target(
+      name: "Relua",
+      dependencies: [
+        "Lua", "CLua", "CLuaShim", "CReluaShim", "Composable", "WebSocket",
+        .product(name: "Clocks", package: "swift-clocks"),
+      ]),
+    // `relua repl` (lua.c's part, outside the library): the console session, feature mode, the
+    // line reader (libedit: the only CEditLine user), Ctrl-C. On Relua's `package` members.
+    .target(name: "ReluaConsole", dependencies: ["Relua", "Lua", "Composable", "CEditLine"]),
     // deps.github as a plug-in: the repository search registered through Relua's public
     // dependency API (the CLI wires it in).
     .target(name: "ReluaGitHub", dependencies: ["Relua", "GitHub"]),
@@ -89,7 +99,7 @@ let package = Package(
       resources: [.copy("Page")]),
     .executableTarget(
       name: "relua",
-      dependencies: ["Lua", "Composable", "Relua", "ReluaGitHub", "ReluaWebSocketEcho", "ReluaInspector", "GitHub", "GitHubFake", "WebSocketEcho", .product(name: "ArgumentParser", package: "swift-argument-parser")]
+      dependencies: ["Lua", "Composable", "Relua", "ReluaConsole", "ReluaGitHub", "ReluaWebSocketEcho", "ReluaInspector", "GitHub", "GitHubFake", "WebSocketEcho", .product(name: "ArgumentParser", package: "swift-argument-parser")]
     ),
     // An example of relua embedded in a Swift program: a terminal to-do list whose logic is a
     // Lua feature and whose storage is a Swift dependency (Scripts/test drives it).
@@ -128,6 +138,6 @@ let package = Package(
     .testTarget(name: "GitHubTests", dependencies: ["GitHub", "GitHubFake"]),
     .testTarget(name: "WebSocketTests", dependencies: ["WebSocket", "WebSocketEcho"]),
     // The inspector: its access rules over HTTP and WebSocket, and a real REPL session feeding it.
-    .testTarget(name: "ReluaInspectorTests", dependencies: ["ReluaInspector", "Relua", "Lua", "Composable", "WebSocket"]),
+    .testTarget(name: "ReluaInspectorTests", dependencies: ["ReluaInspector", "Relua", "ReluaConsole", "Lua", "Composable", "WebSocket"]),
   ]
 )
