@@ -156,6 +156,8 @@ let package = Package(
     .testTarget(name: "CLITests", dependencies: ["relua", "WebSocketEcho"]),
     .testTarget(name: "GitHubTests", dependencies: ["GitHub", "GitHubFake"]),
     .testTarget(name: "WebSocketTests", dependencies: ["WebSocket", "WebSocketEcho"]),
+    // The console itself: sessions of `relua repl` driven in-process (ReluaConsole's internals).
+    .testTarget(name: "ReluaConsoleTests", dependencies: ["ReluaConsole", "Relua", "Lua", "Composable"]),
     // The inspector: its access rules over HTTP and WebSocket, and a real REPL session feeding it.
     .testTarget(name: "ReluaInspectorTests", dependencies: ["ReluaInspector", "Relua", "ReluaConsole", "Lua", "Composable", "WebSocket"]),
   ]
