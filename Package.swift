@@ -21,12 +21,28 @@ let package = Package(
     .package(url: "https://github.com/pointfreeco/xctest-dynamic-overlay", from: "1.0.0"),
     .package(url: "https://github.com/pointfreeco/swift-concurrency-extras", from: "1.0.0"),
   ],
+  // The layers (docs/DESIGN-NOTES.md, "Layers (the map)"; Scripts/check-layers holds them): a
+  // target imports only what its line below allows, and nothing above it.
+  //   CLua, CLuaShim, Lua       Lua 5.4 and its Swift layer; know nothing of relua. Only they and
+  //                             the C shims (CReluaShim) import CLua/CLuaShim (Relua's 13 files
+  //                             that still do are known debt, #32).
+  //   Composable                the engine (TCA's Store, reducers, effects): no Lua.
+  //   GitHub, GitHubFake, LoopbackListener, WebSocket, WebSocketEcho
+  //                             plain clients and servers: no relua.
+  //   Relua                     the library an embedder links: Lua, CReluaShim, Composable,
+  //                             WebSocket, Clocks. Never CEditLine, ReluaConsole or the inspector.
+  //   ReluaGitHub, ReluaWebSocketEcho, ReluaInspector
+  //                             on Relua (public or `package` API); never CEditLine or ReluaConsole.
+  //   ReluaConsole              `relua repl` (lua.c's part): Relua, Lua, Composable, CEditLine —
+  //                             the only target with libedit.
+  //   relua                     the CLI: all of the above. relua-todo (an embedder): Relua and
+  //                             ReluaInspector only, and its binary links no libedit.
   targets: [
     // liblua5.4 from Debian (liblua5.4-dev): headers only, no code. Linked statically (by
     // CLuaShim): calls into Lua and the VM itself run 10-20 % faster than through the shared
     // library's PLT and position-independent code.
     .systemLibrary(name: "CLua", providers: [.apt(["liblua5.4-dev"])]),
-    // libedit (readline-compatible line editing) for `relua repl`.
+    // libedit (readline-compatible line editing) for `relua repl`: ReluaConsole's alone.
     .systemLibrary(name: "CEditLine", pkgConfig: "libedit", providers: [.apt(["libedit-dev"])]),
     // The C shim: macros as functions, the protected trampoline for Swift functions. It links
     // Debian's static liblua5.4.a (a plain `-llua5.4` would take the shared library).
@@ -44,10 +60,12 @@ let package = Package(
         ]),
         .linkedLibrary("m"), .linkedLibrary("dl"),
       ]),
+    // Lua's Swift layer: the state, values, calls, limits. May import CLua and CLuaShim.
     .target(name: "Lua", dependencies: ["CLua", "CLuaShim"]),
     // relua's own C on the shim: the state views' metamethods and a reducer handler's call (the
     // Lua layer knows nothing of views).
     .target(name: "CReluaShim", dependencies: ["CLua", "CLuaShim"]),
+    // The engine (TCA's Store, reducers, effects, the TestStore): no Lua.
     .target(
       name: "Composable",
       dependencies: [
@@ -58,8 +76,18 @@ let package = Package(
         .product(name: "ConcurrencyExtras", package: "swift-concurrency-extras"),
       ]
     ),
-    // The scripting host: Lua values and state views, the feature DSL over Composable, the test runner.
-    .target(name: "Relua", dependencies: ["Lua", "CLua", "CLuaShim", "CReluaShim", "Composable", "CEditLine", "WebSocket"]),
+    // The scripting host: Lua values and state views, the feature DSL over Composable, the test
+    // runner, embedded stores and what an inspector reads of them. No REPL and no libedit: a Swift
+    // program that embeds relua builds without them (the console is ReluaConsole's).
+    .target(
+      name: "Relua",
+      dependencies: [
+        "Lua", "CLua", "CLuaShim", "CReluaShim", "Composable", "WebSocket",
+        .product(name: "Clocks", package: "swift-clocks"),
+      ]),
+    // `relua repl` (lua.c's part, outside the library): the console session, feature mode, the
+    // line reader (libedit: the only CEditLine user), Ctrl-C. On Relua's `package` members.
+    .target(name: "ReluaConsole", dependencies: ["Relua", "Lua", "Composable", "CEditLine"]),
     // deps.github as a plug-in: the repository search registered through Relua's public
     // dependency API (the CLI wires it in).
     .target(name: "ReluaGitHub", dependencies: ["Relua", "GitHub"]),
@@ -87,9 +115,10 @@ let package = Package(
       name: "ReluaInspector",
       dependencies: ["Relua", "Composable", "LoopbackListener", "WebSocket"],
       resources: [.copy("Page")]),
+    // The CLI (`relua run`, `repl`, `test`, `types`): may import every layer above.
     .executableTarget(
       name: "relua",
-      dependencies: ["Lua", "Composable", "Relua", "ReluaGitHub", "ReluaWebSocketEcho", "ReluaInspector", "GitHub", "GitHubFake", "WebSocketEcho", .product(name: "ArgumentParser", package: "swift-argument-parser")]
+      dependencies: ["Lua", "Composable", "Relua", "ReluaConsole", "ReluaGitHub", "ReluaWebSocketEcho", "ReluaInspector", "GitHub", "GitHubFake", "WebSocketEcho", .product(name: "ArgumentParser", package: "swift-argument-parser")]
     ),
     // An example of relua embedded in a Swift program: a terminal to-do list whose logic is a
     // Lua feature and whose storage is a Swift dependency (Scripts/test drives it).
@@ -127,7 +156,9 @@ let package = Package(
     .testTarget(name: "CLITests", dependencies: ["relua", "WebSocketEcho"]),
     .testTarget(name: "GitHubTests", dependencies: ["GitHub", "GitHubFake"]),
     .testTarget(name: "WebSocketTests", dependencies: ["WebSocket", "WebSocketEcho"]),
+    // The console itself: sessions of `relua repl` driven in-process (ReluaConsole's internals).
+    .testTarget(name: "ReluaConsoleTests", dependencies: ["ReluaConsole", "Relua", "Lua", "Composable"]),
     // The inspector: its access rules over HTTP and WebSocket, and a real REPL session feeding it.
-    .testTarget(name: "ReluaInspectorTests", dependencies: ["ReluaInspector", "Relua", "Lua", "Composable", "WebSocket"]),
+    .testTarget(name: "ReluaInspectorTests", dependencies: ["ReluaInspector", "Relua", "ReluaConsole", "Lua", "Composable", "WebSocket"]),
   ]
 )

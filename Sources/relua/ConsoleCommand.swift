@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import Lua
 import Relua
+import ReluaConsole
 import ReluaInspector
 
 /// `relua repl [options] [FILE [ARGS…]]`: Lua's interactive mode, with lua.c's options; a FILE

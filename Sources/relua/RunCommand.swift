@@ -3,6 +3,7 @@ import Composable
 import Foundation
 import Lua
 import Relua
+import ReluaConsole
 
 /// `relua run FILE [ARGS…]`: runs one script in the sandbox, like `lua FILE ARGS…`.
 struct RunCommand: AsyncParsableCommand {

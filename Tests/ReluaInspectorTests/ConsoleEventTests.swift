@@ -1,6 +1,7 @@
 import Composable
 import XCTest
 @testable import Relua
+@testable import ReluaConsole
 
 /// What the REPL tells its event observer (the inspector's feed).
 @MainActor

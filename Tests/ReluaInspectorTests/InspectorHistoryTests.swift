@@ -3,6 +3,7 @@ import ReluaInspector
 import WebSocket
 import XCTest
 @testable import Relua
+@testable import ReluaConsole
 
 /// The inspector fed by a real REPL session: a page that connects late gets the history, then
 /// what happens live.

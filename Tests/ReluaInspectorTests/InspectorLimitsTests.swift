@@ -4,6 +4,7 @@ import WebSocket
 import XCTest
 #if canImport(Glibc)
 import Glibc
+@testable import ReluaConsole
 #endif
 
 /// What a page, or anything else that reaches the port, can make the inspector hold (#31): a

@@ -3,6 +3,7 @@ import ReluaInspector
 import WebSocket
 import XCTest
 @testable import Relua
+@testable import ReluaConsole
 
 /// A page driving the REPL through the inspector's WebSocket: each request does what the REPL
 /// would do typed (it prints it), with the same validation; the answers come back by number.

@@ -1,6 +1,7 @@
 import Foundation
 import Lua
 @testable import Relua
+@testable import ReluaConsole
 
 /// A REPL session over a feature script written for the test, as `relua repl FILE` runs it but
 /// without a terminal: lines go in through `handle`, what it prints is kept.

@@ -7,7 +7,7 @@ import Lua
 /// declares: an unknown name or a payload of the wrong type is an error naming the feature and
 /// what it accepts. Parsed paths are cached (a send of a known name costs one dictionary lookup).
 @MainActor
-final class ActionResolver {
+package final class ActionResolver {
   typealias Resolved = (steps: ArraySlice<FeatureAction.Step>, payload: PayloadType)
   let root: FeatureDefinition
   private var cache: [String: Resolved] = [:]
@@ -132,7 +132,7 @@ final class ActionResolver {
   }
 
   /// The action's steps, checked, without looking at a payload (for matching by name).
-  func steps(_ text: String) throws(ReluaError) -> ArraySlice<FeatureAction.Step> {
+  package func steps(_ text: String) throws(ReluaError) -> ArraySlice<FeatureAction.Step> {
     if let hit = cache[text] { return hit.steps }
     let steps = try Self.parse(text)
     let expected = try Self.walk(steps[...], in: root, text: text)
@@ -151,7 +151,7 @@ final class ActionResolver {
 
   /// One step of a path as written: a name, or a bracket — `[id=LITERAL]` (the element with this
   /// id) or `[LITERAL]` (the n-th element, or a key in quotes).
-  enum PathToken {
+  package enum PathToken {
     case name(String)
     case bracket(Value, byID: Bool)
   }
@@ -159,7 +159,7 @@ final class ActionResolver {
   /// `rows[id=42].toggle`, `destination.counter.increment` into steps. An action reaches an element
   /// of a forEach or a stack by its id, as TCA's `.element(id:action:)` does; `[n]` would be the
   /// n-th element (what it means in a state path), so it is refused with the right spelling.
-  nonisolated static func parse(_ text: String) throws(ReluaError) -> [FeatureAction.Step] {
+  package nonisolated static func parse(_ text: String) throws(ReluaError) -> [FeatureAction.Step] {
     var steps: [FeatureAction.Step] = []
     for token in try tokens(text, kind: "action") {
       switch token {
@@ -196,7 +196,7 @@ final class ActionResolver {
 
   /// `a.b[id=1].c["x"]` into tokens. Literals are Lua's: integers, floats, quoted strings, booleans.
   /// `kind` names what the text is in messages (an action, or a state path).
-  nonisolated static func tokens(_ text: String, kind: String) throws(ReluaError) -> [PathToken] {
+  package nonisolated static func tokens(_ text: String, kind: String) throws(ReluaError) -> [PathToken] {
     var tokens: [PathToken] = []
     let bytes = Array(text.utf8)
     var position = 0

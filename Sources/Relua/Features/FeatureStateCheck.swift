@@ -5,8 +5,8 @@
 /// accepted and fail every action after it (or, for a root that is a list, the engine's own
 /// assumptions). The message names the path and the feature.
 @MainActor
-enum FeatureStateCheck {
-  static func check(_ state: Value, against feature: FeatureDefinition) throws {
+package enum FeatureStateCheck {
+  package static func check(_ state: Value, against feature: FeatureDefinition) throws {
     try check(state, feature, path: [])
   }
 
@@ -109,7 +109,7 @@ enum FeatureStateCheck {
   /// table was (an empty one fits either kind of table) — so a file saved from another feature,
   /// or edited by hand, is refused instead of making every action fail. Fields only one of them
   /// has are free (optional fields come and go).
-  static func checkKinds(_ loaded: Value, like current: Value) throws {
+  package static func checkKinds(_ loaded: Value, like current: Value) throws {
     try checkKinds(loaded, like: current, path: [])
   }
 

@@ -2,8 +2,8 @@
 /// `stack` is an identified collection even when the script wrote it as a plain `{}` or list, so
 /// scripts need no `relua.identified` for composed collections, and JSON loads come out right.
 @MainActor
-enum FeatureStateShape {
-  static func conform(_ state: Value, to feature: FeatureDefinition) -> Value {
+package enum FeatureStateShape {
+  package static func conform(_ state: Value, to feature: FeatureDefinition) -> Value {
     guard case .record = state else { return state }
     var state = state
     for child in feature.children {

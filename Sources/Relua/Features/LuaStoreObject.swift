@@ -14,7 +14,7 @@ public final class LuaStoreObject {
   let host: ReluaHost
   public let feature: FeatureDefinition
   public let store: Store<Value, FeatureAction>
-  let resolver: ActionResolver
+  package let resolver: ActionResolver
   /// The registry reference of the shared handle a send that started no effect returns.
   private let noEffectsTask: lua_Integer
   private var tokens: [ObservationToken] = []
@@ -205,7 +205,7 @@ extension FeatureAction {
 extension Value {
   /// The value at a state path (`counter.count`, `results[1].secret` with positions 1-based as in
   /// Lua, `rows[id=42].name`; see `ActionResolver.parseStatePath`).
-  func at(path: String) throws -> Value {
+  package func at(path: String) throws -> Value {
     if path.isEmpty { return self }
     return self[path: try ActionResolver.parseStatePath(path)]
   }

@@ -1,3 +1,4 @@
+import Composable
 import Lua
 
 /// Errors of the feature host, worded for the script's author.
@@ -21,5 +22,18 @@ public enum ReluaError: Error, Equatable, CustomStringConvertible {
   public var fullDescription: String {
     if case .reducer(_, _, _, let traceback?) = self { return description + "\n" + traceback }
     return description
+  }
+}
+
+extension ReluaError {
+  /// An error's text as the REPL's `report` prints it, without its traceback or colour, cut as any
+  /// text is: what an inspector's page shows (the REPL's and an embedded store's alike).
+  package static func message(of error: any Error) -> String {
+    let cut = Elision.standard.cut(text:)
+    switch error {
+    case let error as LuaError: return cut(error.message)
+    case let error as ReluaError: return cut(error.fullDescription)
+    default: return cut("\(error)")
+    }
   }
 }

@@ -11,7 +11,7 @@ import Lua
 public final class ReluaHost {
   public let lua: LuaState
   let views: StateViews
-  let tags = ReluaTags()
+  package let tags = ReluaTags()
   let driver: LuaCoroutineDriver
   private(set) var compiler: FeatureCompiler!
   /// The `relua` module table.
@@ -228,7 +228,7 @@ public final class ReluaHost {
   }
 
   /// The compiled definition of a feature table.
-  func feature(_ value: LuaValue, what: String) throws -> FeatureDefinition {
+  package func feature(_ value: LuaValue, what: String) throws -> FeatureDefinition {
     try compiler.definition(of: value, what: what)
   }
 
@@ -241,7 +241,7 @@ public final class ReluaHost {
   }
 
   /// A Lua value (table, view, scalar) as state.
-  func value(from luaValue: LuaValue, hint: Value? = nil) throws -> Value {
+  package func value(from luaValue: LuaValue, hint: Value? = nil) throws -> Value {
     try views.value(from: luaValue, hint: hint)
   }
 }

@@ -2,7 +2,7 @@ import Lua
 
 /// The metatables the Lua half of the DSL tags its tables with, to tell a feature from any table.
 @MainActor
-final class ReluaTags {
+package final class ReluaTags {
   private var feature: UnsafeRawPointer?
   private var handlers: UnsafeRawPointer?
   private var child: UnsafeRawPointer?
@@ -20,7 +20,7 @@ final class ReluaTags {
     return try metatable.identity() == tag
   }
 
-  func isFeature(_ table: LuaTable) throws -> Bool { try has(table, feature) }
+  package func isFeature(_ table: LuaTable) throws -> Bool { try has(table, feature) }
   func isAlert(_ table: LuaTable) throws -> Bool { try has(table, alert) }
   func isEffect(_ table: LuaTable) throws -> Bool { try has(table, effect) }
 }

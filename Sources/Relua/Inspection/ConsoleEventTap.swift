@@ -6,7 +6,7 @@ import Foundation
 /// one before), told once the send has ended — and never, when the send failed and its state was
 /// restored (`Store.onRollBack`): the observer sees only what happened.
 @MainActor
-final class ConsoleEventTap {
+package final class ConsoleEventTap {
   private struct Reduced {
     var action: FeatureAction
     var sender: ConsoleEvent.Sender
@@ -26,14 +26,14 @@ final class ConsoleEventTap {
   private var told: Value = .null
   private var observation: ObservationToken?
 
-  init(sender: ConsoleEvent.Sender = .typed, live: (() -> InspectionLive)? = nil, observer: @escaping (ConsoleEvent) -> Void) {
+  package init(sender: ConsoleEvent.Sender = .typed, live: (() -> InspectionLive)? = nil, observer: @escaping (ConsoleEvent) -> Void) {
     self.sender = sender
     self.live = live
     self.observer = observer
   }
 
   /// Runs `body` with the actions it sends told as sent by `sender`.
-  func sending<R>(from sender: ConsoleEvent.Sender, _ body: () throws -> R) rethrows -> R {
+  package func sending<R>(from sender: ConsoleEvent.Sender, _ body: () throws -> R) rethrows -> R {
     let saved = self.sender
     self.sender = sender
     defer { self.sender = saved }
@@ -44,7 +44,7 @@ final class ConsoleEventTap {
   /// `reduced`, which the REPL calls from the store's one `onReduce` hook (a recording shares it).
   /// `rolledBack`: also told when a send failed and its state was restored (the store has one
   /// such hook; a host that records the actions undoes its part there).
-  func attach(to store: Store<Value, FeatureAction>, rolledBack: (() -> Void)? = nil) {
+  package func attach(to store: Store<Value, FeatureAction>, rolledBack: (() -> Void)? = nil) {
     pending.removeAll()
     told = store.state
     observation?.cancel()
@@ -55,34 +55,34 @@ final class ConsoleEventTap {
     }
   }
 
-  func detach(from store: Store<Value, FeatureAction>) {
+  package func detach(from store: Store<Value, FeatureAction>) {
     observation?.cancel()
     observation = nil
     store.onRollBack = nil
     pending.removeAll()
   }
 
-  func opened(feature: String, file: String, state: Value) {
+  package func opened(feature: String, file: String, state: Value) {
     told = state
     observer(ConsoleEvent(kind: .opened(feature: feature, file: file), diff: [], state: state, live: live?()))
   }
 
-  func reduced(_ action: FeatureAction, received: Bool, state: Value) {
+  package func reduced(_ action: FeatureAction, received: Bool, state: Value) {
     pending.append(Reduced(action: action, sender: received ? .effect : sender, state: state, time: Date()))
   }
 
   /// The state replaced without an action (`:undo`, `:redo`, `:load`), or the scripts reloaded.
-  func replaced(_ reason: ConsoleEvent.Reason, state: Value) {
+  package func replaced(_ reason: ConsoleEvent.Reason, state: Value) {
     tell(.replaced(reason), state: state)
   }
 
   /// The state put back to the one after the log's entry `entry` (an inspector's jump).
-  func jumped(to entry: Int, state: Value) {
+  package func jumped(to entry: Int, state: Value) {
     tell(.jumped(to: entry), state: state)
   }
 
   /// What `live` returns changed without an action (a recording started or stopped).
-  func liveChanged() {
+  package func liveChanged() {
     observer(ConsoleEvent(kind: .liveChanged, diff: [], state: told, live: live?()))
   }
 

@@ -81,7 +81,7 @@ package final class ReluaStoreInspection: InspectedSession {
       try tap.sending(from: .page) { _ = try store.send(action, payload) }
     } catch {
       // (The recording forgot the failed send's actions with the rollback.)
-      throw InspectionRefusal(ConsoleSession.message(of: error))
+      throw InspectionRefusal(ReluaError.message(of: error))
     }
   }
 

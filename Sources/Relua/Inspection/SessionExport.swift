@@ -6,41 +6,41 @@ import Foundation
 /// — what came before cannot replay into a state put back by hand, so `restart` starts it over.
 /// The REPL's feature mode and a program's inspected store each keep one.
 @MainActor
-final class SessionExport {
+package final class SessionExport {
   let featureFile: String
   private let host: ReluaHost
-  private(set) var recording: SessionRecording
+  package private(set) var recording: SessionRecording
   /// What it records since: nil for the store's opening.
   private(set) var since: ConsoleEvent.Reason?
 
   /// Starts recording `store` (its dependencies wrapped, as `:record` wraps them).
-  init(featureFile: String, store: Store<Value, FeatureAction>, host: ReluaHost) {
+  package init(featureFile: String, store: Store<Value, FeatureAction>, host: ReluaHost) {
     self.featureFile = featureFile
     self.host = host
     recording = Self.record(store, featureFile: featureFile, host: host)
   }
 
   /// Starts over from the state `store` has now.
-  func restart(since reason: ConsoleEvent.Reason, store: Store<Value, FeatureAction>) {
+  package func restart(since reason: ConsoleEvent.Reason, store: Store<Value, FeatureAction>) {
     recording.uninstall(from: store)
     recording = Self.record(store, featureFile: featureFile, host: host)
     since = reason
   }
 
   /// Gives `store` its dependencies back.
-  func close(store: Store<Value, FeatureAction>) {
+  package func close(store: Store<Value, FeatureAction>) {
     recording.uninstall(from: store)
   }
 
   /// How many actions an export would hold, and since what, for the page.
-  func describe(in live: inout InspectionLive) {
+  package func describe(in live: inout InspectionLive) {
     live.exportActions = recording.steps.count
     live.exportSince = since?.rawValue ?? "open"
   }
 
   /// The test as it stands, named to sit beside the feature's script
   /// (`GuessingGame_session_test.lua`), from where it requires the feature by its file's name.
-  func test(of store: Store<Value, FeatureAction>) throws -> (fileName: String, text: String) {
+  package func test(of store: Store<Value, FeatureAction>) throws -> (fileName: String, text: String) {
     let feature = URL(fileURLWithPath: featureFile)
     let fileName = feature.deletingPathExtension().lastPathComponent + "_session_test.lua"
     let path = feature.deletingLastPathComponent().appendingPathComponent(fileName).path
@@ -48,7 +48,7 @@ final class SessionExport {
     do {
       return (fileName, try recording.text(forTestAt: path, exported: true))
     } catch {
-      throw InspectionRefusal(ConsoleSession.message(of: error))
+      throw InspectionRefusal(ReluaError.message(of: error))
     }
   }
 
@@ -63,7 +63,7 @@ extension InspectionLive {
   /// The screens, effects and actions of `store`, a store of `feature`, as they are now (the
   /// rest as `InspectionLive()` has it). The views run: arm Ctrl-C around it where a person waits.
   @MainActor
-  init(feature: FeatureDefinition, store: Store<Value, FeatureAction>, host: ReluaHost) {
+  package init(feature: FeatureDefinition, store: Store<Value, FeatureAction>, host: ReluaHost) {
     self.init()
     let state = store.state
     screens = InspectionScreens.screens(of: feature, state: state, host: host)

@@ -14,10 +14,10 @@ import Composable
 /// part first, then numbers, then strings, then others), identifier keys bare, cycles marked
 /// `<cycle>`; a table with a `__tostring` prints its text (cut as a string is, unquoted); other
 /// values as `<function: 0x…>`.
-enum LuaValuePrinter {
-  static let chunkName = "=[relua printer]"
+package enum LuaValuePrinter {
+  package static let chunkName = "=[relua printer]"
 
-  static var source: String { source(Elision.standard) }
+  package static var source: String { source(Elision.standard) }
 
   static func source(_ elision: Elision) -> String {
     let limits = "{ items = \(elision.items), characters = \(elision.characters), depth = \(elision.depth), lines = \(elision.lines) }"

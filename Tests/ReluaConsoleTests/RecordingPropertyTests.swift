@@ -4,6 +4,7 @@ import Lua
 import XCTest
 
 @testable import Relua
+@testable import ReluaConsole
 
 /// Issue #31's property: whatever a REPL session does — typed and page actions, effects running
 /// and delivering, `:cancel N` / `:cancel all` / the page's Cancel, `:undo`/`:redo`, the page's

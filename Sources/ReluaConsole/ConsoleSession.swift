@@ -1,6 +1,7 @@
 import Composable
 import Foundation
 import Lua
+import Relua
 
 /// `relua repl`: Lua's own `lua -i` for plain Lua, and, when the script returns a feature, an
 /// interactive app over a store of it (see `FeatureConsole`).
@@ -275,14 +276,7 @@ public final class ConsoleSession {
   }
 
   /// An error's text as `report` prints it, without its traceback or colour: what a page shows.
-  static func message(of error: any Error) -> String {
-    let cut = Elision.standard.cut(text:)
-    switch error {
-    case let error as LuaError: return cut(error.message)
-    case let error as ReluaError: return cut(error.fullDescription)
-    default: return cut("\(error)")
-    }
-  }
+  static func message(of error: any Error) -> String { ReluaError.message(of: error) }
 
   /// An error, its message cut as any text is (`error(hugeString)` prints a screenful).
   func report(_ error: any Error) {
@@ -357,17 +351,5 @@ public final class ConsoleSession {
     names += [":help", ":quit"]
     if let feature { names += feature.completions() }
     completionSnapshot.withLock { $0 = names }
-  }
-}
-
-/// A value guarded by a lock (read by libedit's completion on its own thread).
-final class LockedValue<Value>: @unchecked Sendable {
-  private var value: Value
-  private let lock = NSLock()
-  init(_ value: Value) { self.value = value }
-  func withLock<R>(_ body: (inout Value) -> R) -> R {
-    lock.lock()
-    defer { lock.unlock() }
-    return body(&value)
   }
 }

@@ -1,4 +1,5 @@
 import Composable
+import Relua
 
 /// The REPL as an inspector drives it: each request goes to the feature's store
 /// (`FeatureConsole+Inspection`), between lines — one that arrives while a line runs (a chunk

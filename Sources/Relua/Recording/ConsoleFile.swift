@@ -2,14 +2,15 @@ import Foundation
 
 /// The REPL's files (`:save`, `:load`, `:record`): read and written with failures in plain words,
 /// `cannot write /nope/x.json: no such directory`, never Foundation's `Error Domain=…` text.
-enum ConsoleFile {
-  struct Failure: Error, CustomStringConvertible {
-    let description: String
+package enum ConsoleFile {
+  package struct Failure: Error, CustomStringConvertible {
+    package let description: String
+    package init(description: String) { self.description = description }
   }
 
   /// Checks that `path` can be written, as early as `:record`: an existing file is opened for
   /// writing (not truncated), a new one created and removed again.
-  static func checkWritable(_ path: String) throws {
+  package static func checkWritable(_ path: String) throws {
     var descriptor = open(path, O_WRONLY | O_APPEND | O_CLOEXEC)
     var created = false
     if descriptor < 0 && errno == ENOENT {
@@ -22,7 +23,7 @@ enum ConsoleFile {
   }
 
   /// Writes `text` to `path` (atomically: a failed write leaves the old file).
-  static func write(_ text: String, to path: String) throws {
+  package static func write(_ text: String, to path: String) throws {
     try checkWritable(path)
     do {
       try text.write(toFile: path, atomically: true, encoding: .utf8)
@@ -32,7 +33,7 @@ enum ConsoleFile {
   }
 
   /// The text of `path`, which must be UTF-8.
-  static func read(_ path: String) throws -> String {
+  package static func read(_ path: String) throws -> String {
     let descriptor = open(path, O_RDONLY | O_CLOEXEC)
     guard descriptor >= 0 else { throw Failure(description: "cannot read \(path): \(words(errno, writing: false))") }
     var status = stat()

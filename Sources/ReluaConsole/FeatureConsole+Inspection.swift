@@ -1,5 +1,6 @@
 import Composable
 import Foundation
+import Relua
 
 /// The REPL's feature mode as an inspector's page drives it (`InspectedSession`, through
 /// `ConsoleSession`): what a page does, the REPL prints as if typed — `(inspector) :action` then

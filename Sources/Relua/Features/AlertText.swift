@@ -5,8 +5,8 @@
 ///     This is an alert
 ///       :confirm   OK
 ///       :back      Cancel
-enum AlertText {
-  static func render(_ state: Value, style: FeatureChild.AlertStyle) -> String {
+package enum AlertText {
+  package static func render(_ state: Value, style: FeatureChild.AlertStyle) -> String {
     var lines: [String] = []
     let title = state[key: "title"].stringValue
     if let title { lines.append(title) } else if style == .confirmationDialog { lines.append("(no title)") }

@@ -21,8 +21,8 @@ import Foundation
 /// received it. Left: a timer that sleeps many times drifts live (about a millisecond per sleep);
 /// a prompt action typed within that drift of a tick may replay on the other side of it.
 @MainActor
-final class SessionRecording {
-  struct Step {
+package final class SessionRecording {
+  package struct Step {
     var action: FeatureAction
     var received: Bool
     var state: Value
@@ -41,7 +41,7 @@ final class SessionRecording {
   }
 
   /// A call the session made to a dependency the host registered (`deps.github.search{…}`).
-  struct Call {
+  package struct Call {
     enum Answer {
       case pending
       case values([Value])
@@ -69,12 +69,12 @@ final class SessionRecording {
     case cancel(Cancel)
   }
 
-  let path: String
+  package let path: String
   let featureFile: String
   let initialState: Value
   private let start = ContinuousClock.now
   private(set) var events: [Event] = []
-  private(set) var calls: [Call] = []
+  package private(set) var calls: [Call] = []
   let uuids = LockedValue<[String]>([])
   /// The store's next stack element id when recording began (the test store starts there).
   private var firstStackID = 0
@@ -89,11 +89,11 @@ final class SessionRecording {
   /// Where the send being reduced began in `events` (nil between sends), and whether its first
   /// action was delivered by an effect (`sendEnded` clears them).
   private var sendStart: Int?
-  private(set) var sendStartedReceived = false
+  package private(set) var sendStartedReceived = false
   /// Why the recording ended early, if it did (an effect's action that failed: see `endAtFailure`).
-  private(set) var endedEarly: String?
+  package private(set) var endedEarly: String?
 
-  init(path: String, featureFile: String, initialState: Value) {
+  package init(path: String, featureFile: String, initialState: Value) {
     self.path = path
     self.featureFile = featureFile
     self.initialState = initialState
@@ -101,22 +101,22 @@ final class SessionRecording {
 
   private var now: Duration { ContinuousClock.now - start }
 
-  var sentCount: Int { steps.filter { !$0.received }.count }
-  var receivedCount: Int { steps.filter(\.received).count }
-  var steps: [Step] {
+  package var sentCount: Int { steps.filter { !$0.received }.count }
+  package var receivedCount: Int { steps.filter(\.received).count }
+  package var steps: [Step] {
     events.compactMap { if case .step(let step) = $0 { step } else { nil } }
   }
 
   // MARK: Recording
 
   /// Where the recording is now; `rollBack(to:)` forgets what came after (a send that failed).
-  var mark: Int { events.count }
+  package var mark: Int { events.count }
 
-  func rollBack(to mark: Int) {
+  package func rollBack(to mark: Int) {
     if events.count > mark { events.removeLast(events.count - mark) }
   }
 
-  func reduced(_ action: FeatureAction, received: Bool, state: Value) {
+  package func reduced(_ action: FeatureAction, received: Bool, state: Value) {
     guard endedEarly == nil else { return }
     var step = Step(action: action, received: received, state: state, time: now)
     if sendStart == nil {
@@ -130,14 +130,14 @@ final class SessionRecording {
   }
 
   /// A send ended (`Store.observeSends`): the next action reduced begins another.
-  func sendEnded() {
+  package func sendEnded() {
     sendStart = nil
     sendStartedReceived = false
   }
 
   /// The send being reduced failed and its state was restored (`Store.onRollBack`): its steps
   /// never happened. (A send from the prompt is also rolled back by its mark, see `perform`.)
-  func sendRolledBack() {
+  package func sendRolledBack() {
     if let sendStart { rollBack(to: sendStart) }
   }
 
@@ -145,7 +145,7 @@ final class SessionRecording {
   /// restored): a test cannot replay a reducer's failure, and the effect that sent it would send
   /// it again in the replay. The test keeps what came before, advances the clock no further than
   /// its last event, and cancels the effects left (`skipInFlightEffects`), that one among them.
-  func endAtFailure(store: Store<Value, FeatureAction>) {
+  package func endAtFailure(store: Store<Value, FeatureAction>) {
     guard endedEarly == nil else { return }
     var action = "?"
     if let sendStart, sendStart < events.count, case .step(let step) = events[sendStart] { action = step.action.name }
@@ -156,7 +156,7 @@ final class SessionRecording {
   }
 
   /// Effects cancelled from outside the reducers (`effect`: one, nil: all).
-  func cancelled(effect: Int?) {
+  package func cancelled(effect: Int?) {
     guard endedEarly == nil else { return }
     events.append(.cancel(Cancel(effect: effect, time: now)))
   }
@@ -186,7 +186,7 @@ final class SessionRecording {
 
   /// Wraps the store's uuid and random dependencies and those the host registered so that what
   /// they produce is written down. (The REPL tells it of the store's reduced actions: `reduced`.)
-  func install(on store: Store<Value, FeatureAction>, host: ReluaHost) {
+  package func install(on store: Store<Value, FeatureAction>, host: ReluaHost) {
     registered = host.named.declarations.values.filter { $0.declaredAt == nil }
     var dependencies = store.dependencies
     let live = savedDependencies ?? dependencies
@@ -273,13 +273,13 @@ final class SessionRecording {
   /// Ends the recording: notes the time and the effects still running, puts the live dependencies back.
   /// Notes when the session stopped and what was still running (what `write` ends the test with).
   /// Noted again at each `:stop`: one whose write failed goes on recording.
-  func noteStop(of store: Store<Value, FeatureAction>) {
+  package func noteStop(of store: Store<Value, FeatureAction>) {
     guard endedEarly == nil else { return }
     stopTime = now
     effectsInFlightAtStop = store.effectsInFlight
   }
 
-  func uninstall(from store: Store<Value, FeatureAction>) {
+  package func uninstall(from store: Store<Value, FeatureAction>) {
     if stopTime == nil { noteStop(of: store) }
     if let savedDependencies { store.dependencies = savedDependencies }
   }
@@ -294,7 +294,7 @@ final class SessionRecording {
   }
 
   /// `moduleName(forTestAt:)`, or the reason a test at `testPath` cannot require `featureFile`.
-  static func module(of featureFile: String, forTestAt testPath: String) throws -> String {
+  package static func module(of featureFile: String, forTestAt testPath: String) throws -> String {
     guard let module = moduleName(of: featureFile, forTestAt: testPath) else {
       throw ReluaError.usage(
         "cannot write \(testPath): its test could not require \(featureFile) (relua test finds modules beside the test and under Scripts/); record into the feature's directory or under Scripts/")
@@ -331,13 +331,13 @@ final class SessionRecording {
   }
 
   /// Writes the test to `path` (the `:record` file unless `:stop` names another).
-  func write(to path: String) throws {
+  package func write(to path: String) throws {
     try ConsoleFile.write(text(forTestAt: path), to: path)
   }
 
   /// The test, as it would be written at `path` (which decides how it requires the feature).
   /// `exported`: made by an inspector's export rather than `:record` … `:stop` (its first line says so).
-  func text(forTestAt path: String, exported: Bool = false) throws -> String {
+  package func text(forTestAt path: String, exported: Bool = false) throws -> String {
     let module = try Self.module(of: featureFile, forTestAt: path)
     var deps: [String] = ["clock = \"test\""]
     let uuidList = uuids.withLock { $0 }

@@ -1,6 +1,7 @@
 import Composable
 import Foundation
 import Lua
+import Relua
 
 /// Feature mode of the REPL: a store of the feature the script returned, with live dependencies.
 /// It shows the top screen (its `view`, under a breadcrumb like `Game › ResultList`), and after
