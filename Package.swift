@@ -59,7 +59,11 @@ let package = Package(
       ]
     ),
     // The scripting host: Lua values and state views, the feature DSL over Composable, the test runner.
-    .target(name: "Relua", dependencies: ["Lua", "CLua", "CLuaShim", "CReluaShim", "Composable", "CEditLine", "WebSocket"]),
+    // Its own Lua (the prelude, the test runner's chunks, the LuaLS API file…) is `.lua` files, its
+    // resources (Lua/): luacheck lints them with the scripts (docs/DESIGN-NOTES.md).
+    .target(
+      name: "Relua", dependencies: ["Lua", "CLua", "CLuaShim", "CReluaShim", "Composable", "CEditLine", "WebSocket"],
+      resources: [.copy("Lua")]),
     // deps.github as a plug-in: the repository search registered through Relua's public
     // dependency API (the CLI wires it in).
     .target(name: "ReluaGitHub", dependencies: ["Relua", "GitHub"]),
