@@ -23,8 +23,8 @@ stds.relua = {
   },
 }
 
--- What `relua test` adds to a test file's state (Sources/Relua/Testing: LuaTestDeclarations,
--- LuaTestAssertions, LuaTestLuassert): relua's own, busted's structure of specs and luassert's API. The helpers under
+-- What `relua test` adds to a test file's state (Sources/Relua/Lua: test_declarations.lua,
+-- test_assertions.lua, test_luassert.lua): relua's own, busted's structure of specs and luassert's API. The helpers under
 -- Scripts/Tests/Support run in that state too.
 stds.relua_test = {
   read_globals = {
