@@ -1,4 +1,4 @@
--- luacheck's configuration for relua's Lua: `luacheck Scripts Examples` at the repository's root
+-- luacheck's configuration for relua's Lua: `luacheck Scripts Examples Sources/Relua/Lua` at the repository's root
 -- (Scripts/test runs it and fails on any warning). Debian's package is lua-check.
 
 -- Lua 5.4 as a sandboxed script has it (Sources/CLuaShim/sandbox.c): no io, no dofile/loadfile,
@@ -23,8 +23,8 @@ stds.relua = {
   },
 }
 
--- What `relua test` adds to a test file's state (Sources/Relua/Testing: LuaTestDeclarations,
--- LuaTestAssertions, LuaTestLuassert): relua's own, busted's structure of specs and luassert's API. The helpers under
+-- What `relua test` adds to a test file's state (Sources/Relua/Lua: test_declarations.lua,
+-- test_assertions.lua, test_luassert.lua): relua's own, busted's structure of specs and luassert's API. The helpers under
 -- Scripts/Tests/Support run in that state too.
 stds.relua_test = {
   read_globals = {
@@ -55,3 +55,30 @@ max_line_length = 120
 files["Scripts/Tests/**"].max_line_length = false
 files["**/*_test.lua"].max_line_length = false
 files["**/*_spec.lua"].max_line_length = false
+
+-- relua's own Lua (Sources/Relua/Lua, the Relua target's resources: docs/DESIGN-NOTES.md). Each
+-- file is a chunk the host loads, run in the state it sets up, not a script: `luacheck Scripts
+-- Examples Sources/Relua/Lua`. Lines were written inside Swift string literals, as wide as the Swift
+-- around them; rewrapping them would move the line numbers their messages and tracebacks carry
+-- (`[relua]:N`), so no limit.
+files["Sources/Relua/Lua/**"] = { max_line_length = false }
+-- The value printer's limits and words are locals Swift writes above the file (LuaValuePrinter:
+-- `local LIMITS = …`, `local MORE, CUT = …`, from `Elision.standard`).
+files["Sources/Relua/Lua/printer.lua"].read_globals = { "LIMITS", "MORE", "CUT" }
+-- The test runner's chunks define relua_test's globals (`test`, `describe`, luassert's `assert`…):
+-- they may set them.
+local testGlobals = {
+  "test", "describe", "it", "pending", "skip", "expect", "assert_equal",
+  "context", "spec", "insulate", "expose", "finally",
+  "setup", "teardown", "strict_setup", "strict_teardown", "lazy_setup", "lazy_teardown",
+  "before_each", "after_each",
+  "assert", "spy", "stub", "mock", "match",
+}
+files["Sources/Relua/Lua/test_*.lua"].globals = testGlobals
+-- The LuaLS API file (LuaTypesAPI: the start of what `relua types` writes) is never run: it declares
+-- relua's globals for lua-language-server, as stubs with empty bodies (their parameters name the
+-- API: unused, 212) on locals that only carry `---@class` annotations (mutated, never read: 241).
+local apiGlobals = { "relua", "copy" }
+for _, name in ipairs(testGlobals) do apiGlobals[#apiGlobals + 1] = name end
+files["Sources/Relua/Lua/types_api.lua"].globals = apiGlobals
+files["Sources/Relua/Lua/types_api.lua"].ignore = { "212", "241" }

@@ -78,13 +78,16 @@ let package = Package(
     ),
     // The scripting host: Lua values and state views, the feature DSL over Composable, the test
     // runner, embedded stores and what an inspector reads of them. No REPL and no libedit: a Swift
-    // program that embeds relua builds without them (the console is ReluaConsole's).
+    // program that embeds relua builds without them (the console is ReluaConsole's). Its own Lua
+    // (the prelude, the test runner's chunks, the LuaLS API file…) is `.lua` files, its resources
+    // (Lua/): luacheck lints them with the scripts (docs/DESIGN-NOTES.md).
     .target(
       name: "Relua",
       dependencies: [
         "Lua", "CLua", "CLuaShim", "CReluaShim", "Composable", "WebSocket",
         .product(name: "Clocks", package: "swift-clocks"),
-      ]),
+      ],
+      resources: [.copy("Lua")]),
     // `relua repl` (lua.c's part, outside the library): the console session, feature mode, the
     // line reader (libedit: the only CEditLine user), Ctrl-C. On Relua's `package` members.
     .target(name: "ReluaConsole", dependencies: ["Relua", "Lua", "Composable", "CEditLine"]),

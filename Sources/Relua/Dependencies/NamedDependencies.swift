@@ -58,28 +58,17 @@ final class NamedDependencies {
   /// test, as a reducer's error does, rather than only ending the effect that called it).
   private let makeGuardedFunction: LuaFunction
 
+  static let chunkName = "=[relua deps]"
+  /// Sources/Relua/Lua/deps_proxy.lua and deps_guard.lua, read once per process (`ReluaLuaSource`).
+  static let proxySource = ReluaLuaSource.text("deps_proxy.lua")
+  static let guardSource = ReluaLuaSource.text("deps_guard.lua")
+
   init(host: ReluaHost) throws {
     self.host = host
     // A proxy resolves at call time and tail-calls what it found, so an error raised there (an
     // awaitable's, a stub's) names the script line that called `deps.<name>`.
-    makeProxyFunction = try host.lua.load(
-      """
-      local resolve, name, member = ...
-      return function(...) return resolve(name, member)(...) end
-      """, name: "=[relua deps]")
-    makeGuardedFunction = try host.lua.load(
-      """
-      local f, report = ...
-      local pack, unpack, pcall, error = table.pack, table.unpack, pcall, error
-      return function(...)
-        local results = pack(pcall(f, ...))
-        if not results[1] then
-          report(results[2])
-          error(results[2], 0)
-        end
-        return unpack(results, 2, results.n)
-      end
-      """, name: "=[relua deps]")
+    makeProxyFunction = try host.lua.load(Self.proxySource, name: Self.chunkName)
+    makeGuardedFunction = try host.lua.load(Self.guardSource, name: Self.chunkName)
   }
 
   var names: [String] { declarations.keys.sorted() }
