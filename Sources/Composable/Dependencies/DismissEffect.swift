@@ -11,6 +11,7 @@ public struct DismissEffect: Sendable {
 
   @TaskLocal static var handler: Handler?
 
+  /// The dismiss of whatever presented feature runs the effect (`DependencyValues.dismiss`).
   public init() {}
 
   /// Whether the running effect belongs to a presented feature.

@@ -12,6 +12,8 @@ public struct RuntimeWarning: Hashable, Sendable, CustomStringConvertible {
 /// `ReduceContext`), else to the store running the current effect (its `EffectActivity`), else to
 /// standard error.
 public enum RuntimeWarnings {
+  /// Reports `message` to the store running the current send or effect, else to standard error.
+  /// (`isolation`, the caller's, tells whether it can be taken at once on the main actor.)
   public static func report(_ message: String, isolation: isolated (any Actor)? = #isolation) {
     let warning = RuntimeWarning(message)
     if let context = ReduceContext.current {

@@ -40,6 +40,8 @@ public struct LuaTestCoverageReport {
   /// Files left out: the path, and why.
   public var skipped: [(path: String, reason: String)]
 
+  /// The report of `coverage`'s files, paths relative to `directory` where they are inside it;
+  /// with `roots`, a file outside every root is left out (and said in `skipped`).
   public init(
     _ coverage: LuaCoverage, relativeTo directory: String = FileManager.default.currentDirectoryPath,
     roots: [String]? = nil
