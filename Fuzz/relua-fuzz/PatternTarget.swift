@@ -1,5 +1,3 @@
-import CLua
-import CLuaShim
 import Foundation
 import Lua
 
@@ -18,10 +16,7 @@ final class PatternTarget: FuzzTarget {
   init() {
     do {
       lua = try LuaState(options: LuaOptions(trusted: true, instructionLimit: 1_000_000, print: luaOutput))
-      try lua.withRawState { L in
-        lua_pushcclosure(L, relua_pattern_originals, 0)
-        lua_setglobal(L, "pattern_originals")
-      }
+      try lua.installLibluaPatternFunctions(asGlobal: "pattern_originals")
       let path = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
         .appendingPathComponent("pattern-differential.lua").path
       let source = try String(contentsOfFile: path, encoding: .utf8)

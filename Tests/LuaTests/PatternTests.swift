@@ -1,5 +1,3 @@
-import CLua
-import CLuaShim
 import Foundation
 import XCTest
 
@@ -18,10 +16,7 @@ final class PatternTests: XCTestCase {
   /// functions and relua's).
   func differentialState() throws -> LuaState {
     let state = try LuaState(options: LuaOptions(trusted: true))
-    try state.withRawState { L in
-      lua_pushcclosure(L, relua_pattern_originals, 0)
-      lua_setglobal(L, "pattern_originals")
-    }
+    try state.installLibluaPatternFunctions(asGlobal: "pattern_originals")
     try state.execute("""
       O = pattern_originals()
       M = {find = string.find, match = string.match, gmatch = string.gmatch, gsub = string.gsub}
