@@ -117,3 +117,22 @@ test("a test that ends with an unasserted action fails (checked by the runner)",
   store:receive("first", function(s) s.order = "1" end)
   store:receive("second", function(s) s.order = "12" end)
 end)
+
+test("store:cancelEffect(n) cancels the n-th effect started; a bad number is an error and changes nothing", function()
+  local store = newStore()
+  store:send("start", function(s) s.running = true end)
+  store:advance(1)
+  store:receive("tick", function(s) s.ticks = 1 end)
+  for _, bad in ipairs({ 0, -1, 2, math.maxinteger, math.mininteger }) do
+    expect(function() store:cancelEffect(bad) end).to_error("store:cancelEffect(" .. bad .. "): this store started 1 effect(s)")
+  end
+  expect(function() store:cancelEffect(1.5) end).to_error("expected the effect's number")
+  expect(function() store:cancelEffect("1") end).to_error("expected the effect's number")
+  -- The timer still runs after the refusals, and its cancel is the test's own step.
+  store:advance(1)
+  store:receive("tick", function(s) s.ticks = 2 end)
+  store:cancelEffect(1)
+  expect(function() store:cancelEffect(1) end).to_error("store:cancelEffect(1): effect 1 is not running (it ended or was cancelled)")
+  store:advance(5)
+  store:finish()
+end)
