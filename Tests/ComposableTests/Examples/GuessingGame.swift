@@ -1,7 +1,7 @@
 import Composable
 import Foundation
 
-// The guessing game of FEATURES.md §1, as a typed Swift feature.
+// The guessing game (Scripts/Features/GuessingGame.lua), as a typed Swift feature.
 
 struct GuessCounter: Reducer {
   struct State: Equatable, Identifiable {
