@@ -1,4 +1,4 @@
--- luacheck's configuration for relua's Lua: `luacheck Scripts Examples Sources/Relua/Lua` at the repository's root
+-- luacheck's configuration for relua's Lua: `luacheck Scripts Examples Sources/Relua/Lua Sources/ReluaTooling/Lua` at the repository's root
 -- (Scripts/test runs it and fails on any warning). Debian's package is lua-check.
 
 -- Lua 5.4 as a sandboxed script has it (Sources/CLuaShim/sandbox.c): no io, no dofile/loadfile,
@@ -56,12 +56,13 @@ files["Scripts/Tests/**"].max_line_length = false
 files["**/*_test.lua"].max_line_length = false
 files["**/*_spec.lua"].max_line_length = false
 
--- relua's own Lua (Sources/Relua/Lua, the Relua target's resources: docs/DESIGN-NOTES.md). Each
--- file is a chunk the host loads, run in the state it sets up, not a script: `luacheck Scripts
--- Examples Sources/Relua/Lua`. Lines were written inside Swift string literals, as wide as the Swift
+-- relua's own Lua (Sources/Relua/Lua and Sources/ReluaTooling/Lua, their targets' resources:
+-- docs/DESIGN-NOTES.md). Each file is a chunk the host loads, run in the state it sets up, not a
+-- script: `luacheck Scripts Examples Sources/Relua/Lua Sources/ReluaTooling/Lua`. Lines were written inside Swift string literals, as wide as the Swift
 -- around them; rewrapping them would move the line numbers their messages and tracebacks carry
 -- (`[relua]:N`), so no limit.
 files["Sources/Relua/Lua/**"] = { max_line_length = false }
+files["Sources/ReluaTooling/Lua/**"] = { max_line_length = false }
 -- The value printer's limits and words are locals Swift writes above the file (LuaValuePrinter:
 -- `local LIMITS = …`, `local MORE, CUT = …`, from `Elision.standard`).
 files["Sources/Relua/Lua/printer.lua"].read_globals = { "LIMITS", "MORE", "CUT" }
@@ -80,5 +81,5 @@ files["Sources/Relua/Lua/test_*.lua"].globals = testGlobals
 -- API: unused, 212) on locals that only carry `---@class` annotations (mutated, never read: 241).
 local apiGlobals = { "relua", "copy" }
 for _, name in ipairs(testGlobals) do apiGlobals[#apiGlobals + 1] = name end
-files["Sources/Relua/Lua/types_api.lua"].globals = apiGlobals
-files["Sources/Relua/Lua/types_api.lua"].ignore = { "212", "241" }
+files["Sources/ReluaTooling/Lua/types_api.lua"].globals = apiGlobals
+files["Sources/ReluaTooling/Lua/types_api.lua"].ignore = { "212", "241" }

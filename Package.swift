@@ -33,6 +33,7 @@ let package = Package(
   //                             WebSocket, Clocks. Never CEditLine, ReluaConsole or the inspector.
   //   ReluaGitHub, ReluaWebSocketEcho, ReluaInspector
   //                             on Relua (public or `package` API); never CEditLine or ReluaConsole.
+  //   ReluaTooling              `relua types` (LuaLS annotations): Relua, Lua, Composable.
   //   ReluaConsole              `relua repl` (lua.c's part): Relua, Lua, Composable, CEditLine —
   //                             the only target with libedit.
   //   relua                     the CLI: all of the above. relua-todo (an embedder): Relua and
@@ -88,6 +89,10 @@ let package = Package(
         .product(name: "Clocks", package: "swift-clocks"),
       ],
       resources: [.copy("Lua")]),
+    // `relua types` (editor tooling): the LuaLS annotations generated from a feature's
+    // declarations, and the API file they start from (Lua/types_api.lua, its resource). On Relua's
+    // `package` members; an embedder does not link it.
+    .target(name: "ReluaTooling", dependencies: ["Relua", "Lua", "Composable"], resources: [.copy("Lua")]),
     // `relua repl` (lua.c's part, outside the library): the console session, feature mode, the
     // line reader (libedit: the only CEditLine user), Ctrl-C. On Relua's `package` members.
     .target(name: "ReluaConsole", dependencies: ["Relua", "Lua", "Composable", "CEditLine"]),
@@ -121,7 +126,7 @@ let package = Package(
     // The CLI (`relua run`, `repl`, `test`, `types`): may import every layer above.
     .executableTarget(
       name: "relua",
-      dependencies: ["Lua", "Composable", "Relua", "ReluaConsole", "ReluaGitHub", "ReluaWebSocketEcho", "ReluaInspector", "GitHub", "GitHubFake", "WebSocketEcho", .product(name: "ArgumentParser", package: "swift-argument-parser")]
+      dependencies: ["Lua", "Composable", "Relua", "ReluaConsole", "ReluaTooling", "ReluaGitHub", "ReluaWebSocketEcho", "ReluaInspector", "GitHub", "GitHubFake", "WebSocketEcho", .product(name: "ArgumentParser", package: "swift-argument-parser")]
     ),
     // An example of relua embedded in a Swift program: a terminal to-do list whose logic is a
     // Lua feature and whose storage is a Swift dependency (Scripts/test drives it).
@@ -154,7 +159,7 @@ let package = Package(
     // Tooling/Golden: what `relua types` writes for the shipped features, read from the source tree.
     .testTarget(
       name: "ReluaTests",
-      dependencies: ["Relua", "Composable", "ReluaGitHub", "ReluaWebSocketEcho", "Lua", "GitHub", "GitHubFake", "WebSocket", "WebSocketEcho", .product(name: "Clocks", package: "swift-clocks")],
+      dependencies: ["Relua", "ReluaTooling", "Composable", "ReluaGitHub", "ReluaWebSocketEcho", "Lua", "GitHub", "GitHubFake", "WebSocket", "WebSocketEcho", .product(name: "Clocks", package: "swift-clocks")],
       exclude: ["Tooling/Golden"]),
     .testTarget(name: "CLITests", dependencies: ["relua", "WebSocketEcho"]),
     .testTarget(name: "GitHubTests", dependencies: ["GitHub", "GitHubFake"]),

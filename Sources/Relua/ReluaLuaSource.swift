@@ -16,13 +16,19 @@ import Foundation
 /// for, never once per Lua state (`relua test` makes a state per test). The chunk names stay the
 /// callers' (`=[relua]`, `=[relua async]`…), and so do the line numbers: the text is the file's, less
 /// its final newline, as the Swift literal it was held in before.
-enum ReluaLuaSource {
+package enum ReluaLuaSource {
   /// The text of Sources/Relua/Lua/`name`. A file missing from the resources is a fatal error naming
   /// it (relua cannot run without its Lua); a missing bundle is SwiftPM's, naming where it looked.
   static func text(_ name: String) -> String {
+    text(name, in: directory, target: "Relua")
+  }
+
+  /// The text of `name` in another target's `Lua` resources (ReluaTooling's LuaLS API file):
+  /// `directory` is that target's, from ``resourceDirectory(target:bundle:)``.
+  package static func text(_ name: String, in directory: String, target: String) -> String {
     let path = directory + "/" + name
     guard let bytes = contents(of: path) else {
-      fatalError("relua's Lua source \(name) is missing: no \(path) (Sources/Relua/Lua/\(name), a resource of the Relua target)")
+      fatalError("relua's Lua source \(name) is missing: no \(path) (Sources/\(target)/Lua/\(name), a resource of the \(target) target)")
     }
     guard var text = String(validating: bytes, as: UTF8.self) else {
       fatalError("relua's Lua source \(name) is not UTF-8: \(path)")
@@ -35,21 +41,25 @@ enum ReluaLuaSource {
   /// `Bundle.module` looks, found without making a `Bundle` (0.5 ms of a 19 ms `relua run`
   /// on Linux, most of what reading the files cost) — else where `Bundle.module` finds it (the
   /// build directory, for an executable copied elsewhere; its own fatal error if nowhere).
-  private static let directory: String = {
+  private static let directory = resourceDirectory(target: "Relua", bundle: Bundle.module)
+
+  /// The `Lua` folder of `target`'s resources (`relua_<target>.resources/Lua`), found as for Relua's.
+  package static func resourceDirectory(target: String, bundle: @autoclosure () -> Bundle) -> String {
     #if os(Linux)
       var buffer = [CChar](repeating: 0, count: Int(PATH_MAX) + 1)
       let count = readlink("/proc/self/exe", &buffer, buffer.count - 1)
       if count > 0 {
         let executable = String(decoding: buffer[0..<count].map { UInt8(bitPattern: $0) }, as: UTF8.self)
         if let slash = executable.lastIndex(of: "/") {
-          let beside = String(executable[..<slash]) + "/relua_Relua.resources/Lua"
+          let beside = String(executable[..<slash]) + "/relua_\(target).resources/Lua"
           var status = stat()
           if stat(beside, &status) == 0, status.st_mode & S_IFMT == S_IFDIR { return beside }
         }
       }
     #endif
-    return (Bundle.module.resourceURL ?? Bundle.module.bundleURL).appendingPathComponent("Lua").path
-  }()
+    let bundle = bundle()
+    return (bundle.resourceURL ?? bundle.bundleURL).appendingPathComponent("Lua").path
+  }
 
   /// A file's bytes, or nil when it cannot be opened or read.
   private static func contents(of path: String) -> [UInt8]? {

@@ -3,6 +3,7 @@ import Composable
 import Foundation
 import Lua
 import Relua
+import ReluaTooling
 
 /// `relua types [-o DIR] [FEATURE.lua|DIR …]`: lua-language-server annotations for relua's API and
 /// for feature scripts (see `LuaTypesGenerator`).

@@ -5,7 +5,7 @@ import Lua
 public final class FeatureDefinition {
   public let name: String
   /// The feature table (its `state`, `view` and `initial`).
-  let table: LuaTable
+  package let table: LuaTable
   /// Its own actions and their payloads.
   public let actions: [String: PayloadType]
   /// Its children, in declaration order (they run before its own reducer, in this order).
@@ -14,7 +14,7 @@ public final class FeatureDefinition {
   public let bindable: [String]
   /// Its own reducer: the `reduce` field.
   let own: FeatureOwnReducer
-  let viewFunction: LuaFunction?
+  package let viewFunction: LuaFunction?
   /// Where `relua.feature` was called (`Scripts/Features/Counter.lua:4`).
   public let definedAt: String
   /// What runs, in order: the children, the own reducer (where `relua.own` stands; by default

@@ -8,7 +8,7 @@ import Lua
 /// `onChange` handlers, and how their errors fail a send.
 extension ReluaHost {
   /// The feature's initial state: `state(deps)` with the given dependencies, or its table.
-  func initialState(of feature: FeatureDefinition, dependencies: DependencyValues) throws -> Value {
+  package func initialState(of feature: FeatureDefinition, dependencies: DependencyValues) throws -> Value {
     let initial = try feature.table.rawGet("state")
     let raw: Value
     if let function = initial.functionValue {

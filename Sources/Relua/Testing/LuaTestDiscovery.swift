@@ -33,7 +33,7 @@ public enum LuaTestDiscovery {
 
   /// Lua shows at most ~60 characters of a chunk's path in messages (`...` before the rest), so
   /// files under the current directory are named relative to it.
-  static func relativeToCurrentDirectory(_ path: String) -> String {
+  package static func relativeToCurrentDirectory(_ path: String) -> String {
     let current = FileManager.default.currentDirectoryPath
     guard path.hasPrefix("/"), path.hasPrefix(current + "/") else { return path }
     return String(path.dropFirst(current.count + 1))

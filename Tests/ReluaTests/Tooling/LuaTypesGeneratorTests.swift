@@ -3,6 +3,7 @@ import Lua
 import XCTest
 
 @testable import Relua
+@testable import ReluaTooling
 
 /// `relua types`' generator over the shipped feature scripts and small ones of its own: what it
 /// writes is Lua that Lua 5.4 compiles and runs, it names exactly the actions each feature's stores

@@ -2,6 +2,7 @@ import Foundation
 import XCTest
 
 @testable import Relua
+@testable import ReluaTooling
 
 /// What `relua types Scripts/Features` writes at the repository's root, byte for byte: relua.lua
 /// and one file per shipped feature module, against the golden files in `Golden/` beside this file.

@@ -1,3 +1,5 @@
+import Relua
+
 import Lua
 
 /// What `relua types` knows of one feature: where it comes from, the classes of its state, the

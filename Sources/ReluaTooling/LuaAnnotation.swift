@@ -1,3 +1,5 @@
+import Relua
+
 /// The pieces of lua-language-server annotations (LuaCATS) that `relua types` writes: type
 /// expressions, classes with fields, and how names and strings are spelled in them.
 

@@ -1,3 +1,5 @@
+import Relua
+
 import Foundation
 
 /// Where the features of one loaded script come from, for `relua types`: the file that declares

@@ -1,3 +1,6 @@
+import Foundation
+import Relua
+
 /// relua's Lua API as lua-language-server annotations: the start of the `relua.lua` that `relua
 /// types` writes. It declares what docs/DSL.md documents, under the names the host gives it
 /// (`ReluaPrelude`, `ReluaHost`, `LuaDependencies`, the store objects, `LuaTestDeclarations`,
@@ -8,6 +11,8 @@
 /// own library does (`string` the type, `stringlib` the table): `relua.Effect` is an effect, the
 /// table `relua.Effect` of constructors is a `relua.EffectLib`; `relualib` is the module.
 enum LuaTypesAPI {
-  /// Sources/Relua/Lua/types_api.lua, read once per process (`ReluaLuaSource`).
-  static let source = ReluaLuaSource.text("types_api.lua")
+  /// Sources/ReluaTooling/Lua/types_api.lua, read once per process (`ReluaLuaSource`).
+  static let source = ReluaLuaSource.text(
+    "types_api.lua", in: ReluaLuaSource.resourceDirectory(target: "ReluaTooling", bundle: Bundle.module),
+    target: "ReluaTooling")
 }

@@ -1,3 +1,5 @@
+import Relua
+
 /// The classes of a feature's state, for `relua types`: the fields and types its initial state
 /// has, and what its composition puts at its children's keys (a scoped child's state class, a
 /// forEach's list of them, a presented destination that may be absent).

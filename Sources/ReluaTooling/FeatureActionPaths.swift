@@ -1,3 +1,5 @@
+import Relua
+
 /// Every action a store of a feature accepts, as `relua types` lists them: its own, its
 /// bindings (`binding.query`), and its children's by path (`counter.increment`,
 /// `destination.results.remove`, `destination.dismiss`, `alert.retry`, `path.popFrom`), each

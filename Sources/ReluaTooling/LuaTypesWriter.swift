@@ -1,3 +1,5 @@
+import Relua
+
 /// Writes what `relua types` knows as lua-language-server meta files (`---@meta`): `relua.lua`,
 /// relua's API (`LuaTypesAPI`) with `relua.Store` and `relua.TestStore` overloaded for the
 /// features of the run, and one file per module declaring its features:
