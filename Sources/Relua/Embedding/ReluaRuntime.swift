@@ -17,8 +17,8 @@ import Lua
 /// dependencies the program registers. Everything here runs on the main actor, with the state.
 @MainActor
 public final class ReluaRuntime {
-  public let lua: LuaState
-  public let host: ReluaHost
+  package let lua: LuaState
+  package let host: ReluaHost
 
   /// `relua run`'s limits: 256 MiB of Lua memory, 100 million VM instructions per run between awaits.
   public static let defaultMemoryLimit = 256 << 20

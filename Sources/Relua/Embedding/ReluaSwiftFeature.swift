@@ -65,7 +65,7 @@ extension ReluaHost {
   }
 
   /// Makes `feature` available as `relua.swiftFeature "<name>"` in this host's scripts.
-  public func register(_ feature: ReluaSwiftFeature) {
+  package func register(_ feature: ReluaSwiftFeature) {
     swiftFeatures[feature.name] = feature
   }
 

@@ -6,7 +6,7 @@ import Composable
 
 extension Value {
   /// The value as an optional child (`nil` for `.null`): what `optional` (ifLet) runs on.
-  public var asOptional: Value? {
+  package var asOptional: Value? {
     // `Optional<Value>.none` spelled out: `Value` is nil-literal convertible, so a bare `nil`
     // here would be `.some(.null)`.
     get { isNull ? Optional<Value>.none : .some(self) }

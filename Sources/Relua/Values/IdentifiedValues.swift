@@ -10,10 +10,10 @@ public struct IdentifiedValues: Sendable {
   public private(set) var elements: [Value] = []
   private(set) var positions: [Value: Int] = [:]
   /// True when `positions` may be wrong (after a positional write that duplicated an id).
-  public private(set) var isIndexStale = false
+  package private(set) var isIndexStale = false
   /// Changes whenever the set of ids may have changed (not part of equality): lets `forEach`
   /// tell in O(1) that an action removed no element.
-  public private(set) var idVersion: UInt64 = 0
+  package private(set) var idVersion: UInt64 = 0
 
   public init() {}
 
@@ -124,7 +124,7 @@ public struct IdentifiedValues: Sendable {
   }
 
   /// Rebuilds the id index; throws (leaving it stale) if an element has no id or ids repeat.
-  public mutating func reindex() throws(ValueError) {
+  package mutating func reindex() throws(ValueError) {
     var rebuilt: [Value: Int] = [:]
     rebuilt.reserveCapacity(elements.count)
     for (position, element) in elements.enumerated() {
