@@ -22,6 +22,7 @@ public final class ReluaRuntime {
 
   /// `relua run`'s limits: 256 MiB of Lua memory, 100 million VM instructions per run between awaits.
   public static let defaultMemoryLimit = 256 << 20
+  /// `relua run`'s instruction limit: 100 million VM instructions per run between awaits.
   public static let defaultInstructionLimit = 100_000_000
 
   /// A sandboxed state whose `require` finds modules under `scriptRoots`.

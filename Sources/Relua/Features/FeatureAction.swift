@@ -11,6 +11,7 @@ public struct FeatureAction: Hashable, Sendable, CustomStringConvertible {
   }
 
   @usableFromInline package var steps: ArraySlice<Step>
+  /// The value sent with the action (`.null` when none).
   public var payload: Value
 
   @usableFromInline package init(steps: ArraySlice<Step>, payload: Value = .null) {
@@ -18,6 +19,7 @@ public struct FeatureAction: Hashable, Sendable, CustomStringConvertible {
     self.payload = payload
   }
 
+  /// The action `name` of the feature itself (one step, no child path), with `payload`.
   public init(_ name: String, _ payload: Value = .null) {
     self.init(steps: [.name(name)], payload: payload)
   }

@@ -3,6 +3,7 @@ import Lua
 /// A Lua feature as the host runs it: compiled once from the table `relua.feature` made.
 @MainActor
 public final class FeatureDefinition {
+  /// The name the script gave it: `relua.feature "<name>"`.
   public let name: String
   /// The feature table (its `state`, `view` and `initial`).
   let table: LuaTable

@@ -8,6 +8,7 @@ public struct LuaLiteralFormat: Sendable {
   /// How much is shown (see `Elision`); `.none`, exact Lua that loads back, by default.
   public var elision: Elision
 
+  /// Lines up to `width` characters (nil: one line), with `elision`.
   public init(width: Int? = nil, elision: Elision = .none) {
     self.width = width
     self.elision = elision
@@ -15,6 +16,7 @@ public struct LuaLiteralFormat: Sendable {
 
   /// Exact, for code (recorded tests, places): everything, loadable as Lua.
   public static let oneLine = LuaLiteralFormat()
+  /// Multi-line, 80 characters wide.
   public static let multiLine = LuaLiteralFormat(width: 80)
 
   /// The same layout for people: cut by `elision`, saying what it left out.
