@@ -163,7 +163,7 @@ extension LuaState {
   /// `chunk:line` of the innermost script code running on `L`: the first frame, from the caller
   /// of the running function outwards, that is Lua code with a line (not C) and not in one of the
   /// host's own chunks (named `=[…]`). Nil when there is none within a few levels.
-  public static func scriptLocation(_ L: OpaquePointer) -> String? {
+  package static func scriptLocation(_ L: OpaquePointer) -> String? {
     var record = lua_Debug()
     for level: Int32 in 1...8 {
       guard lua_getstack(L, level, &record) != 0, lua_getinfo(L, "Sl", &record) != 0 else { return nil }

@@ -32,13 +32,13 @@ public final class LuaUserdataType<T: AnyObject> {
 
   /// The object at `index` of a raw stack, or nil when that is not one of this type.
   @inline(__always)
-  public func object(at index: Int32, in L: OpaquePointer) -> T? { objectIfPresent(at: index, in: L) }
+  package func object(at index: Int32, in L: OpaquePointer) -> T? { objectIfPresent(at: index, in: L) }
 
   /// The object at `index` of a raw stack, unretained (the stack holds it for as long as the
   /// call runs: use it through `_withUnsafeGuaranteedRef`); nil when that is not one of this type.
   /// Inlinable: a hot entry point (`store:send`) checks its receiver with it on every call.
   @inlinable @inline(__always)
-  public func unmanagedObject(at index: Int32, in L: OpaquePointer) -> Unmanaged<T>? {
+  package func unmanagedObject(at index: Int32, in L: OpaquePointer) -> Unmanaged<T>? {
     guard let box = relua_toobject(L, index, metatableIdentity), let context = box.pointee.context else { return nil }
     return Unmanaged<T>.fromOpaque(context)
   }
@@ -46,7 +46,7 @@ public final class LuaUserdataType<T: AnyObject> {
   /// `unmanagedObject(at:in:)` for the receiver of a hot function (`store:send`), usually the
   /// same object call after call: the shim remembers the last one it accepted.
   @inlinable @inline(__always)
-  public func unmanagedReceiver(at index: Int32, in L: OpaquePointer) -> Unmanaged<T>? {
+  package func unmanagedReceiver(at index: Int32, in L: OpaquePointer) -> Unmanaged<T>? {
     guard let box = relua_tocheckedobject(L, index, metatableIdentity), let context = box.pointee.context else { return nil }
     return Unmanaged<T>.fromOpaque(context)
   }
@@ -56,7 +56,7 @@ public final class LuaUserdataType<T: AnyObject> {
   }
 
   /// Pushes a new userdata holding `object` (retained until Lua collects the userdata).
-  public func push(_ object: T, onto L: OpaquePointer) {
+  package func push(_ object: T, onto L: OpaquePointer) {
     relua_pushobject(L, Unmanaged.passRetained(object).toOpaque(), luaReleaseBox, metatableReference)
   }
 }

@@ -9,6 +9,7 @@ import Relua
 /// `nil, err` (see `RepositorySearchClient`). It has no test value: a test that reaches it without
 /// `deps = { github = … }` fails with "Unimplemented dependency: github".
 public enum GitHubDependency {
+  /// The name scripts reach it by: `deps.github`.
   public static let name = "github"
 
   /// The dependency, searching through `client`.

@@ -46,12 +46,15 @@ public struct LuaTestConfiguration {
   /// this one also stops one that waits forever (on the live clock, a sleep of 9e9 s).
   public var testTimeout: Double?
 
+  /// `relua test`'s instruction limit: 100 million VM instructions per test between awaits.
   public static let defaultInstructionLimit = 100_000_000
   /// One minute: far above what any test of this repository takes (the slowest, a few seconds
   /// of live-clock waits), short enough that a hung test ends a CI run in minutes, not hours.
   public static let defaultTestTimeout: Double = 60
+  /// `relua test`'s memory limit: 256 MiB of Lua memory per test.
   public static let defaultMemoryLimit = 256 * 1024 * 1024
 
+  /// A configuration: every test, once, in order, sandboxed with `relua test`'s limits, unless told otherwise.
   public init(
     filter: String? = nil,
     tags: [String] = [],

@@ -9,21 +9,21 @@ import Relua
 /// What tests control (names, messages, tracebacks) is written with its control characters as
 /// Lua escapes (`\027`, `\n` in a name): a test cannot move the cursor, recolour the terminal or
 /// add a line that looks like another test's (`LuaTestText`).
-public final class LuaTestConsoleReporter: LuaTestReporter {
-  public enum Style: Sendable { case symbols, plain }
+package final class LuaTestConsoleReporter: LuaTestReporter {
+  package enum Style: Sendable { case symbols, plain }
 
   private let style: Style
   private let write: (String) -> Void
 
   /// `write` receives each line without its newline.
-  public init(style: Style, write: @escaping (String) -> Void) {
+  package init(style: Style, write: @escaping (String) -> Void) {
     self.style = style
     self.write = write
   }
 
-  public func begin(testCount: Int) {}
+  package func begin(testCount: Int) {}
 
-  public func report(_ result: LuaTestResult, number: Int) {
+  package func report(_ result: LuaTestResult, number: Int) {
     let name = LuaTestText.line(result.name)
     switch (result.outcome, style) {
     case (.passed, .symbols): write("\(Self.green)✓\(Self.reset) \(name)")
@@ -42,7 +42,7 @@ public final class LuaTestConsoleReporter: LuaTestReporter {
     }
   }
 
-  public func finish(_ summary: LuaTestSummary) {
+  package func finish(_ summary: LuaTestSummary) {
     let failures = summary.results.filter { $0.failure != nil }
     if !failures.isEmpty {
       write("")

@@ -14,37 +14,37 @@ import Lua
 /// the Lua VM's (`LuaCoverage.codeLines(ofFile:)`), read from the files as they are when the
 /// report is made; a count for any other line is dropped. A file that can no longer be read or
 /// compiled is left out, and said in `skipped`.
-public struct LuaTestCoverageReport {
-  public struct File: Equatable {
+package struct LuaTestCoverageReport {
+  package struct File: Equatable {
     /// As written on the `SF:` line.
-    public var path: String
+    package var path: String
     /// Every line holding code, in order, with the times it ran.
-    public var lines: [(line: Int, hits: Int)]
+    package var lines: [(line: Int, hits: Int)]
 
-    public var linesFound: Int { lines.count }
-    public var linesHit: Int { lines.count(where: { $0.hits > 0 }) }
+    package var linesFound: Int { lines.count }
+    package var linesHit: Int { lines.count(where: { $0.hits > 0 }) }
 
-    public static func == (a: File, b: File) -> Bool {
+    package static func == (a: File, b: File) -> Bool {
       a.path == b.path && a.lines.elementsEqual(b.lines) { $0.line == $1.line && $0.hits == $1.hits }
     }
   }
 
   /// The directories a run's tests load files from: the current directory (trusted tests'
   /// `package.path`, `./src/…`), and each test file's `require` roots (its directory, `Scripts`).
-  public static func roots(ofTestFiles files: [String], extra: [String] = []) -> [String] {
+  package static func roots(ofTestFiles files: [String], extra: [String] = []) -> [String] {
     var seen = Set<String>()
     return ([FileManager.default.currentDirectoryPath] + files.flatMap(LuaTestDiscovery.scriptRoots(for:)) + extra)
       .filter { seen.insert($0).inserted }
   }
 
   /// Sorted by path.
-  public var files: [File]
+  package var files: [File]
   /// Files left out: the path, and why.
-  public var skipped: [(path: String, reason: String)]
+  package var skipped: [(path: String, reason: String)]
 
   /// The report of `coverage`'s files, paths relative to `directory` where they are inside it;
   /// with `roots`, a file outside every root is left out (and said in `skipped`).
-  public init(
+  package init(
     _ coverage: LuaCoverage, relativeTo directory: String = FileManager.default.currentDirectoryPath,
     roots: [String]? = nil
   ) {
@@ -86,12 +86,12 @@ public struct LuaTestCoverageReport {
     self.skipped = skipped
   }
 
-  public var linesFound: Int { files.reduce(0) { $0 + $1.linesFound } }
-  public var linesHit: Int { files.reduce(0) { $0 + $1.linesHit } }
+  package var linesFound: Int { files.reduce(0) { $0 + $1.linesFound } }
+  package var linesHit: Int { files.reduce(0) { $0 + $1.linesHit } }
 
   /// The tracefile: per file `TN:`, `SF:path`, `DA:line,hits` for each line holding code, `LF:`
   /// (lines found), `LH:` (lines hit), `end_of_record`.
-  public var lcov: String {
+  package var lcov: String {
     var text = ""
     for file in files {
       text += "TN:\nSF:\(file.path)\n"
@@ -102,7 +102,7 @@ public struct LuaTestCoverageReport {
   }
 
   /// `Coverage: 91.5% of 670 lines (613 run) in 18 files`.
-  public var summary: String {
+  package var summary: String {
     let found = linesFound
     let percent = found == 0 ? 0 : Double(linesHit) * 100 / Double(found)
     return "Coverage: \(String(format: "%.1f", percent))% of \(found) lines (\(linesHit) run) in \(files.count) file"

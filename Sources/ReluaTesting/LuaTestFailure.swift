@@ -14,6 +14,7 @@ public struct LuaTestFailure: Sendable, Equatable, CustomStringConvertible {
   /// Traceback lines (`file:line: in function ...`), innermost first.
   public var traceback: [String]
 
+  /// A failure with `message`, at `location` (`file:line`), with the script frames of its traceback.
   public init(message: String, location: String?, traceback: [String] = []) {
     self.message = message
     self.location = location

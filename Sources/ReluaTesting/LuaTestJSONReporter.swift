@@ -8,22 +8,22 @@ import Foundation
 /// "duration", "run"}` (`message` and `trace` absent where there is none; `"seed"` at the top when
 /// the order was shuffled). A file that failed to load is an error; a failing test is a failure
 /// (busted tells a raised error from a failed assertion; relua does not yet).
-public final class LuaTestJSONReporter: LuaTestReporter {
+package final class LuaTestJSONReporter: LuaTestReporter {
   private let write: (String) -> Void
   private let seed: UInt64?
   private var started = ContinuousClock.now
 
   /// `write` receives the whole document, without a final newline.
-  public init(seed: UInt64? = nil, write: @escaping (String) -> Void) {
+  package init(seed: UInt64? = nil, write: @escaping (String) -> Void) {
     self.seed = seed
     self.write = write
   }
 
-  public func begin(testCount: Int) { started = .now }
+  package func begin(testCount: Int) { started = .now }
 
-  public func report(_ result: LuaTestResult, number: Int) {}
+  package func report(_ result: LuaTestResult, number: Int) {}
 
-  public func finish(_ summary: LuaTestSummary) {
+  package func finish(_ summary: LuaTestSummary) {
     let elapsed = ContinuousClock.now - started
     var successes: [Any] = [], failures: [Any] = [], errors: [Any] = [], pendings: [Any] = []
     for result in summary.results {

@@ -8,7 +8,7 @@ import Foundation
 /// `<failure message="…">` (the message, then the traceback), an `<error>` for a file that failed
 /// to load, or a `<skipped>`; text and attributes XML-escaped, characters XML 1.0 cannot hold (and
 /// the controls a terminal acts on) written as Lua escapes, `\027` (see `escape`).
-public final class LuaTestJUnitReporter: LuaTestReporter {
+package final class LuaTestJUnitReporter: LuaTestReporter {
   private let write: (String) -> Void
   private let seed: UInt64?
   private let runs: Int
@@ -16,20 +16,20 @@ public final class LuaTestJUnitReporter: LuaTestReporter {
   private var timestamp = Date()
 
   /// `write` receives the whole document, without a final newline.
-  public init(runs: Int = 1, seed: UInt64? = nil, write: @escaping (String) -> Void) {
+  package init(runs: Int = 1, seed: UInt64? = nil, write: @escaping (String) -> Void) {
     self.runs = max(1, runs)
     self.seed = seed
     self.write = write
   }
 
-  public func begin(testCount: Int) {
+  package func begin(testCount: Int) {
     started = .now
     timestamp = Date()
   }
 
-  public func report(_ result: LuaTestResult, number: Int) {}
+  package func report(_ result: LuaTestResult, number: Int) {}
 
-  public func finish(_ summary: LuaTestSummary) {
+  package func finish(_ summary: LuaTestSummary) {
     let elapsed = ContinuousClock.now - started
     let total = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
     let formatter = ISO8601DateFormatter()

@@ -13,8 +13,12 @@ public protocol LuaTestReporter: AnyObject {
 
 /// Collects nothing and prints nothing (the summary has the results).
 public final class LuaTestSilentReporter: LuaTestReporter {
+  /// A reporter that keeps nothing.
   public init() {}
+  /// Does nothing.
   public func begin(testCount: Int) {}
+  /// Does nothing.
   public func report(_ result: LuaTestResult, number: Int) {}
+  /// Does nothing.
   public func finish(_ summary: LuaTestSummary) {}
 }

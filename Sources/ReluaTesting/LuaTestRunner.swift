@@ -15,34 +15,34 @@ import Lua
 /// and `after_each` around it as in busted. A file that fails to load, or whose top-level code
 /// raises, is one failed result named after the file.
 @MainActor
-public final class LuaTestRunner {
-  public var configuration: LuaTestConfiguration
+package final class LuaTestRunner {
+  package var configuration: LuaTestConfiguration
   /// The running test's wall-clock limit and declaration line (a timed-out step names them).
   private var watchdog: LuaTestWatchdog?
   private var testLocation: String?
 
-  public init(configuration: LuaTestConfiguration = LuaTestConfiguration()) {
+  package init(configuration: LuaTestConfiguration = LuaTestConfiguration()) {
     self.configuration = configuration
   }
 
   /// Discovers the test files under `paths` (see `LuaTestDiscovery`) and runs them.
-  public func run(paths: [String], reporter: any LuaTestReporter = LuaTestSilentReporter()) async -> LuaTestSummary {
+  package func run(paths: [String], reporter: any LuaTestReporter = LuaTestSilentReporter()) async -> LuaTestSummary {
     await run(files: LuaTestDiscovery.testFiles(in: paths), reporter: reporter)
   }
 
   /// A test that would run: as `--list` prints it.
-  public struct Listing: Sendable, Equatable {
-    public var file: String
-    public var name: String
+  package struct Listing: Sendable, Equatable {
+    package var file: String
+    package var name: String
     /// `file:line` of its declaration, when known.
-    public var location: String?
-    public var skipped: Bool
+    package var location: String?
+    package var skipped: Bool
     /// Why the file could not be loaded (then `name` is the file's).
-    public var loadFailure: LuaTestFailure?
+    package var loadFailure: LuaTestFailure?
   }
 
   /// The tests `run(paths:)` would run (filters, tags and shuffling applied, one run), running none.
-  public func list(paths: [String]) -> [Listing] {
+  package func list(paths: [String]) -> [Listing] {
     var generator = configuration.shuffleSeed.map { SeededGenerator(seed: $0) }
     return order(plan(files: LuaTestDiscovery.testFiles(in: paths)), with: &generator).map { planned in
       switch planned {
@@ -57,7 +57,7 @@ public final class LuaTestRunner {
   /// Runs the tests of `files`, in order (or shuffled, see `LuaTestConfiguration.shuffleSeed`),
   /// `repeatCount` times, reporting each result as it comes: one `begin` for all runs, results
   /// numbered on across runs, one `finish`.
-  public func run(files: [String], reporter: any LuaTestReporter = LuaTestSilentReporter()) async -> LuaTestSummary {
+  package func run(files: [String], reporter: any LuaTestReporter = LuaTestSilentReporter()) async -> LuaTestSummary {
     let plan = plan(files: files)
     let runs = max(1, configuration.repeatCount)
     var generator = configuration.shuffleSeed.map { SeededGenerator(seed: $0) }
@@ -122,7 +122,7 @@ public final class LuaTestRunner {
   }
 
   /// busted's tags: the words after `#` in a full name (letters, digits, `_` and `-`).
-  public static func tags(in name: String) -> Set<String> {
+  package static func tags(in name: String) -> Set<String> {
     var tags = Set<String>()
     var current: String?
     for character in name + " " {

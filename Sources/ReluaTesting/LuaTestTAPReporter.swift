@@ -10,18 +10,18 @@ import Relua
 /// location and traceback are YAML double-quoted scalars with every character YAML cannot print
 /// escaped, and notes are comment lines, each line of them. So a parser (Perl's TAP::Parser,
 /// `prove`) reads exactly one result per test, whatever the test is named.
-public final class LuaTestTAPReporter: LuaTestReporter {
+package final class LuaTestTAPReporter: LuaTestReporter {
   private let write: (String) -> Void
 
   /// `write` receives each line without its newline.
-  public init(write: @escaping (String) -> Void) { self.write = write }
+  package init(write: @escaping (String) -> Void) { self.write = write }
 
-  public func begin(testCount: Int) {
+  package func begin(testCount: Int) {
     write("TAP version 13")
     write("1..\(testCount)")
   }
 
-  public func report(_ result: LuaTestResult, number: Int) {
+  package func report(_ result: LuaTestResult, number: Int) {
     let name = Self.description(result.name)
     switch result.outcome {
     case .passed:
@@ -46,7 +46,7 @@ public final class LuaTestTAPReporter: LuaTestReporter {
     }
   }
 
-  public func finish(_ summary: LuaTestSummary) {
+  package func finish(_ summary: LuaTestSummary) {
     write("# \(summary.closingLine)")
   }
 

@@ -8,17 +8,17 @@ import Relua
 /// `\r`, `\027` (ESC), `\000` (NUL), `\007` (BEL), `\127` (DEL), and `\u{9B}` for C1 controls
 /// and the bidirectional overrides (U+202A–U+202E, U+2066–U+2069: text that reads in another
 /// order than it runs).
-public enum LuaTestText {
+package enum LuaTestText {
   /// Whether a terminal (or a reader) would take `scalar` as something other than a character:
   /// C0 controls, DEL, C1 controls, bidirectional embeddings, overrides and isolates.
-  public static func isControl(_ scalar: Unicode.Scalar) -> Bool {
+  package static func isControl(_ scalar: Unicode.Scalar) -> Bool {
     let value = scalar.value
     return value < 0x20 || (0x7F...0x9F).contains(value) || (0x202A...0x202E).contains(value)
       || (0x2066...0x2069).contains(value)
   }
 
   /// `scalar` as Lua writes it in a string literal.
-  public static func luaEscape(_ scalar: Unicode.Scalar) -> String {
+  package static func luaEscape(_ scalar: Unicode.Scalar) -> String {
     switch scalar {
     case "\n": return "\\n"
     case "\t": return "\\t"
@@ -33,13 +33,13 @@ public enum LuaTestText {
   }
 
   /// One line: every control escaped, line breaks and tabs included.
-  public static func line(_ text: some StringProtocol) -> String {
+  package static func line(_ text: some StringProtocol) -> String {
     escaped(text, keepingTabs: false)
   }
 
   /// `text` split at its line breaks, each line with its controls escaped (tabs kept, as
   /// indentation).
-  public static func lines(_ text: some StringProtocol) -> [String] {
+  package static func lines(_ text: some StringProtocol) -> [String] {
     text.split(separator: "\n", omittingEmptySubsequences: false).map { escaped($0, keepingTabs: true) }
   }
 

@@ -10,8 +10,10 @@ import WebSocketEcho
 ///
 /// The `relua` command and the Swift test suite register it; `Relua` itself knows no server.
 public enum WebSocketEchoTestHelper {
+  /// The name tests call it by: `relua.testing.websocketEcho()`.
   public static let name = "websocketEcho"
 
+  /// The helper: `relua.testing.websocketEcho()` returns the echo server's `ws://` URL.
   public static func make() -> ReluaTestHelper {
     ReluaTestHelper(name) { arguments in
       guard arguments.isEmpty else {

@@ -23,7 +23,7 @@ import Lua
 ///   traceback; instruction-budget and memory-limit errors name the line too. The state's
 ///   instruction budget applies per resume (each step between two awaits).
 @MainActor
-public final class LuaCoroutineDriver {
+package final class LuaCoroutineDriver {
   private let spawnFunction: LuaFunction
   private let whereFunction: LuaFunction
   /// What this driver's awaitables read: the coroutine being stepped now (an awaitable called in
@@ -60,7 +60,7 @@ public final class LuaCoroutineDriver {
   private static var drivers: [ObjectIdentifier: Entry] = [:]
 
   /// The driver of `state`, made (and its Lua helpers loaded) on first use.
-  public static func of(_ state: LuaState) throws -> LuaCoroutineDriver {
+  package static func of(_ state: LuaState) throws -> LuaCoroutineDriver {
     let key = ObjectIdentifier(state)
     if let entry = drivers[key], entry.state === state { return entry.driver }
     drivers = drivers.filter { $0.value.state != nil }  // forget drivers of states that are gone
@@ -70,7 +70,7 @@ public final class LuaCoroutineDriver {
   }
 
   /// Runs `function` with the driver of its state; see `run(_:arguments:)`.
-  public static func run(_ function: LuaFunction, arguments: [LuaValue] = []) async throws -> [LuaValue] {
+  package static func run(_ function: LuaFunction, arguments: [LuaValue] = []) async throws -> [LuaValue] {
     try await of(function.state()).run(function, arguments: arguments)
   }
 
@@ -79,7 +79,7 @@ public final class LuaCoroutineDriver {
   /// A Lua function that, called inside a driven coroutine, suspends it while `body` runs and
   /// returns `body`'s results (or raises its error at the caller's line). Called anywhere else it
   /// raises "'name' is asynchronous: call it inside Effect.run (or a test body)".
-  public func awaitable(
+  package func awaitable(
     name: String, in state: LuaState, _ body: @escaping @MainActor ([LuaValue]) async throws -> [LuaValue]
   ) throws -> LuaFunction {
     try awaitable(name: name, in: state, locating: false) { arguments, _ in try await body(arguments) }
@@ -88,7 +88,7 @@ public final class LuaCoroutineDriver {
   /// An awaitable that decides how to wait when it is called, before its coroutine suspends:
   /// `suspension` runs in the coroutine (its errors raise at the caller's line, as any function's)
   /// and returns what to wait for — a callback, which needs no task (see `LuaSuspension`).
-  public func awaitable(
+  package func awaitable(
     name: String, in state: LuaState, suspending suspension: @escaping @MainActor ([LuaValue]) throws -> LuaSuspension
   ) throws -> LuaFunction {
     try awaitable(name: name, in: state, waitingAs: { stack in
@@ -182,7 +182,7 @@ public final class LuaCoroutineDriver {
   // MARK: Driving
 
   /// Runs `function(arguments...)` as a coroutine until it returns; returns its results.
-  public func run(_ function: LuaFunction, arguments: [LuaValue] = []) async throws -> [LuaValue] {
+  package func run(_ function: LuaFunction, arguments: [LuaValue] = []) async throws -> [LuaValue] {
     try await run(function, arguments: arguments, onFailure: { _, _ in })
   }
 

@@ -2,7 +2,7 @@ import Composable
 import Lua
 
 /// What an awaitable waits for while its coroutine is suspended (see `LuaCoroutineDriver`).
-public enum LuaSuspension {
+package enum LuaSuspension {
   /// Swift async work, awaited by the driver's task (a coroutine the driver steps by callbacks
   /// awaits it in a task made for this one await).
   case async(@MainActor () async throws -> [LuaValue])

@@ -9,7 +9,7 @@ import Composable
 /// turn. A subscriber waiting for a post is parked (`ParkedEffect`): only the owner can post, so a
 /// test store does not wait for it.
 @MainActor
-public final class StoreNotifications: @unchecked Sendable {  // used on the main actor only
+package final class StoreNotifications: @unchecked Sendable {  // used on the main actor only
   private final class Subscriber {
     let name: String
     var buffer: [Value] = []
@@ -21,11 +21,11 @@ public final class StoreNotifications: @unchecked Sendable {  // used on the mai
   private var subscribers: [ObjectIdentifier: Subscriber] = [:]
   private var order: [ObjectIdentifier] = []
 
-  public init() {}
+  package init() {}
 
   /// Posts `value` to every subscriber of `name`; returns how many there were.
   @discardableResult
-  public func post(_ name: String, _ value: Value = .null) -> Int {
+  package func post(_ name: String, _ value: Value = .null) -> Int {
     let reached = subscribers(of: name)
     for subscriber in reached { deliver(value, to: subscriber) }
     return reached.count
@@ -34,7 +34,7 @@ public final class StoreNotifications: @unchecked Sendable {  // used on the mai
   /// `post`, one subscriber at a time, in the order they subscribed: after handing the value to
   /// one that was waiting, `settle` runs (a test store waits there until the effect has dealt
   /// with it). Resumed together, effects ran in the executor's order, not the subscribers'.
-  public func post(_ name: String, _ value: Value = .null, settlingEach settle: @MainActor () async -> Void) async -> Int {
+  package func post(_ name: String, _ value: Value = .null, settlingEach settle: @MainActor () async -> Void) async -> Int {
     let reached = subscribers(of: name)
     for subscriber in reached where !subscriber.cancelled {
       if deliver(value, to: subscriber) { await settle() }
@@ -108,7 +108,7 @@ extension DependencyValues {
   }
 
   /// The store's notifications (each store gets its own; see `StoreNotifications`).
-  public var notifications: StoreNotifications {
+  package var notifications: StoreNotifications {
     get { self[StoreNotificationsKey.self] }
     set { self[StoreNotificationsKey.self] = newValue }
   }

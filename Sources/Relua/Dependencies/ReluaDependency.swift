@@ -2,7 +2,7 @@ import Foundation
 
 /// A dependency Lua features reach as `deps.<name>`, declared by a script
 /// (`relua.dependency "weather" { live = …, test = … }`) or registered by the Swift program that
-/// hosts them (`ReluaHost.register(_:)`, `ReluaHost.registerForEveryState(_:)`). As TCA's
+/// hosts them (`ReluaRuntime.register(_:)`, `ReluaHost.registerForEveryState(_:)`). As TCA's
 /// `DependencyKey`: a live value, an optional test value — a test that reaches a dependency it
 /// did not give and that has no test value fails, naming it — and overrides per store, per test
 /// (`deps = { weather = … }`) and per feature subtree.
@@ -20,11 +20,16 @@ import Foundation
 /// description); an `ArgumentError` raises at the calling line instead (a bug in the script, not
 /// a failure of the world).
 public struct ReluaDependency: Sendable {
+  /// The name scripts reach it by: `deps.<name>`.
   public let name: String
+  /// The value stores get outside tests (and tests that give none of their own, when `test` is nil
+  /// and the test does not reach it).
   public var live: Shape
   /// The value tests get when they do not give one; nil: "unimplemented" (reaching it fails the test).
   public var test: Shape?
 
+  /// A dependency named `name` (`deps.<name>`): `live` outside tests, `test` in tests that give none
+  /// of their own.
   public init(_ name: String, live: Shape, test: Shape? = nil) {
     self.name = name
     self.live = live
@@ -55,16 +60,21 @@ public struct ReluaDependency: Sendable {
   /// A failure the world caused (the network, a missing file): Lua gets `nil, err` with
   /// `err = { kind = kind, message = message, … fields }`.
   public struct Failure: Error, Sendable, CustomStringConvertible {
+    /// What went wrong, for code to tell failures apart: `err.kind` (`"io"`, `"timeout"`…).
     public var kind: String
+    /// A sentence for the user: `err.message`.
     public var message: String
+    /// More fields of the `err` record, after `kind` and `message`.
     public var fields: [(String, Value)]
 
+    /// A failure Lua sees as `nil, { kind = kind, message = message, … fields }`.
     public init(kind: String, message: String, fields: [(String, Value)] = []) {
       self.kind = kind
       self.message = message
       self.fields = fields
     }
 
+    /// The message.
     public var description: String { message }
 
     /// The `err` record Lua sees.
@@ -75,8 +85,11 @@ public struct ReluaDependency: Sendable {
 
   /// A call the script got wrong: raised at the calling line as `bad argument #n to 'deps.x' (…)`.
   public struct ArgumentError: Error, Sendable {
+    /// Which argument was wrong, counting from 1 (the `#n` of `bad argument #n`).
     public var position: Int
+    /// What the script should have passed, for the message after `bad argument #n to 'deps.x'`.
     public var message: String
+    /// The argument at `position` (from 1) was wrong: `message` says what was expected.
     public init(position: Int, _ message: String) {
       self.position = position
       self.message = message

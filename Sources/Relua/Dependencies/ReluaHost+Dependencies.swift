@@ -14,13 +14,13 @@ extension ReluaHost {
 
   /// Makes `dependency` reachable as `deps.<name>` in this host's scripts. Registering a name
   /// again replaces it; a built-in name (`uuid`, `clock`, …) is refused.
-  public func register(_ dependency: ReluaDependency) throws {
+  package func register(_ dependency: ReluaDependency) throws {
     try named.declare(.init(
       name: dependency.name, live: .swift(dependency.live), test: dependency.test.map { .swift($0) }, declaredAt: nil))
   }
 
   /// The names of the dependencies scripts reach by name, declared or registered.
-  public var dependencyNames: [String] { named.names }
+  package var dependencyNames: [String] { named.names }
 
   /// `relua.dependency "name" { live = …, test = … }`.
   func declareDependency(_ stack: LuaStack) throws -> LuaValue {

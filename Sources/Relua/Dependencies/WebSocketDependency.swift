@@ -9,21 +9,21 @@ import WebSocket
 /// websocket = "live" }`, a client of its own): without it a test fails with "Unimplemented
 /// dependency: websocket".
 @MainActor
-public final class WebSocketClient: @unchecked Sendable {  // used on the main actor only
-  public typealias Connect = @MainActor @Sendable (_ url: String) async throws -> WebSocketConnection
+package final class WebSocketClient: @unchecked Sendable {  // used on the main actor only
+  package typealias Connect = @MainActor @Sendable (_ url: String) async throws -> WebSocketConnection
 
   private let connector: Connect
   private var sockets: [String: WebSocketConnection] = [:]
 
-  public init(connect: @escaping Connect) { connector = connect }
+  package init(connect: @escaping Connect) { connector = connect }
 
   /// Connections made by `WebSocketConnection.connect` (ws:// URLs, on POSIX sockets).
-  public nonisolated static func live() -> WebSocketClient {
+  package nonisolated static func live() -> WebSocketClient {
     MainActor.assumeIsolated { WebSocketClient { url in try await WebSocketConnection.connect(to: url) } }
   }
 
   /// Connects to `url` and keeps the connection under `id` (closing one open there before).
-  public func open(id: String, url: String) async throws -> WebSocketConnection {
+  package func open(id: String, url: String) async throws -> WebSocketConnection {
     let connection = try await connector(url)
     sockets[id]?.close()
     sockets[id] = connection
@@ -31,7 +31,7 @@ public final class WebSocketClient: @unchecked Sendable {  // used on the main a
   }
 
   /// The open connection kept under `id`, if there is one.
-  public func socket(id: String) -> WebSocketConnection? {
+  package func socket(id: String) -> WebSocketConnection? {
     guard let connection = sockets[id] else { return nil }
     if connection.isClosed {
       sockets[id] = nil
@@ -49,7 +49,7 @@ private enum WebSocketClientKey: DependencyKey {
 
 extension DependencyValues {
   /// The WebSocket client (see `WebSocketClient`).
-  public var websocket: WebSocketClient {
+  package var websocket: WebSocketClient {
     get { self[WebSocketClientKey.self] }
     set { self[WebSocketClientKey.self] = newValue }
   }

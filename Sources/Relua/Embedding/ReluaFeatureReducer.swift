@@ -16,16 +16,21 @@ import Composable
 /// Its effects, cancellation and dependencies (`deps.<name>`) are the Swift store's. Make the
 /// store `transactional` so that a Lua reducer that raises leaves the state as it was.
 public struct ReluaFeatureReducer: Reducer {
+  /// The Lua feature's state, a `Value` field of the Swift state.
   public typealias State = Value
+  /// The Lua feature's actions, by path and payload (`FeatureAction`).
   public typealias Action = FeatureAction
 
   let base: AnyFeatureReducer
+  /// The Lua feature this reducer runs.
   public let feature: FeatureDefinition
 
+  /// Runs the Lua feature's reducer for `action` on `state`; its effects are the Swift store's.
   public func reduce(into state: inout Value, action: FeatureAction) -> Effect<FeatureAction> {
     base.reduce(into: &state, action: action)
   }
 
+  /// The destinations and stacks the Lua feature presents in `state`, for the store's navigation.
   public func navigationNodes(in state: Value) -> [NavigationNode] { base.navigationNodes(in: state) }
 }
 

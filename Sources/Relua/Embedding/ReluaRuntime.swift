@@ -17,11 +17,12 @@ import Lua
 /// dependencies the program registers. Everything here runs on the main actor, with the state.
 @MainActor
 public final class ReluaRuntime {
-  public let lua: LuaState
-  public let host: ReluaHost
+  package let lua: LuaState
+  package let host: ReluaHost
 
   /// `relua run`'s limits: 256 MiB of Lua memory, 100 million VM instructions per run between awaits.
   public static let defaultMemoryLimit = 256 << 20
+  /// `relua run`'s instruction limit: 100 million VM instructions per run between awaits.
   public static let defaultInstructionLimit = 100_000_000
 
   /// A sandboxed state whose `require` finds modules under `scriptRoots`.

@@ -9,7 +9,9 @@ public final class ReluaStore {
 
   init(_ object: LuaStoreObject) { self.object = object }
 
+  /// The feature this store runs.
   public var feature: FeatureDefinition { object.feature }
+  /// The state now.
   public var state: Value { object.store.state }
 
   /// The screens the state shows: the root, then each presented destination, alert and stack

@@ -15,10 +15,12 @@ import Lua
 /// The state crosses as JSON-shaped values each action (`Codable`, through `Value(json:)`): fine
 /// for the small state of a leaf feature.
 public struct ReluaSwiftFeature: @unchecked Sendable {
+  /// The name Lua finds it by: `relua.swiftFeature "<name>"`.
   public let name: String
   /// Action names and their payload types as Lua declares them (`"integer"`, `"string?"`, `"table"`,
   /// …); nil for none.
   public let actions: [String: String?]
+  /// The state a store of it starts from, as Lua sees it.
   public let initialState: Value
   let reducer: AnyFeatureReducer
 
@@ -65,7 +67,7 @@ extension ReluaHost {
   }
 
   /// Makes `feature` available as `relua.swiftFeature "<name>"` in this host's scripts.
-  public func register(_ feature: ReluaSwiftFeature) {
+  package func register(_ feature: ReluaSwiftFeature) {
     swiftFeatures[feature.name] = feature
   }
 

@@ -5,41 +5,43 @@
 /// `rows[id=42].onAppear` is `[.name("rows"), .id(42), .name("onAppear")]`. Steps are a slice so the
 /// composition operators can strip their own step without copying (the hot path of a send).
 public struct FeatureAction: Hashable, Sendable, CustomStringConvertible {
-  public enum Step: Hashable, Sendable {
+  @usableFromInline package enum Step: Hashable, Sendable {
     case name(String)
     case id(Value)
   }
 
-  public var steps: ArraySlice<Step>
+  @usableFromInline package var steps: ArraySlice<Step>
+  /// The value sent with the action (`.null` when none).
   public var payload: Value
 
-  public init(steps: ArraySlice<Step>, payload: Value = .null) {
+  @usableFromInline package init(steps: ArraySlice<Step>, payload: Value = .null) {
     self.steps = steps
     self.payload = payload
   }
 
+  /// The action `name` of the feature itself (one step, no child path), with `payload`.
   public init(_ name: String, _ payload: Value = .null) {
     self.init(steps: [.name(name)], payload: payload)
   }
 
   /// The first step's name, if it is a name.
   @inlinable
-  public var head: String? {
+  package var head: String? {
     guard let first = steps.first, case .name(let name) = first else { return nil }
     return name
   }
 
   /// The action with its first step removed.
   @inlinable
-  public var tail: FeatureAction { FeatureAction(steps: steps.dropFirst(), payload: payload) }
+  package var tail: FeatureAction { FeatureAction(steps: steps.dropFirst(), payload: payload) }
 
   /// The action with `steps` in front (what a child's action looks like from its parent).
-  public func prefixed(_ prefix: Step...) -> FeatureAction {
+  package func prefixed(_ prefix: Step...) -> FeatureAction {
     FeatureAction(steps: ArraySlice(prefix + Array(steps)), payload: payload)
   }
 
   /// The path as handler keys name it: names joined by dots, ids left out (`rows.onAppear`).
-  public var pattern: String {
+  package var pattern: String {
     var text = ""
     for step in steps {
       guard case .name(let name) = step else { continue }
@@ -50,7 +52,7 @@ public struct FeatureAction: Hashable, Sendable, CustomStringConvertible {
   }
 
   /// The first element id on the path (for handlers of element actions).
-  public var firstID: Value? {
+  package var firstID: Value? {
     for step in steps { if case .id(let id) = step { return id } }
     return nil
   }

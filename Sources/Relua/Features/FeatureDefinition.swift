@@ -3,15 +3,16 @@ import Lua
 /// A Lua feature as the host runs it: compiled once from the table `relua.feature` made.
 @MainActor
 public final class FeatureDefinition {
+  /// The name the script gave it: `relua.feature "<name>"`.
   public let name: String
   /// The feature table (its `state`, `view` and `initial`).
   package let table: LuaTable
   /// Its own actions and their payloads.
-  public let actions: [String: PayloadType]
+  package let actions: [String: PayloadType]
   /// Its children, in declaration order (they run before its own reducer, in this order).
-  public internal(set) var children: [FeatureChild]
+  package internal(set) var children: [FeatureChild]
   /// Fields that `binding.<field>` actions may set.
-  public let bindable: [String]
+  package let bindable: [String]
   /// Its own reducer: the `reduce` field.
   let own: FeatureOwnReducer
   package let viewFunction: LuaFunction?
@@ -54,7 +55,7 @@ public final class FeatureDefinition {
     steps.compactMap { if case .onChange(let entry) = $0 { return entry } else { return nil } }
   }
 
-  public func child(_ key: String) -> FeatureChild? { children.first { $0.key == key } }
+  package func child(_ key: String) -> FeatureChild? { children.first { $0.key == key } }
 
   /// What the feature accepts, for messages: `decrement, increment, setCount(integer), counter.…`.
   public var acceptedActions: String {
@@ -70,8 +71,8 @@ public final class FeatureDefinition {
 
 /// One composed child of a feature.
 @MainActor
-public struct FeatureChild {
-  public enum Kind {
+package struct FeatureChild {
+  package enum Kind {
     case scope(FeatureDefinition)
     /// A derived child: `get(state)` makes its state, `set(state, child)` writes it back.
     case lens(FeatureDefinition, get: LuaFunction, set: LuaFunction)
@@ -86,7 +87,7 @@ public struct FeatureChild {
   }
 
   /// What a destination or stack element can be.
-  public enum Destination {
+  package enum Destination {
     case feature(FeatureDefinition)
     /// An alert or a confirmation dialog: its state is `{ title = …, message = …, buttons =
     /// {…} }`; its actions go to the parent, and it is dismissed after any of them.
@@ -102,13 +103,13 @@ public struct FeatureChild {
   }
 
   /// How an alert shows: TCA's `AlertState` or `ConfirmationDialogState` (they behave alike).
-  public enum AlertStyle: String, Sendable {
+  package enum AlertStyle: String, Sendable {
     case alert
     case confirmationDialog = "confirmation dialog"
   }
 
-  public let key: String
-  public let kind: Kind
+  package let key: String
+  package let kind: Kind
   public let definedAt: String
 
   var acceptedPrefix: String {

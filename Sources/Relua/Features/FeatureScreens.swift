@@ -1,22 +1,22 @@
 /// What is on screen, derived from state alone: the root feature, then every presented destination
 /// and stack element, depth first (the last one is on top). The REPL shows the top screen and a
 /// breadcrumb (`Game › Results`); `:back` dismisses or pops it.
-public struct FeatureScreen {
-  public let feature: FeatureDefinition
+package struct FeatureScreen {
+  package let feature: FeatureDefinition
   /// What the screen's actions start with from the root (`destination.results.`), "" for the root.
-  public let actionPrefix: String
+  package let actionPrefix: String
   /// How the screen is reached: `destination.results`, `path[0].detail`.
-  public let place: String
-  public let state: Value
+  package let place: String
+  package let state: Value
   /// The action that closes it (`destination.dismiss`, `path.popFrom` with `popID`), nil for the root.
-  public let closeAction: String?
-  public let popID: Value?
+  package let closeAction: String?
+  package let popID: Value?
   /// For an alert or a confirmation dialog: which (its state is `{ title, message, buttons }`,
   /// shown over its presenter, whose feature this screen names).
-  public var alertStyle: FeatureChild.AlertStyle? = nil
+  package var alertStyle: FeatureChild.AlertStyle? = nil
 
   /// The feature's name, or for an alert (dialog) shown over it, `Alert` (`Confirmation dialog`).
-  public var breadcrumbName: String {
+  package var breadcrumbName: String {
     switch alertStyle {
     case nil: return feature.name
     case .alert?: return "Alert"
@@ -26,8 +26,8 @@ public struct FeatureScreen {
 }
 
 @MainActor
-public enum FeatureScreens {
-  public static func screens(of feature: FeatureDefinition, state: Value) -> [FeatureScreen] {
+package enum FeatureScreens {
+  package static func screens(of feature: FeatureDefinition, state: Value) -> [FeatureScreen] {
     var screens = [FeatureScreen(feature: feature, actionPrefix: "", place: "", state: state, closeAction: nil, popID: nil)]
     collect(feature, state, prefix: "", into: &screens)
     return screens

@@ -10,16 +10,16 @@ import Lua
 /// A send is a transaction: a raising reducer restores the state and raises at the sender's line;
 /// it returns a task handle to the effects it started (`LuaStoreTaskObject`).
 @MainActor
-public final class LuaStoreObject {
+package final class LuaStoreObject {
   let host: ReluaHost
-  public let feature: FeatureDefinition
-  public let store: Store<Value, FeatureAction>
+  package let feature: FeatureDefinition
+  package let store: Store<Value, FeatureAction>
   package let resolver: ActionResolver
   /// The registry reference of the shared handle a send that started no effect returns.
   private let noEffectsTask: lua_Integer
   private var tokens: [ObservationToken] = []
 
-  public init(host: ReluaHost, feature: FeatureDefinition, state: Value? = nil, dependencies: DependencyValues) throws {
+  package init(host: ReluaHost, feature: FeatureDefinition, state: Value? = nil, dependencies: DependencyValues) throws {
     self.host = host
     self.feature = feature
     resolver = host.resolver(for: feature)
@@ -38,7 +38,7 @@ public final class LuaStoreObject {
   /// `store:post(name[, value])`: posts to the store's notifications (`deps.notifications(name)`);
   /// returns how many loops it reached.
   @discardableResult
-  public func post(_ name: String, _ value: Value = .null) -> Int {
+  package func post(_ name: String, _ value: Value = .null) -> Int {
     store.dependencies.notifications.post(name, value)
   }
 
@@ -63,13 +63,13 @@ public final class LuaStoreObject {
 
   /// Sends an action by name; throws the reducer's error (state restored) or a bad-action error.
   @discardableResult
-  public func send(_ name: String, payload: Value = .null) throws -> StoreTask {
+  package func send(_ name: String, payload: Value = .null) throws -> StoreTask {
     try send(resolver.resolve(name, payload: payload))
   }
 
   /// Inlined into `store:send`'s path (with the store's `sendChecked`).
   @inline(__always) @discardableResult
-  public func send(_ action: FeatureAction) throws -> StoreTask {
+  package func send(_ action: FeatureAction) throws -> StoreTask {
     do {
       return try store.sendChecked(action)
     } catch let failure as ReducerFailure {
@@ -130,7 +130,7 @@ public final class LuaStoreObject {
     }
   }
 
-  public var screens: [FeatureScreen] { FeatureScreens.screens(of: feature, state: store.state) }
+  package var screens: [FeatureScreen] { FeatureScreens.screens(of: feature, state: store.state) }
 
   static func register(in host: ReluaHost, scope: LuaValue) throws {
     let lua = host.lua

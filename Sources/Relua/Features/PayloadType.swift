@@ -1,14 +1,14 @@
 /// The payload an action declares: `{}` (none), or a type name — `integer`, `float`, `number`,
 /// `string`, `boolean`, `table`, `any` — optionally an array of one (`{integer}`) and optionally
 /// optional (`string?`).
-public indirect enum PayloadType: Hashable, Sendable, CustomStringConvertible {
+package indirect enum PayloadType: Hashable, Sendable, CustomStringConvertible {
   case none
   case integer, float, number, string, boolean, table, any
   case array(PayloadType)
   case optional(PayloadType)
 
   /// Parses a declaration (`"integer"`, `"{integer}"`, `"string?"`).
-  public init?(declaration text: String) {
+  package init?(declaration text: String) {
     if text.hasSuffix("?") {
       guard let wrapped = PayloadType(declaration: String(text.dropLast())), wrapped != .none else { return nil }
       self = .optional(wrapped)
@@ -31,7 +31,7 @@ public indirect enum PayloadType: Hashable, Sendable, CustomStringConvertible {
     }
   }
 
-  public var description: String {
+  package var description: String {
     switch self {
     case .none: return "no payload"
     case .integer: return "integer"
@@ -51,7 +51,7 @@ public indirect enum PayloadType: Hashable, Sendable, CustomStringConvertible {
   var isNone: Bool { if case .none = self { return true } else { return false } }
 
   /// Nil when `value` fits, else what is wrong (`expected integer, got string "x"`).
-  public func mismatch(_ value: Value) -> String? {
+  package func mismatch(_ value: Value) -> String? {
     switch (self, value) {
     case (.none, .null), (.any, _), (.optional, .null): return nil
     case (.none, _): return "takes no payload, got \(describeValue(value))"

@@ -10,6 +10,7 @@ public enum ReluaError: Error, Equatable, CustomStringConvertible {
   /// A Lua reducer raised; the state is unchanged. `message` starts with the script's `file:line`.
   case reducer(feature: String, action: String, message: String, traceback: String?)
 
+  /// The error as a message for people.
   public var description: String {
     switch self {
     case .usage(let message), .badAction(let message): return message

@@ -9,13 +9,13 @@ import Lua
 /// One per `LuaState` (`ReluaHost.install(in:)`), on the main actor with the state.
 @MainActor
 public final class ReluaHost {
-  public let lua: LuaState
+  package let lua: LuaState
   let views: StateViews
   package let tags = ReluaTags()
   let driver: LuaCoroutineDriver
   private(set) var compiler: FeatureCompiler!
   /// The `relua` module table.
-  public private(set) var module: LuaTable!
+  package private(set) var module: LuaTable!
   /// The `deps` table handed to reducers, `state(deps)` and effects.
   private(set) var deps: LuaTable!
   /// The dependencies scripts reach by name (`relua.dependency`, `register(_:)`).
@@ -64,7 +64,7 @@ public final class ReluaHost {
 
   /// The host of `lua`, installing `require "relua"` (and a global `relua`) on first use.
   @discardableResult
-  public static func install(in lua: LuaState) throws -> ReluaHost {
+  package static func install(in lua: LuaState) throws -> ReluaHost {
     let key = ObjectIdentifier(lua)
     if let entry = hosts[key], entry.state === lua { return entry.host }
     // A host keeps its state (`lua` is strong), so the weak reference alone never clears: a
@@ -201,7 +201,7 @@ public final class ReluaHost {
 
   /// Cancels the effects of every store of this state and waits (up to 2 s each) until they have
   /// ended: a coroutine must never be resumed after its Lua state closed.
-  public func stopEffects() async {
+  package func stopEffects() async {
     let live = liveStores
     for store in live { store.cancelAllEffects() }
     for store in live { await store.waitForEffects(timeout: .seconds(2)) }
@@ -210,7 +210,7 @@ public final class ReluaHost {
   /// Cancels the effects every store of this state is running (the REPL's Ctrl-C at a prompt:
   /// effects that start effects without end cannot be stopped otherwise); how many there were.
   @discardableResult
-  public func cancelRunningEffects() -> Int {
+  package func cancelRunningEffects() -> Int {
     let live = liveStores
     let running = live.reduce(0) { $0 + $1.effectsInFlight }
     for store in live where store.effectsInFlight > 0 { store.cancelAllEffects() }
@@ -218,7 +218,7 @@ public final class ReluaHost {
   }
 
   /// Runs the end-of-test checks of every test store made in this state; throws them as one error.
-  public func finishTests() throws {
+  package func finishTests() throws {
     let stores = testStores
     let messages = stores.flatMap { $0.finishTest() }
     if !messages.isEmpty {

@@ -6,7 +6,7 @@ import Composable
 
 extension Value {
   /// The value as an optional child (`nil` for `.null`): what `optional` (ifLet) runs on.
-  public var asOptional: Value? {
+  package var asOptional: Value? {
     // `Optional<Value>.none` spelled out: `Value` is nil-literal convertible, so a bare `nil`
     // here would be `.some(.null)`.
     get { isNull ? Optional<Value>.none : .some(self) }
@@ -82,9 +82,12 @@ extension Value {
 }
 
 extension IdentifiedValues: IdentifiedCollection {
+  /// An element's id: its `id` field.
   public typealias ID = Value
+  /// The elements: records.
   public typealias Element = Value
 
+  /// Runs `body` on the element with this id, in place; nil when there is none.
   public mutating func withElement<R>(id: Value, _ body: (inout Value) -> R) -> R? {
     guard let position = index(id: id) else { return nil }
     return modifyElement(at: position, body)
@@ -94,6 +97,7 @@ extension IdentifiedValues: IdentifiedCollection {
   /// when ids do, so holding it never makes an element write copy the elements.
   public var idSnapshot: (version: UInt64, ids: [Value: Int], stale: Bool) { (idVersion, positions, isIndexStale) }
 
+  /// The ids in `snapshot` (an `idSnapshot`) that are no longer here.
   public func removedIDs(since snapshot: (version: UInt64, ids: [Value: Int], stale: Bool)) -> [Value] {
     if snapshot.version == idVersion { return [] }
     // A stale index (mid-rearrangement) cannot name what left; sessions end reindexed, so this is rare.
@@ -101,5 +105,6 @@ extension IdentifiedValues: IdentifiedCollection {
     return snapshot.ids.sorted { $0.value < $1.value }.map(\.key).filter { index(id: $0) == nil }
   }
 
+  /// The ids, in order.
   public var orderedIDs: [Value] { ids }
 }

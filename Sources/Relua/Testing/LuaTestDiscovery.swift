@@ -2,15 +2,15 @@ import Foundation
 
 /// Finds test files: `*_test.lua` and `*_spec.lua` (busted's) under directories (recursively),
 /// and files named explicitly.
-public enum LuaTestDiscovery {
+package enum LuaTestDiscovery {
   /// relua's own suffix (what `:record` writes).
-  public static let suffix = "_test.lua"
+  package static let suffix = "_test.lua"
   /// The suffixes a directory's test files end with: relua's and busted's.
-  public static let suffixes = ["_test.lua", "_spec.lua"]
+  package static let suffixes = ["_test.lua", "_spec.lua"]
 
   /// The test files under `paths`, each directory's files sorted by path; explicit files are kept
   /// whatever their name. A path that does not exist is returned as is, so running it reports it.
-  public static func testFiles(in paths: [String]) -> [String] {
+  package static func testFiles(in paths: [String]) -> [String] {
     var files: [String] = []
     for path in paths {
       var isDirectory: ObjCBool = false
@@ -48,7 +48,7 @@ public enum LuaTestDiscovery {
   /// The directories `require` may load from in a test of `file`: the file's directory, and the
   /// repository's `Scripts` directory when the file is under one (or under a directory holding one),
   /// so `require "Features.GuessingGame"` works from `Scripts/Tests`.
-  public static func scriptRoots(for file: String) -> [String] {
+  package static func scriptRoots(for file: String) -> [String] {
     let directory = URL(fileURLWithPath: file).deletingLastPathComponent().standardizedFileURL
     var roots = [directory.path]
     var candidate = directory

@@ -19,7 +19,7 @@ import Lua
 /// { showSkipped = true })` what the store skipped is collected as notes (`store:skipped()`),
 /// which `relua test` prints under the test.
 @MainActor
-public final class LuaTestStoreObject {
+package final class LuaTestStoreObject {
   let host: ReluaHost
   let feature: FeatureDefinition
   let testStore: TestStore<Value, FeatureAction>

@@ -15,9 +15,12 @@ import Lua
 /// an error the helper throws raises at the calling line (a helper that cannot do its work fails
 /// the test: it is no failure of the feature under test), an `ArgumentError` as a bad argument.
 public struct ReluaTestHelper: Sendable {
+  /// The name tests call it by: `relua.testing.<name>(…)`.
   public let name: String
+  /// Called with the script's arguments; returns the values Lua gets.
   public var body: @MainActor @Sendable (_ arguments: [Value]) throws -> [Value]
 
+  /// A helper tests call as `relua.testing.<name>(…)`, answered by `body`.
   public init(_ name: String, _ body: @escaping @MainActor @Sendable (_ arguments: [Value]) throws -> [Value]) {
     self.name = name
     self.body = body

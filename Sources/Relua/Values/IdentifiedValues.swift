@@ -7,14 +7,16 @@
 /// it is stale, and `reindex()` (run when a state session ends) rebuilds it and rejects
 /// duplicates that are still there.
 public struct IdentifiedValues: Sendable {
+  /// The records, in order.
   public private(set) var elements: [Value] = []
   private(set) var positions: [Value: Int] = [:]
   /// True when `positions` may be wrong (after a positional write that duplicated an id).
-  public private(set) var isIndexStale = false
+  package private(set) var isIndexStale = false
   /// Changes whenever the set of ids may have changed (not part of equality): lets `forEach`
   /// tell in O(1) that an action removed no element.
-  public private(set) var idVersion: UInt64 = 0
+  package private(set) var idVersion: UInt64 = 0
 
+  /// An empty collection.
   public init() {}
 
   /// Elements must be records with a non-nil `id`, unique.
@@ -29,8 +31,11 @@ public struct IdentifiedValues: Sendable {
     return record["id"]
   }
 
+  /// How many elements.
   public var count: Int { elements.count }
+  /// Whether there are none.
   public var isEmpty: Bool { elements.isEmpty }
+  /// The elements' ids, in order.
   public var ids: [Value] { elements.map(Self.id(of:)) }
 
   /// The position of the element with this id.
@@ -88,6 +93,7 @@ public struct IdentifiedValues: Sendable {
     rebuildPositions()
   }
 
+  /// Removes and returns the element at `position`.
   @discardableResult
   public mutating func remove(at position: Int) -> Value {
     let element = elements.remove(at: position)
@@ -100,6 +106,7 @@ public struct IdentifiedValues: Sendable {
     return element
   }
 
+  /// Removes and returns the element with this id; nil when there is none.
   @discardableResult
   public mutating func remove(id: Value) -> Value? {
     guard let position = index(id: id) else { return nil }
@@ -124,7 +131,7 @@ public struct IdentifiedValues: Sendable {
   }
 
   /// Rebuilds the id index; throws (leaving it stale) if an element has no id or ids repeat.
-  public mutating func reindex() throws(ValueError) {
+  package mutating func reindex() throws(ValueError) {
     var rebuilt: [Value: Int] = [:]
     rebuilt.reserveCapacity(elements.count)
     for (position, element) in elements.enumerated() {
@@ -170,5 +177,6 @@ public struct IdentifiedValues: Sendable {
 extension IdentifiedValues: Hashable {
   /// Two collections are equal when their elements are; the index is a cache.
   public static func == (lhs: IdentifiedValues, rhs: IdentifiedValues) -> Bool { lhs.elements == rhs.elements }
+  /// Hashes the elements (what equality compares).
   public func hash(into hasher: inout Hasher) { hasher.combine(elements) }
 }

@@ -1,6 +1,6 @@
 /// Where the state of a reducer call (a views session) sits in the whole state of the open
 /// transaction: what the transaction's undo log needs to keep the call's writes.
-public enum SessionAnchor {
+package enum SessionAnchor {
   /// The session's state is the whole state (the store's own feature): no path to keep, nothing
   /// retained.
   case wholeState

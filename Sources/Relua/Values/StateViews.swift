@@ -12,14 +12,14 @@ import Lua
 ///
 /// In Lua a view supports `v.key`, `v[i]`, assignment, `#v`, `pairs`, `ipairs`, `table.insert`,
 /// `table.remove`, `table.sort`; `copy(v)` gives a plain table.
-public final class StateViews {
-  public static let staleMessage = "state can only change inside a reducer"
+package final class StateViews {
+  package static let staleMessage = "state can only change inside a reducer"
 
   unowned let lua: LuaState
   /// How paths start in messages (`state.results[3]`).
-  public let rootName: String
+  package let rootName: String
   /// `copy(value)`: a plain Lua table of a view's value (or a deep copy of a table).
-  public private(set) var copyFunction: LuaFunction!
+  package private(set) var copyFunction: LuaFunction!
   private(set) var pairsIteratorFunction: LuaFunction!
   private var readFunction: LuaFunction!
 
@@ -35,7 +35,7 @@ public final class StateViews {
   /// with its capacity between transactions: a send that writes allocates no log).
   @exclusivity(unchecked) var undoLog = StateUndoLog()
   /// Whether a transaction is open.
-  @exclusivity(unchecked) public private(set) var inTransaction = false
+  @exclusivity(unchecked) package private(set) var inTransaction = false
   /// The path of a session's own state: an empty path with storage of its own (a literal `[]` is
   /// the runtime's shared empty array, whose retains all take the slow path).
   let rootPath: ValuePath = {
@@ -61,7 +61,7 @@ public final class StateViews {
 
   /// Installs the views' metatable (one `StateViews` per Lua state: light userdata share it) and,
   /// unless `copyGlobal` is nil, a global `copy` function.
-  public init(lua: LuaState, rootName: String = "state", copyGlobal: String? = "copy") throws {
+  package init(lua: LuaState, rootName: String = "state", copyGlobal: String? = "copy") throws {
     self.lua = lua
     self.rootName = rootName
     slots = ViewSlots(rootPath: rootPath)
@@ -142,26 +142,26 @@ public final class StateViews {
   /// Starts collecting the writes of every session until `endTransaction`, so that a failure late
   /// in a send can undo what earlier reducers of the same send wrote (without a snapshot, which
   /// would make the next write into a big collection copy it).
-  public func beginTransaction() {
+  package func beginTransaction() {
     // Empty unless a transaction was left open (each one ends by clearing it).
     if !undoLog.isEmpty { undoLog.clear() }
     inTransaction = true
     heldBytes = 0
   }
 
-  public func endTransaction() {
+  package func endTransaction() {
     inTransaction = false
     undoLog.clear()
   }
 
   /// Undoes, newest first, every write the transaction's sessions made to `root` (the whole state).
-  public func rollBackTransaction(_ root: inout Value) {
+  package func rollBackTransaction(_ root: inout Value) {
     if inTransaction { undoLog.rollBackAll(&root) }
     inTransaction = false
   }
 
   /// Records a write made outside the views (a binding), at a path from the whole state.
-  public func recordWrite(at containerPath: ValuePath, key: String, old: Value) {
+  package func recordWrite(at containerPath: ValuePath, key: String, old: Value) {
     guard inTransaction, !isActive else { return }
     undoLog.recordOutsideSession(.init(containerPath: containerPath, component: .key(key), change: .replaced, old: old))
   }
@@ -171,7 +171,7 @@ public final class StateViews {
   /// `anchor`: where `state` sits in the whole state, for the open transaction (nil: its writes
   /// are not kept, e.g. a derived value that is written back through another session); asked
   /// only when the session wrote something.
-  public func withViews<R>(
+  package func withViews<R>(
     of state: inout Value, anchor: () -> ValuePath? = { nil }, _ body: (StateSession) throws -> R
   ) throws -> R {
     try openSession(moving: &state)
@@ -191,7 +191,7 @@ public final class StateViews {
 
   /// Starts a reducer call over `state`, moved in (O(1), no copy).
   @inline(__always)
-  public func openSession(moving state: inout Value) throws {
+  package func openSession(moving state: inout Value) throws {
     guard !isActive else { throw LuaError.runtime(message: "state views: a session is already running", traceback: nil) }
     assert(value.isNull, "state views: the views' value outlived a session")
     Self.move(&state, into: &value)
@@ -202,7 +202,7 @@ public final class StateViews {
   /// Pushes what Lua sees of the running call's own state: its view, or the plain value when it
   /// is a scalar (one stack slot; reserve it first).
   @inline(__always)
-  public func pushSessionState(onto L: OpaquePointer) throws {
+  package func pushSessionState(onto L: OpaquePointer) throws {
     if value.isContainer {
       lua_pushlightuserdata(L, rootHandle.pointer)
     } else {
@@ -214,13 +214,13 @@ public final class StateViews {
   /// does `closeSession` need its anchor (a value, not a closure: a closure capturing the action
   /// made the hot path copy it).
   @inline(__always)
-  public var sessionNeedsAnchor: Bool { inTransaction && undoLog.sessionCount > 0 }
+  package var sessionNeedsAnchor: Bool { inTransaction && undoLog.sessionCount > 0 }
 
   /// Ends the running call: its state goes back to `state`. Throws (with the state exactly as it
   /// was before the call) when the writes broke an identified collection's unique ids.
   /// `anchor`: where the call's state sits (see `sessionNeedsAnchor`; `.none` drops the writes).
   @inline(__always)
-  public func closeSession(returningTo state: inout Value, anchor: SessionAnchor) throws {
+  package func closeSession(returningTo state: inout Value, anchor: SessionAnchor) throws {
     if !positionallyWrittenCollections.isEmpty {
       do {
         try checkIdentifiedCollections()
@@ -235,7 +235,7 @@ public final class StateViews {
 
   /// Ends the running call after a failure: its writes are undone, and the state goes back to
   /// `state` exactly as it was before the call.
-  public func abortSession(returningTo state: inout Value) {
+  package func abortSession(returningTo state: inout Value) {
     undoLog.rollBackSession(&value)
     for path in positionallyWrittenCollections { try? reindexIdentified(at: path) }
     finishSession(returningTo: &state)
@@ -264,7 +264,7 @@ public final class StateViews {
   }
 
   /// Converts a Lua value (a table, a view, a scalar) to a `Value`, with the same rules as writes.
-  public func value(from luaValue: LuaValue, hint: Value? = nil) throws -> Value {
+  package func value(from luaValue: LuaValue, hint: Value? = nil) throws -> Value {
     // A scalar reads as `read` would read it, without the protected call (an effect's
     // `send("done")` has a nil payload: that call was a twentieth of its cost).
     switch luaValue {
@@ -404,18 +404,18 @@ public final class StateViews {
 }
 
 /// One reducer call's access to the state (valid inside `StateViews.withViews` only).
-public struct StateSession {
+package struct StateSession {
   let host: StateViews
 
   /// The state as it is now (a copy-on-write snapshot).
-  public var value: Value { host.value }
+  package var value: Value { host.value }
 
   /// Number of writes so far.
-  public var changeCount: Int { host.undoLog.sessionCount }
+  package var changeCount: Int { host.undoLog.sessionCount }
 
   /// What Lua should receive for the state at `path`: a view of a container, else the plain
   /// value (scalars cannot be views).
-  public func view(at path: ValuePath = []) throws -> LuaValue {
+  package func view(at path: ValuePath = []) throws -> LuaValue {
     let value = host.value[path: path]
     guard value.isContainer else { return try host.lua.value(value) }
     return .lightUserdata(try host.makeView(path: path).pointer)

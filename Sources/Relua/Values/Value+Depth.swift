@@ -5,7 +5,7 @@
 /// outside: JSON, Lua tables, and state views written into the state.
 extension Value {
   /// Tables within tables, the outermost counting 1 (Lua's own C-call bound is 200 as well).
-  public static let maxDepth = 200
+  package static let maxDepth = 200
 
   /// The message for a value that nests too deep.
   static var tooDeepMessage: String { "state nests more than \(maxDepth) tables deep" }

@@ -3,7 +3,7 @@ extension Value {
   /// it identified or plain, and an empty table is empty whatever kind it was made (`{}` has none
   /// in Lua). What a Lua test store compares expected and actual states by: a reducer's `{}` and
   /// an expectation's `{}` must not differ by a kind no script can see.
-  public func sameInLua(as other: Value) -> Bool {
+  package func sameInLua(as other: Value) -> Bool {
     switch (self, other) {
     case (.record(let a), .record(let b)):
       guard a.count == b.count else { return false }

@@ -9,7 +9,7 @@ extension Value: LuaPushable {
   public func push(onto stack: LuaStack) throws { try push(onto: stack.unsafeState) }
 
   /// Pushes onto a raw `lua_State*` (one slot). Only allocating, non-raising calls are used.
-  public func push(onto L: OpaquePointer) throws(LuaError) {
+  package func push(onto L: OpaquePointer) throws(LuaError) {
     switch self {
     case .null: lua_pushnil(L)
     case .boolean(let value): lua_pushboolean(L, value ? 1 : 0)

@@ -8,6 +8,7 @@ public struct LuaLiteralFormat: Sendable {
   /// How much is shown (see `Elision`); `.none`, exact Lua that loads back, by default.
   public var elision: Elision
 
+  /// Lines up to `width` characters (nil: one line), with `elision`.
   public init(width: Int? = nil, elision: Elision = .none) {
     self.width = width
     self.elision = elision
@@ -15,6 +16,7 @@ public struct LuaLiteralFormat: Sendable {
 
   /// Exact, for code (recorded tests, places): everything, loadable as Lua.
   public static let oneLine = LuaLiteralFormat()
+  /// Multi-line, 80 characters wide.
   public static let multiLine = LuaLiteralFormat(width: 80)
 
   /// The same layout for people: cut by `elision`, saying what it left out.
@@ -51,7 +53,7 @@ func luaFloatLiteral(_ value: Double) -> String {
 
 /// A Lua string literal in the manner of `string.format("%q")`: double quotes, `\"`, `\\`,
 /// control characters as `\n`, `\r`, `\t` or `\ddd`; other text (UTF-8) as is.
-public func quoteLuaString(_ string: String) -> String {
+package func quoteLuaString(_ string: String) -> String {
   QuotedString.quote(string) { byte, quoted in
     guard byte < 32 || byte == 127 else { return false }
     quoted.append(UInt8(ascii: "\\"))
@@ -63,7 +65,7 @@ public func quoteLuaString(_ string: String) -> String {
 }
 
 /// `quoteLuaString`, cut past the elision's characters: `"abcdefghij…" (100,000 characters, 99,990 not shown)`.
-public func quoteLuaString(_ string: String, elision: Elision) -> String {
+package func quoteLuaString(_ string: String, elision: Elision) -> String {
   guard let (shown, total) = elision.cut(string: string) else { return quoteLuaString(string) }
   return String(quoteLuaString(String(shown)).dropLast()) + "…\" " + Elision.cutNote(total: total, shown: elision.characters)
 }

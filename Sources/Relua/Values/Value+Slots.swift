@@ -124,7 +124,7 @@ extension Value {
   /// Runs `body` on the value at `path` (from `start`), in place: each container on the way is
   /// taken out of its enum, so it stays uniquely referenced. A plain recursive function rather
   /// than nested `_modify` accessors, which cost several times more per level.
-  public mutating func modify<R>(at path: ValuePath, from start: Int = 0, _ body: (inout Value) throws -> R) rethrows -> R {
+  package mutating func modify<R>(at path: ValuePath, from start: Int = 0, _ body: (inout Value) throws -> R) rethrows -> R {
     if start == path.count { return try body(&self) }
     switch path[start] {
     case .key(let key):

@@ -63,7 +63,7 @@ extension Value {
   }
 
   /// One step of a path.
-  public subscript(component: PathComponent) -> Value {
+  package subscript(component: PathComponent) -> Value {
     get {
       switch component {
       case .key(let key): return self[key: key]
@@ -81,7 +81,7 @@ extension Value {
   }
 
   /// The value at a path (`.null` when any step is missing); modified in place all the way down.
-  public subscript(path path: some Collection<PathComponent>) -> Value {
+  package subscript(path path: some Collection<PathComponent>) -> Value {
     get {
       var current = self
       for component in path {

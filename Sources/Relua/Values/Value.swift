@@ -7,10 +7,15 @@
 ///   silent replacement. Valid UTF-8 round-trips byte for byte.
 /// - `.null` is Lua's nil: a record never stores it (setting a field to `.null` removes it).
 public enum Value: Sendable {
+  /// Lua's nil: no value.
   case null
+  /// A Lua boolean.
   case boolean(Bool)
+  /// A Lua integer (never a float: `1` is not `1.0`).
   case integer(Int64)
+  /// A Lua float.
   case float(Double)
+  /// A Lua string, as text (valid UTF-8).
   case string(String)
   /// A Lua sequence `1…n` (0-based from Swift).
   case array([Value])
@@ -21,6 +26,7 @@ public enum Value: Sendable {
 }
 
 extension Value {
+  /// Whether it is `.null`.
   public var isNull: Bool { if case .null = self { return true } else { return false } }
 
   /// The kind, as messages name it.
@@ -45,12 +51,19 @@ extension Value {
     }
   }
 
+  /// The boolean, if it is one.
   public var boolValue: Bool? { if case .boolean(let value) = self { return value } else { return nil } }
+  /// The integer, if it is one (a float is not).
   public var integerValue: Int64? { if case .integer(let value) = self { return value } else { return nil } }
+  /// The float, if it is one (an integer is not).
   public var floatValue: Double? { if case .float(let value) = self { return value } else { return nil } }
+  /// The string, if it is one.
   public var stringValue: String? { if case .string(let value) = self { return value } else { return nil } }
+  /// The elements, if it is an array.
   public var arrayValue: [Value]? { if case .array(let value) = self { return value } else { return nil } }
+  /// The fields, if it is a record.
   public var recordValue: ValueRecord? { if case .record(let value) = self { return value } else { return nil } }
+  /// The collection, if it is an identified one.
   public var identifiedValue: IdentifiedValues? {
     if case .identified(let value) = self { return value } else { return nil }
   }
@@ -93,6 +106,7 @@ extension Value: Hashable {
     }
   }
 
+  /// Hashes as equality compares (kinds apart, floats by bits).
   public func hash(into hasher: inout Hasher) {
     switch self {
     case .null: hasher.combine(0)

@@ -18,12 +18,12 @@ import Composable
 /// many of its entries changed that were not shown (`… 999,990 more changes`), and whole values
 /// on `−`/`+` lines are cut as printouts are. A million-row change prints a screenful, in the
 /// time it takes to compare the rows.
-public enum ValueDiff {
-  public static let removedMarker: Character = "\u{2212}"  // − (minus sign), as CustomDump
-  public static let addedMarker: Character = "+"
+package enum ValueDiff {
+  package static let removedMarker: Character = "\u{2212}"  // − (minus sign), as CustomDump
+  package static let addedMarker: Character = "+"
 
   /// The diff from `old` to `new`, or nil when they are equal. `format: .multiLine` shows all.
-  public static func lines(from old: Value, to new: Value, format: LuaLiteralFormat = .multiLine.elided()) -> String? {
+  package static func lines(from old: Value, to new: Value, format: LuaLiteralFormat = .multiLine.elided()) -> String? {
     guard old != new else { return nil }
     var writer = DiffWriter(format: format)
     writer.diff(old, new, prefix: "", suffix: "", indent: 0, depth: 0)
@@ -249,7 +249,7 @@ private struct DiffWriter {
 
 extension Value {
   /// The diff from `self` to `other` (see `ValueDiff`), nil when equal.
-  public func diff(to other: Value, format: LuaLiteralFormat = .multiLine.elided()) -> String? {
+  package func diff(to other: Value, format: LuaLiteralFormat = .multiLine.elided()) -> String? {
     ValueDiff.lines(from: self, to: other, format: format)
   }
 }

@@ -8,6 +8,7 @@ public enum ValueError: Error, Equatable, CustomStringConvertible, Sendable {
   /// JSON that is not valid or not representable.
   case json(String)
 
+  /// The error as a message for people.
   public var description: String {
     switch self {
     case .conversion(let path, let message): return "\(path): \(message)"

@@ -2,22 +2,22 @@ import Composable
 
 /// One step into a value: a record field, a 0-based position in an array or identified
 /// collection, or an element of an identified collection by its id.
-public enum PathComponent: Hashable, Sendable {
+package enum PathComponent: Hashable, Sendable {
   case key(String)
   case index(Int)
   case id(Value)
 }
 
-public typealias ValuePath = [PathComponent]
+package typealias ValuePath = [PathComponent]
 
 extension PathComponent: ExpressibleByStringLiteral, ExpressibleByIntegerLiteral {
-  public init(stringLiteral value: String) { self = .key(value) }
-  public init(integerLiteral value: Int) { self = .index(value) }
+  package init(stringLiteral value: String) { self = .key(value) }
+  package init(integerLiteral value: Int) { self = .index(value) }
 }
 
 /// Renders a path the way Lua code would write it, with 1-based positions:
 /// `state.counter.count`, `state.results[3]`, `state["odd key"]`, `state.results[id = "a"]`.
-public func describePath(_ path: some Sequence<PathComponent>, root: String = "state") -> String {
+package func describePath(_ path: some Sequence<PathComponent>, root: String = "state") -> String {
   var text = root
   for component in path { text += describeComponent(component) }
   return text

@@ -7,14 +7,18 @@
 /// hashing, cheap to copy) beats a dictionary here, and a Lua key can be looked up straight from
 /// its bytes without making a Swift string.
 public struct ValueRecord: Hashable, Sendable {
+  /// One field: a key and its (non-nil) value.
   public struct Field: Hashable, Sendable {
+    /// The field's name.
     public let key: String
+    /// The field's value (never `.null`).
     public var value: Value
     /// The key's first 8 UTF-8 bytes, big-endian, zero-padded (and its length): comparing these
     /// as integers orders most keys without reaching the string's bytes (see `search(bytes:)`).
     let keyPrefix: UInt64
     let keyLength: Int
 
+    /// A field `key = value`.
     public init(key: String, value: Value) {
       self.key = key
       self.value = value
@@ -23,8 +27,10 @@ public struct ValueRecord: Hashable, Sendable {
     }
   }
 
+  /// The fields, sorted by key.
   public internal(set) var fields: [Field] = []
 
+  /// A record with no fields.
   public init() {}
 
   /// Fields in any order; a later duplicate key wins; `.null` values are dropped.
@@ -32,8 +38,11 @@ public struct ValueRecord: Hashable, Sendable {
     for (key, value) in pairs { self[key] = value }
   }
 
+  /// How many fields.
   public var count: Int { fields.count }
+  /// Whether there are none.
   public var isEmpty: Bool { fields.isEmpty }
+  /// The keys, sorted.
   public var keys: [String] { fields.map(\.key) }
 
   /// The position of `key`, or where it would be inserted.
