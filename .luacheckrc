@@ -1,4 +1,4 @@
--- luacheck's configuration for relua's Lua: `luacheck Scripts Examples Sources/Relua/Lua Sources/ReluaTooling/Lua` at the repository's root
+-- luacheck's configuration for relua's Lua: `luacheck Scripts Examples Sources/Relua/Lua Sources/ReluaTesting/Lua Sources/ReluaTooling/Lua` at the repository's root
 -- (Scripts/test runs it and fails on any warning). Debian's package is lua-check.
 
 -- Lua 5.4 as a sandboxed script has it (Sources/CLuaShim/sandbox.c): no io, no dofile/loadfile,
@@ -23,7 +23,7 @@ stds.relua = {
   },
 }
 
--- What `relua test` adds to a test file's state (Sources/Relua/Lua: test_declarations.lua,
+-- What `relua test` adds to a test file's state (Sources/ReluaTesting/Lua: test_declarations.lua,
 -- test_assertions.lua, test_luassert.lua): relua's own, busted's structure of specs and luassert's API. The helpers under
 -- Scripts/Tests/Support run in that state too.
 stds.relua_test = {
@@ -56,13 +56,14 @@ files["Scripts/Tests/**"].max_line_length = false
 files["**/*_test.lua"].max_line_length = false
 files["**/*_spec.lua"].max_line_length = false
 
--- relua's own Lua (Sources/Relua/Lua and Sources/ReluaTooling/Lua, their targets' resources:
+-- relua's own Lua (Sources/Relua/Lua, Sources/ReluaTesting/Lua and Sources/ReluaTooling/Lua, their targets' resources:
 -- docs/DESIGN-NOTES.md). Each file is a chunk the host loads, run in the state it sets up, not a
--- script: `luacheck Scripts Examples Sources/Relua/Lua Sources/ReluaTooling/Lua`. Lines were written inside Swift string literals, as wide as the Swift
+-- script: `luacheck Scripts Examples Sources/Relua/Lua Sources/ReluaTesting/Lua Sources/ReluaTooling/Lua`. Lines were written inside Swift string literals, as wide as the Swift
 -- around them; rewrapping them would move the line numbers their messages and tracebacks carry
 -- (`[relua]:N`), so no limit.
 files["Sources/Relua/Lua/**"] = { max_line_length = false }
 files["Sources/ReluaTooling/Lua/**"] = { max_line_length = false }
+files["Sources/ReluaTesting/Lua/**"] = { max_line_length = false }
 -- The value printer's limits and words are locals Swift writes above the file (LuaValuePrinter:
 -- `local LIMITS = …`, `local MORE, CUT = …`, from `Elision.standard`).
 files["Sources/Relua/Lua/printer.lua"].read_globals = { "LIMITS", "MORE", "CUT" }
@@ -75,7 +76,7 @@ local testGlobals = {
   "before_each", "after_each",
   "assert", "spy", "stub", "mock", "match",
 }
-files["Sources/Relua/Lua/test_*.lua"].globals = testGlobals
+files["Sources/ReluaTesting/Lua/test_*.lua"].globals = testGlobals
 -- The LuaLS API file (LuaTypesAPI: the start of what `relua types` writes) is never run: it declares
 -- relua's globals for lua-language-server, as stubs with empty bodies (their parameters name the
 -- API: unused, 212) on locals that only carry `---@class` annotations (mutated, never read: 241).

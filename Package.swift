@@ -10,6 +10,8 @@ let package = Package(
     .library(name: "Lua", targets: ["Lua"]),
     // relua in a Swift program of your own: ReluaRuntime, ReluaStore, ReluaDependency.
     .library(name: "Relua", targets: ["Relua"]),
+    // Lua script tests run from Swift (ReluaRuntime.runTests): `relua test`'s runner.
+    .library(name: "ReluaTesting", targets: ["ReluaTesting"]),
     .library(name: "ReluaGitHub", targets: ["ReluaGitHub"]),
     .library(name: "ReluaInspector", targets: ["ReluaInspector"]),
   ],
@@ -33,7 +35,8 @@ let package = Package(
   //                             WebSocket, Clocks. Never CEditLine, ReluaConsole or the inspector.
   //   ReluaGitHub, ReluaWebSocketEcho, ReluaInspector
   //                             on Relua (public or `package` API); never CEditLine or ReluaConsole.
-  //   ReluaTooling              `relua types` (LuaLS annotations): Relua, Lua, Composable.
+  //   ReluaTesting              `relua test` (the busted/luassert runner): Relua, Lua, Composable.
+  //   ReluaTooling              `relua types` (LuaLS annotations): ReluaTesting and below.
   //   ReluaConsole              `relua repl` (lua.c's part): Relua, Lua, Composable, CEditLine —
   //                             the only target with libedit.
   //   relua                     the CLI: all of the above. relua-todo (an embedder): Relua and
@@ -89,10 +92,14 @@ let package = Package(
         .product(name: "Clocks", package: "swift-clocks"),
       ],
       resources: [.copy("Lua")]),
+    // `relua test` (busted's and luassert's API): the runner, its reporters, coverage, the
+    // watchdog, and its Lua (Lua/test_*.lua, its resources). The Lua TestStore stays in Relua, as
+    // TCA's TestStore is in its library. An embedder links it only to run Lua tests from Swift.
+    .target(name: "ReluaTesting", dependencies: ["Relua", "Lua", "Composable"], resources: [.copy("Lua")]),
     // `relua types` (editor tooling): the LuaLS annotations generated from a feature's
     // declarations, and the API file they start from (Lua/types_api.lua, its resource). On Relua's
     // `package` members; an embedder does not link it.
-    .target(name: "ReluaTooling", dependencies: ["Relua", "Lua", "Composable"], resources: [.copy("Lua")]),
+    .target(name: "ReluaTooling", dependencies: ["Relua", "ReluaTesting", "Lua", "Composable"], resources: [.copy("Lua")]),
     // `relua repl` (lua.c's part, outside the library): the console session, feature mode, the
     // line reader (libedit: the only CEditLine user), Ctrl-C. On Relua's `package` members.
     .target(name: "ReluaConsole", dependencies: ["Relua", "Lua", "Composable", "CEditLine"]),
@@ -126,12 +133,12 @@ let package = Package(
     // The CLI (`relua run`, `repl`, `test`, `types`): may import every layer above.
     .executableTarget(
       name: "relua",
-      dependencies: ["Lua", "Composable", "Relua", "ReluaConsole", "ReluaTooling", "ReluaGitHub", "ReluaWebSocketEcho", "ReluaInspector", "GitHub", "GitHubFake", "WebSocketEcho", .product(name: "ArgumentParser", package: "swift-argument-parser")]
+      dependencies: ["Lua", "Composable", "Relua", "ReluaConsole", "ReluaTesting", "ReluaTooling", "ReluaGitHub", "ReluaWebSocketEcho", "ReluaInspector", "GitHub", "GitHubFake", "WebSocketEcho", .product(name: "ArgumentParser", package: "swift-argument-parser")]
     ),
     // An example of relua embedded in a Swift program: a terminal to-do list whose logic is a
     // Lua feature and whose storage is a Swift dependency (Scripts/test drives it).
     .executableTarget(
-      name: "relua-todo", dependencies: ["Relua", "ReluaInspector"], path: "Examples/relua-todo",
+      name: "relua-todo", dependencies: ["Relua", "ReluaTesting", "ReluaInspector"], path: "Examples/relua-todo",
       exclude: ["Todo.lua", "todo_test.lua"]),
     // The floor of `lua.send`'s shape in plain C (no relua): what the Lua VM alone costs.
     .target(name: "CBenchmarkFloor", dependencies: ["CLua"], path: "Benchmarks/CBenchmarkFloor"),
@@ -144,7 +151,7 @@ let package = Package(
     .target(name: "CFuzzDriver", path: "Fuzz/CFuzzDriver"),
     .executableTarget(
       name: "relua-fuzz",
-      dependencies: ["Lua", "Composable", "Relua", "ReluaGitHub", "ReluaInspector", "WebSocket", "CFuzzDriver"],
+      dependencies: ["Lua", "Composable", "Relua", "ReluaTesting", "ReluaGitHub", "ReluaInspector", "WebSocket", "CFuzzDriver"],
       path: "Fuzz/relua-fuzz"
     ),
     .testTarget(name: "LuaTests", dependencies: ["Lua", "CLua", "CLuaShim"]),
@@ -159,14 +166,14 @@ let package = Package(
     // Tooling/Golden: what `relua types` writes for the shipped features, read from the source tree.
     .testTarget(
       name: "ReluaTests",
-      dependencies: ["Relua", "ReluaTooling", "Composable", "ReluaGitHub", "ReluaWebSocketEcho", "Lua", "GitHub", "GitHubFake", "WebSocket", "WebSocketEcho", .product(name: "Clocks", package: "swift-clocks")],
+      dependencies: ["Relua", "ReluaTesting", "ReluaTooling", "Composable", "ReluaGitHub", "ReluaWebSocketEcho", "Lua", "GitHub", "GitHubFake", "WebSocket", "WebSocketEcho", .product(name: "Clocks", package: "swift-clocks")],
       exclude: ["Tooling/Golden"]),
     .testTarget(name: "CLITests", dependencies: ["relua", "WebSocketEcho"]),
     .testTarget(name: "GitHubTests", dependencies: ["GitHub", "GitHubFake"]),
     .testTarget(name: "WebSocketTests", dependencies: ["WebSocket", "WebSocketEcho"]),
     // The console itself: sessions of `relua repl` driven in-process (ReluaConsole's internals).
-    .testTarget(name: "ReluaConsoleTests", dependencies: ["ReluaConsole", "Relua", "Lua", "Composable"]),
+    .testTarget(name: "ReluaConsoleTests", dependencies: ["ReluaConsole", "Relua", "ReluaTesting", "Lua", "Composable"]),
     // The inspector: its access rules over HTTP and WebSocket, and a real REPL session feeding it.
-    .testTarget(name: "ReluaInspectorTests", dependencies: ["ReluaInspector", "Relua", "ReluaConsole", "Lua", "Composable", "WebSocket"]),
+    .testTarget(name: "ReluaInspectorTests", dependencies: ["ReluaInspector", "Relua", "ReluaTesting", "ReluaConsole", "Lua", "Composable", "WebSocket"]),
   ]
 )

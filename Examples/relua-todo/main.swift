@@ -6,6 +6,7 @@
 //   relua-todo --test                      runs todo_test.lua through ReluaRuntime.runTests
 import Foundation
 import Relua
+import ReluaTesting
 import ReluaInspector
 
 /// Where Todo.lua and its tests are: beside this file (an example run from its package).

@@ -1,6 +1,7 @@
 import Foundation
 import Lua
 import Relua
+import ReluaTesting
 
 /// `coverage`: bytes as a file the host loads and chunks a script names, counted by a state with
 /// line coverage and written as an lcov tracefile (`relua test --coverage`). Invariants: the

@@ -1,6 +1,7 @@
 import Foundation
 import FoundationXML
 import Relua
+import ReluaTesting
 
 /// `test-report`: bytes as the results of a test run — names, files, messages, tracebacks, notes —
 /// rendered by every `relua test` output format, which must stay what it says it is whatever a

@@ -1,4 +1,4 @@
--- luassert's API in relua test (Sources/Relua/Testing/LuaTestLuassert.swift): the global `assert`
+-- luassert's API in relua test (Sources/ReluaTesting/LuaTestLuassert.swift): the global `assert`
 -- is still Lua's when called, and has luassert's chains, spies, stubs and matchers.
 --
 -- Failing assertions are checked through `failure(fn)`: it runs `fn`, which must raise, and returns

@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import Lua
 import Relua
+import ReluaTesting
 
 /// `relua test [PATH…] [--filter PATTERN] [-o FORMAT] [--list] [--shuffle] [--repeat N] …`: runs
 /// Lua test files, busted-like.

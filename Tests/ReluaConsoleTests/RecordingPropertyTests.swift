@@ -4,6 +4,7 @@ import Lua
 import XCTest
 
 @testable import Relua
+@testable import ReluaTesting
 @testable import ReluaConsole
 
 /// Issue #31's property: whatever a REPL session does — typed and page actions, effects running

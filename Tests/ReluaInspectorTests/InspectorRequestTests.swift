@@ -3,6 +3,7 @@ import ReluaInspector
 import WebSocket
 import XCTest
 @testable import Relua
+@testable import ReluaTesting
 @testable import ReluaConsole
 
 /// A page driving the REPL through the inspector's WebSocket: each request does what the REPL

@@ -2,6 +2,7 @@ import Foundation
 import XCTest
 
 @testable import Relua
+@testable import ReluaTesting
 @testable import ReluaConsole
 
 /// Issue #31: the inspector's export replays cancellations (the page's Cancel, `:cancel`) and an

@@ -3,6 +3,7 @@ import ReluaInspector
 import WebSocket
 import XCTest
 import Relua
+import ReluaTesting
 
 /// The inspector of a store a Swift program made (`StoreInspector`), through its public API only:
 /// the program's sends, the page's, a jump and an export, as the REPL's inspector has them.

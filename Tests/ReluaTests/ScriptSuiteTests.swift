@@ -1,5 +1,6 @@
 import Foundation
 import Relua
+import ReluaTesting
 import XCTest
 
 /// Runs the Lua script tests (`Scripts/Tests`) inside `swift test`, so that command alone covers

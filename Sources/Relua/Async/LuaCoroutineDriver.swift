@@ -189,7 +189,7 @@ package final class LuaCoroutineDriver {
   /// `run`, telling `onFailure` where the coroutine stood when it failed (`file:line` and Lua
   /// traceback), for errors that do not carry it themselves (a Swift error thrown by a function
   /// the script called).
-  func run(
+  package func run(
     _ function: LuaFunction, arguments: [LuaValue], onFailure: (_ location: String?, _ traceback: String?) -> Void
   ) async throws -> [LuaValue] {
     let thread = try spawn(function)

@@ -217,7 +217,7 @@ extension ReluaHost {
 }
 
 /// `file:line` of the Lua function `level` levels up from the running C function.
-func luaLocation(_ L: OpaquePointer, level: Int32) -> String? {
+package func luaLocation(_ L: OpaquePointer, level: Int32) -> String? {
   var record = lua_Debug()
   guard lua_getstack(L, level, &record) != 0, lua_getinfo(L, "Sl", &record) != 0, record.currentline > 0 else {
     return nil

@@ -27,7 +27,7 @@ public final class ReluaHost {
   private(set) var depsReference: lua_Integer = 0
   private var resolvers: [ObjectIdentifier: ActionResolver] = [:]
   /// Test stores made in this state (checked for pending work when a test ends).
-  var testStores: [LuaTestStoreObject] = []
+  package var testStores: [LuaTestStoreObject] = []
   /// The task handle of every send that started no effect: one userdata for all of them.
   private(set) var noEffectsTask: LuaUserdata!
   private(set) var storeTaskType: LuaUserdataType<LuaStoreTaskObject>!
@@ -41,7 +41,7 @@ public final class ReluaHost {
   var dependencyFailures: [String] = []
   /// Whether this state runs tests (set by `LuaTestRunner`): only then do the helpers under
   /// `relua.testing` run.
-  var runsTests = false
+  package var runsTests = false
   /// The `relua.testing` helpers as Lua functions, made on first use.
   var testHelperFunctions: [String: LuaFunction] = [:]
 

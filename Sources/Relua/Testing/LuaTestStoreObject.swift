@@ -27,7 +27,7 @@ package final class LuaTestStoreObject {
   let clock: TestStoreClock?
   private var failures: [String] = []
   /// Skipped assertions, each starting with the script line it concerns.
-  private(set) var skipped: [String] = []
+  package private(set) var skipped: [String] = []
   /// Where the store was made (end-of-test notes name it, as TCA names the store's creation).
   private let location: String
   /// The script line of the operation running now.

@@ -1,6 +1,7 @@
 import XCTest
 
 @testable import Relua
+@testable import ReluaTesting
 
 /// The embedding API: a feature script loaded by a Swift program, a store driven from Swift,
 /// its state and screens observed as asynchronous sequences, bad input refused with the state

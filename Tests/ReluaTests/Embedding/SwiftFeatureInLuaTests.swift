@@ -2,6 +2,7 @@ import Composable
 import XCTest
 
 @testable import Relua
+@testable import ReluaTesting
 
 /// A feature written in Swift inside a Lua one: a typed Composable Counter registered as
 /// `relua.swiftFeature "Counter"` and composed by a Lua Game, tested with the Lua TestStore —

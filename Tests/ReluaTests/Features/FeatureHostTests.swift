@@ -3,6 +3,7 @@ import Lua
 import XCTest
 
 @testable import Relua
+@testable import ReluaTesting
 
 /// The feature host from Swift: action paths, payload types, and the checks a test gets for free.
 @MainActor

@@ -4,6 +4,7 @@ import Lua
 import XCTest
 
 @testable import Relua
+@testable import ReluaTesting
 import ReluaGitHub
 
 /// A property-based driver: random sequences of each example feature's declared actions — and of

@@ -2,6 +2,7 @@ import Lua
 import XCTest
 
 @testable import Relua
+@testable import ReluaTesting
 
 /// A dependency a Swift program registers (`ReluaDependency`), as Lua features and tests see it:
 /// exact values both ways, awaited members, streams, values, failures as `nil, err`, argument

@@ -1,6 +1,7 @@
 import XCTest
 
 @testable import Relua
+@testable import ReluaTesting
 
 /// busted's structure of specs in `relua test`: `*_spec.lua`, the hooks and their order, hook
 /// failures, `finally`, `insulate`/`expose`.

@@ -3,6 +3,7 @@ import Lua
 import XCTest
 
 @testable import Relua
+@testable import ReluaTesting
 
 /// `LuaTestConfiguration.coverage` and `LuaTestCoverageReport`: the lines test states run, as an
 /// lcov tracefile; files by paths relative to the run's directory, merged when reached by two

@@ -1,6 +1,7 @@
 import XCTest
 
 @testable import Relua
+@testable import ReluaTesting
 
 /// luassert's API in `relua test` (`LuaTestLuassert`): what a failing `assert.same` prints, where.
 /// (Scripts/Tests/luassert_spec.lua covers the API itself.)

@@ -1,6 +1,7 @@
 import XCTest
 
 @testable import Relua
+@testable import ReluaTesting
 
 /// A test store's skipped assertions (`store:exhaustive(false, { showSkipped = true })`): notes on
 /// the test's result, printed under it, never failures.

@@ -1,6 +1,7 @@
 import XCTest
 
 @testable import Relua
+@testable import ReluaTesting
 
 /// `LuaTestConfiguration.packagePathPrefix`/`packageCPathPrefix` (busted's `--lpath`/`--cpath`):
 /// put before `package.path`/`package.cpath` in trusted test states, refused in sandboxed ones.

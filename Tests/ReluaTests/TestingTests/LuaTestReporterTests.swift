@@ -1,6 +1,7 @@
 import XCTest
 
 @testable import Relua
+@testable import ReluaTesting
 
 @MainActor
 final class LuaTestReporterTests: XCTestCase {

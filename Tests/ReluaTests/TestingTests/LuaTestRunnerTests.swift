@@ -3,6 +3,7 @@ import Lua
 import XCTest
 
 @testable import Relua
+@testable import ReluaTesting
 
 @MainActor
 final class LuaTestRunnerTests: XCTestCase {

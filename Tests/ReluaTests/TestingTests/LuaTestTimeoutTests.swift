@@ -3,6 +3,7 @@ import Lua
 import XCTest
 
 @testable import Relua
+@testable import ReluaTesting
 
 /// `LuaTestConfiguration.testTimeout` (#31): with no instruction limit at all, the wall clock alone
 /// stops a test spinning in pure Lua — in its body, under `pcall`, or in a file's top-level code —

@@ -2,6 +2,7 @@ import Lua
 import XCTest
 
 @testable import Relua
+@testable import ReluaTesting
 
 /// `relua.testing.<name>(…)`: helpers a program registers for its Lua tests
 /// (`ReluaHost.registerTestHelper`), which run in tests only and raise at the script's line

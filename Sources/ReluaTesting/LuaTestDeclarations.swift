@@ -1,3 +1,5 @@
+import Relua
+
 /// The Lua functions a test file declares its tests with, as busted defines them:
 ///
 /// - `describe(name, fn)` (also `context`), `insulate(name, fn)`, `expose(name, fn)`: blocks, whose
@@ -40,6 +42,7 @@ enum LuaTestDeclarations {
     case afterEach = "after_each"
   }
 
-  /// Sources/Relua/Lua/test_declarations.lua, read once per process (`ReluaLuaSource`).
-  static let source = ReluaLuaSource.text("test_declarations.lua")
+  /// Sources/ReluaTesting/Lua/test_declarations.lua, read once per process (`ReluaLuaSource`).
+  static let source = ReluaLuaSource.text(
+    "test_declarations.lua", in: ReluaTestingResources.luaDirectory, target: "ReluaTesting")
 }

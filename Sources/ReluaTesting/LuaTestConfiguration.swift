@@ -1,3 +1,5 @@
+import Relua
+
 import Lua
 
 /// How `LuaTestRunner` runs tests.

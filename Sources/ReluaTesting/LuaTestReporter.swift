@@ -1,3 +1,5 @@
+import Relua
+
 /// Receives a test run as it happens (console lines, TAP, a Swift test's assertions...).
 @MainActor
 public protocol LuaTestReporter: AnyObject {

@@ -1,3 +1,5 @@
+import Relua
+
 import Foundation
 
 /// busted's `json` output (`-o json`): one JSON object written when the run finishes,

@@ -1,3 +1,5 @@
+import Relua
+
 /// The assertion helpers of test files, besides Lua's own `assert`:
 /// `assert_equal(actual, expected[, message])` and `expect(actual).to_be(expected)` (also
 /// `to_equal`, `not_to_be`, `to_be_nil`, `to_be_truthy`, `to_contain(text)`, `to_match(pattern)`,
@@ -10,6 +12,7 @@
 enum LuaTestAssertions {
   static let chunkName = "=[relua assertions]"
 
-  /// Sources/Relua/Lua/test_assertions.lua, read once per process (`ReluaLuaSource`).
-  static let source = ReluaLuaSource.text("test_assertions.lua")
+  /// Sources/ReluaTesting/Lua/test_assertions.lua, read once per process (`ReluaLuaSource`).
+  static let source = ReluaLuaSource.text(
+    "test_assertions.lua", in: ReluaTestingResources.luaDirectory, target: "ReluaTesting")
 }

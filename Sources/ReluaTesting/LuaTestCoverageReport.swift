@@ -1,3 +1,5 @@
+import Relua
+
 import Foundation
 import Lua
 

@@ -1,3 +1,5 @@
+import Relua
+
 import Lua
 
 /// luassert's API in test files (busted's assertions): the global `assert` stays Lua's own when
@@ -37,6 +39,7 @@ enum LuaTestLuassert {
     }
   }
 
-  /// Sources/Relua/Lua/test_luassert.lua, read once per process (`ReluaLuaSource`).
-  static let source = ReluaLuaSource.text("test_luassert.lua")
+  /// Sources/ReluaTesting/Lua/test_luassert.lua, read once per process (`ReluaLuaSource`).
+  static let source = ReluaLuaSource.text(
+    "test_luassert.lua", in: ReluaTestingResources.luaDirectory, target: "ReluaTesting")
 }

@@ -1,3 +1,5 @@
+import Relua
+
 import Composable
 import Foundation
 import Lua

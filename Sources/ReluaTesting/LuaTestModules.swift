@@ -1,3 +1,5 @@
+import Relua
+
 /// The modules a busted spec may `require` in `relua test`, preloaded in every test's state
 /// (`package.preload`, which sandboxed states search too): relua's own implementations, so a spec
 /// gets the functions relua runs — never a busted or luassert installed on the system (trusted
@@ -14,6 +16,7 @@
 enum LuaTestModules {
   static let chunkName = "=[relua test modules]"
 
-  /// Sources/Relua/Lua/test_modules.lua, read once per process (`ReluaLuaSource`).
-  static let source = ReluaLuaSource.text("test_modules.lua")
+  /// Sources/ReluaTesting/Lua/test_modules.lua, read once per process (`ReluaLuaSource`).
+  static let source = ReluaLuaSource.text(
+    "test_modules.lua", in: ReluaTestingResources.luaDirectory, target: "ReluaTesting")
 }

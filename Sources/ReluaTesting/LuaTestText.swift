@@ -1,3 +1,5 @@
+import Relua
+
 /// Text a test controls (its name, its `describe` names, messages, tracebacks, file names) as the
 /// reporters write it: never a raw control character a terminal would act on, and never a line
 /// break where a format reads a new record.

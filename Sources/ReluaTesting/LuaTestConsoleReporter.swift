@@ -1,3 +1,5 @@
+import Relua
+
 /// Human-readable progress: one line per test, the failures again in detail, then the closing
 /// line `N passed, N failed[, N skipped]`.
 ///

@@ -1,3 +1,5 @@
+import Relua
+
 /// What happened to one test (or to a test file that failed to load, named after the file).
 ///
 /// Two results are equal when their name, file, outcome and notes are: where the test was declared,

@@ -1,3 +1,5 @@
+import Relua
+
 import Composable
 import Foundation
 import Lua
@@ -138,10 +140,10 @@ package final class LuaTestRunner {
   }
 
   /// SplitMix64: the same seed gives the same order on every platform and Swift version.
-  struct SeededGenerator: RandomNumberGenerator {
-    var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
+  package struct SeededGenerator: RandomNumberGenerator {
+    package var state: UInt64
+    package init(seed: UInt64) { state = seed }
+    package mutating func next() -> UInt64 {
       state &+= 0x9E37_79B9_7F4A_7C15
       var z = state
       z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9

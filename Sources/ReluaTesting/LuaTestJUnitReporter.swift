@@ -1,3 +1,5 @@
+import Relua
+
 import Foundation
 
 /// busted's `junit` output (`-o junit`): JUnit XML written when the run finishes —

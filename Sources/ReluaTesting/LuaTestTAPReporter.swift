@@ -1,3 +1,5 @@
+import Relua
+
 /// TAP version 13 (Test Anything Protocol): the plan `1..N` first, `ok n - name` /
 /// `not ok n - name` with a YAML diagnostic block for failures, `# SKIP` for skipped tests, a
 /// test's notes (skipped assertions) as comment lines after it (`# note: …`), and the closing

@@ -1,3 +1,5 @@
+import Relua
+
 /// The results of a test run and its counts.
 public struct LuaTestSummary: Sendable, Equatable {
   /// Every result, in the order the tests ran.
