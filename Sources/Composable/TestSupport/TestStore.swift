@@ -98,7 +98,8 @@ public final class TestStore<State, Action> {
       self.fail("Unimplemented dependency: \(name)", at: self.currentLocation)
     }
     MainSerialExecutor.acquire()
-    root.didReduce = { [weak self] action, wasReceived in
+    root.trackSettling()
+    root.recordingHooks.didReduce = { [weak self] action, wasReceived in
       guard let self else { return }
       self.attributeEffects()
       self.lastReducedAction = action
