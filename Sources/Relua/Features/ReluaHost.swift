@@ -162,54 +162,8 @@ public final class ReluaHost {
     try lua.setGlobal("relua", .table(module))
   }
 
-  /// Stores made in this state, without keeping them alive (a store removes itself when it goes;
-  /// no weak reference: see `StoreRootLink`). Their effects are stopped before the state closes.
-  private var stores: [ObjectIdentifier: Unmanaged<Store<Value, FeatureAction>>] = [:]
-
-  func track(_ store: Store<Value, FeatureAction>) { stores[ObjectIdentifier(store)] = .passUnretained(store) }
-
-  func untrack(_ store: Store<Value, FeatureAction>) { stores[ObjectIdentifier(store)] = nil }
-
-  /// Every store of this state, test stores' included.
-  private var liveStores: [Store<Value, FeatureAction>] {
-    stores.values.map { $0.takeUnretainedValue() } + (testStateIfMade?.stores ?? []).map(\.testStore.store)
-  }
-
-  /// Every state this host holds for its scripts (see `StateMemory`).
-  private func heldStates() -> [(owner: ObjectIdentifier?, state: Value?)] {
-    let held = liveStores
-    var states = held.map { store in (owner: Optional(ObjectIdentifier(store)), state: store.isSending ? nil : Optional(store.state)) }
-    if views.isActive { states.append((owner: nil, state: views.value)) }
-    return states
-  }
-
-  /// Cancels the effects of every store of this state and waits (up to 2 s each) until they have
-  /// ended: a coroutine must never be resumed after its Lua state closed.
-  public func stopEffects() async {
-    let live = liveStores
-    for store in live { store.cancelAllEffects() }
-    for store in live { await store.waitForEffects(timeout: .seconds(2)) }
-  }
-
-  /// Cancels the effects every store of this state is running (the REPL's Ctrl-C at a prompt:
-  /// effects that start effects without end cannot be stopped otherwise); how many there were.
-  @discardableResult
-  public func cancelRunningEffects() -> Int {
-    let live = liveStores
-    let running = live.reduce(0) { $0 + $1.effectsInFlight }
-    for store in live where store.effectsInFlight > 0 { store.cancelAllEffects() }
-    return running
-  }
-
-  /// Runs the end-of-test checks of every test store made in this state; throws them as one error.
-  public func finishTests() throws {
-    let stores = testStateIfMade?.stores ?? []
-    let messages = stores.flatMap { $0.finishTest() }
-    if !messages.isEmpty {
-      throw LuaError.runtime(
-        message: "at the end of the test, a TestStore still has work: " + messages.joined(separator: "\n\n"), traceback: nil)
-    }
-  }
+  /// Stores made in this state, without keeping them alive (see ReluaHost+LiveStores).
+  var stores: [ObjectIdentifier: Unmanaged<Store<Value, FeatureAction>>] = [:]
 
   /// The compiled definition of a feature table.
   package func feature(_ value: LuaValue, what: String) throws -> FeatureDefinition {

@@ -23,3 +23,16 @@ final class ReluaHostTestState {
     return dependencyFailures
   }
 }
+
+/// A host's test stores at the end of a test.
+extension ReluaHost {
+  /// Runs the end-of-test checks of every test store made in this state; throws them as one error.
+  public func finishTests() throws {
+    let stores = testStateIfMade?.stores ?? []
+    let messages = stores.flatMap { $0.finishTest() }
+    if !messages.isEmpty {
+      throw LuaError.runtime(
+        message: "at the end of the test, a TestStore still has work: " + messages.joined(separator: "\n\n"), traceback: nil)
+    }
+  }
+}
