@@ -162,8 +162,8 @@ public final class Store<State, Action> {
   /// Read the state in it for the state that action led to. Root stores only (nil and ignored on
   /// scoped stores); one handler at a time. Called before a failed transactional send is rolled back.
   package var onReduce: ((Action, _ received: Bool) -> Void)? {
-    get { root?.recording?.didReduce }
-    set { root?.recordingHooks.didReduce = newValue }
+    get { root?.didReduce }
+    set { root?.didReduce = newValue }
   }
 
   /// Called when a send fails and its state is restored (transactional stores): the actions

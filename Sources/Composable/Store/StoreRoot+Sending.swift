@@ -44,7 +44,7 @@ extension StoreRoot {
     isReducing = true
     let first = reducer(&state, action)
     isReducing = false
-    recording?.didReduce?(action, received)
+    if let didReduce { didReduce(action, received) }
     // The common send ends here: no effect and nothing buffered (a send from inside the reducer
     // would be). Then nothing is pending and nothing failed either (both come from effects). The
     // loop is out of line: the common path keeps a smaller frame.
@@ -78,7 +78,7 @@ extension StoreRoot {
         isReducing = true
         effect = reducer(&state, next)
         isReducing = false
-        recording?.didReduce?(next, true)
+        if let didReduce { didReduce(next, true) }
         continue
       }
       if failure == nil && !pending.isEmpty {

@@ -1,8 +1,8 @@
 /// The engine behind a root `Store`: holds the state, runs the send loop (StoreRoot+Sending),
 /// interprets effects and tracks the effects in flight (StoreRoot+Effects, +Cancellation,
 /// +StartOrder, +Tasks). What only some stores need hangs off one optional reference each: tasks
-/// waiting on it (`waitList`), a host recording its session (`recording`), a test store's
-/// settling counts (`settling`).
+/// waiting on it (`waitList`), a host recording its session (`recording`, but for `didReduce`),
+/// a test store's settling counts (`settling`).
 @MainActor
 @usableFromInline
 final class StoreRoot<State, Action> {
@@ -11,7 +11,7 @@ final class StoreRoot<State, Action> {
   // nothing else reaches `state` during that call (a send from inside a reducer only appends to
   // `buffer`; `Store.state` reads are instantaneous and never happen inside a reducer's inout access
   // since reducers do not see the store); `buffer`/`pending` are modified only by Array methods that
-  // run no user code; `transactional`, `recording`, `observers` and `failure` are only read or
+  // run no user code; `transactional`, `didReduce`, `observers` and `failure` are only read or
   // assigned (instantaneous accesses, which cannot overlap anything). Dynamic checks on these class
   // fields cost about 30 ns per access pair (measured: swift.send 128 → 55 ns with the first six).
   @exclusivity(unchecked) @usableFromInline var state: State
@@ -84,14 +84,16 @@ final class StoreRoot<State, Action> {
     return link
   }
 
-  /// What a host recording the session hears (a test store, an inspector); nil until one listens
-  /// (see `StoreRecordingHooks`).
-  @exclusivity(unchecked) @usableFromInline var recording: StoreRecordingHooks<Action>?
+  /// Called after each action is reduced, with whether it came from an effect (a test store's or
+  /// a recording host's hook). On the root itself, not in `recording`: it is read on every action.
+  @exclusivity(unchecked) @usableFromInline var didReduce: ((Action, _ received: Bool) -> Void)?
+  /// What else a host recording the session hears (see `StoreRecordingHooks`); nil until one listens.
+  var recording: StoreRecordingHooks?
 
   /// The recording hooks, made on first use.
-  var recordingHooks: StoreRecordingHooks<Action> {
+  var recordingHooks: StoreRecordingHooks {
     if let recording { return recording }
-    let made = StoreRecordingHooks<Action>()
+    let made = StoreRecordingHooks()
     recording = made
     return made
   }

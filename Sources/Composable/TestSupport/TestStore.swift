@@ -99,7 +99,7 @@ public final class TestStore<State, Action> {
     }
     MainSerialExecutor.acquire()
     root.trackSettling()
-    root.recordingHooks.didReduce = { [weak self] action, wasReceived in
+    root.didReduce = { [weak self] action, wasReceived in
       guard let self else { return }
       self.attributeEffects()
       self.lastReducedAction = action

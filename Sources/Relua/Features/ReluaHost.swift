@@ -47,6 +47,7 @@ public final class ReluaHost {
 
   /// Lets go of the test stores made in this state (when it closes).
   private func forgetTestStores() { testStateIfMade?.stores.removeAll() }
+
   /// The store and action being processed right now (see `StateAnchors`). Written by the root
   /// reducers, which stores run on the main actor; `nonisolated(unsafe)` spares the per-action
   /// executor check of `MainActor.assumeIsolated`.
