@@ -73,6 +73,8 @@ public final class LuaState {
   }
 
   private var closeHandlers: [() -> Void] = []
+  /// What `appData`/`setAppData` keep, by type (see LuaState+AppData.swift).
+  var appDataStorage: [ObjectIdentifier: Any] = [:]
 
   deinit { close() }
 
@@ -91,6 +93,7 @@ public final class LuaState {
     let handlers = closeHandlers
     closeHandlers = []
     for handler in handlers { handler() }
+    appDataStorage = [:]
   }
 
   /// Set by `close()` when the finalizers (`__gc`) and `__close` handlers that ran then spent the

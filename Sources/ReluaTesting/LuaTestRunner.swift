@@ -185,7 +185,7 @@ package final class LuaTestRunner {
     defer { state?.close() }
     // The test stores' notes, taken before the state closes (the end-of-test checks add some).
     func takeNotes() {
-      if let state, let host = try? ReluaHost.install(in: state) { notes = host.testStores.flatMap(\.skipped) }
+      if let state, let host = try? ReluaHost.install(in: state) { notes = host.testStateIfMade?.stores.flatMap(\.skipped) ?? [] }
     }
     var verdict = Verdict()
     let watchdog = makeWatchdog()
@@ -553,7 +553,7 @@ package final class LuaTestRunner {
       }
       // A test's state: the helpers under `relua.testing` run here (and nowhere else).
       let host = try ReluaHost.install(in: state)
-      host.runsTests = true
+      host.testState.runsTests = true
       // luassert's `assert`, `spy`, `stub`, `mock` and `match`, with diffs through the host's conversion.
       let luassert = try state.call(
         state.load(LuaTestLuassert.source, name: LuaTestLuassert.chunkName),

@@ -9,18 +9,19 @@ import Foundation
 /// Between its first turn (`started`) and its end (`ended`) the effect is counted in its store's
 /// `AwakeEffects` while it is not asleep, so the store can tell whether any effect can still run
 /// without looking at each one (see `StoreRoot.allEffectsAsleep`). It also takes the warnings the
-/// effect reports to its store.
+/// effect reports to its store. A store that does not count (only a test store's root does, see
+/// `StoreRoot.trackSettling`) gives it no `AwakeEffects`: then only the warnings go through.
 final class EffectActivity: @unchecked Sendable {
   @TaskLocal static var current: EffectActivity?
 
   // Guarded by `awake`'s lock: one lock per store, not one object per effect.
   private var sleeps = 0
   private var counted = false
-  private let awake: AwakeEffects
+  private let awake: AwakeEffects?
   /// The store's warnings, for what the effect reports (`RuntimeWarnings.report`).
   private let report: @Sendable (RuntimeWarning, _ onMainActor: Bool) -> Void
 
-  init(awake: AwakeEffects, report: @escaping @Sendable (RuntimeWarning, _ onMainActor: Bool) -> Void = { _, _ in }) {
+  init(awake: AwakeEffects?, report: @escaping @Sendable (RuntimeWarning, _ onMainActor: Bool) -> Void = { _, _ in }) {
     self.awake = awake
     self.report = report
   }
@@ -29,10 +30,12 @@ final class EffectActivity: @unchecked Sendable {
   /// else (a child task of the effect's) in a main-actor task.
   func warn(_ warning: RuntimeWarning, onMainActor: Bool) { report(warning, onMainActor) }
 
-  var isAsleep: Bool { awake.withLock { sleeps > 0 } }
+  /// Whether a sleep of it is registered (false when its store does not count).
+  var isAsleep: Bool { awake?.withLock { sleeps > 0 } ?? false }
 
   /// The effect had its first turn: counted from now on.
   func started() {
+    guard let awake else { return }
     awake.withLock {
       counted = true
       if sleeps == 0 { awake.count += 1 }
@@ -41,6 +44,7 @@ final class EffectActivity: @unchecked Sendable {
 
   /// The effect finished or was cancelled: no longer counted.
   func ended() {
+    guard let awake else { return }
     awake.withLock {
       if counted && sleeps == 0 { awake.count -= 1 }
       counted = false
@@ -49,6 +53,7 @@ final class EffectActivity: @unchecked Sendable {
 
   /// A sleep of this effect was registered (the clock calls it under its lock, then `announce`).
   func fellAsleep() {
+    guard let awake else { return }
     awake.withLock {
       sleeps += 1
       if sleeps == 1 && counted { awake.count -= 1 }
@@ -57,6 +62,7 @@ final class EffectActivity: @unchecked Sendable {
 
   /// A sleep of this effect was woken or cancelled.
   func wokeUp() {
+    guard let awake else { return }
     awake.withLock {
       sleeps -= 1
       if sleeps == 0 && counted { awake.count += 1 }
@@ -65,7 +71,7 @@ final class EffectActivity: @unchecked Sendable {
 
   /// Tells the store, after the clock released its lock; `isolation` is the sleeper's.
   func announce(isolation: isolated (any Actor)?) {
-    awake.didFallAsleep(isolation.map { $0 === MainActor.shared } ?? false)
+    awake?.didFallAsleep(isolation.map { $0 === MainActor.shared } ?? false)
   }
 }
 

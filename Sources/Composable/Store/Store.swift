@@ -170,8 +170,8 @@ public final class Store<State, Action> {
   /// `onReduce` was told of during it were undone. A host that shows each reduced action once
   /// the send ends (the REPL's inspector) forgets them. Root stores only; one handler at a time.
   package var onRollBack: (() -> Void)? {
-    get { root?.didRollBack }
-    set { root?.didRollBack = newValue }
+    get { root?.recording?.didRollBack }
+    set { root?.recordingHooks.didRollBack = newValue }
   }
 
   /// How many effects are running.
@@ -203,7 +203,7 @@ public final class Store<State, Action> {
   @discardableResult
   public func cancelEffect(_ id: Int) -> Bool {
     guard let root, root.inFlight[id] != nil else { return false }
-    root.didCancelFromHost?(id)
+    root.recording?.didCancelFromHost?(id)
     root.cancelTasks(id..<(id + 1))
     return true
   }
@@ -211,7 +211,7 @@ public final class Store<State, Action> {
   /// Cancels every running effect.
   public func cancelAllEffects() {
     if let root {
-      if !root.inFlight.isEmpty { root.didCancelFromHost?(nil) }
+      if !root.inFlight.isEmpty { root.recording?.didCancelFromHost?(nil) }
       root.cancelAllEffects()
     } else {
       view!.cancelAll()
@@ -223,8 +223,8 @@ public final class Store<State, Action> {
   /// session as a test must write down (the reducers' own `Effect.cancel` replays by itself).
   /// Root stores only; one handler at a time.
   package var onCancelFromHost: ((_ effect: Int?) -> Void)? {
-    get { root?.didCancelFromHost }
-    set { root?.didCancelFromHost = newValue }
+    get { root?.recording?.didCancelFromHost }
+    set { root?.recordingHooks.didCancelFromHost = newValue }
   }
 
   /// The id the next effect this store starts will have (`RunningEffect.id`s are given in the

@@ -98,6 +98,7 @@ public final class TestStore<State, Action> {
       self.fail("Unimplemented dependency: \(name)", at: self.currentLocation)
     }
     MainSerialExecutor.acquire()
+    root.trackSettling()
     root.didReduce = { [weak self] action, wasReceived in
       guard let self else { return }
       self.attributeEffects()

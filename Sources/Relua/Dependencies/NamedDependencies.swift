@@ -192,7 +192,7 @@ final class NamedDependencies {
       guard source != "live", source != "test", DependencyValues.current.context == .test else { return found }
       let report = try host.lua.function { [unowned host] stack in
         let message = stack.values.first.map { $0.stringValue ?? "(a \($0.type) error)" } ?? "?"
-        host.dependencyFailures.append("the \(shown) stub raised: \(message)")
+        host.testState.dependencyFailures.append("the \(shown) stub raised: \(message)")
         return []
       }
       return try makeGuardedFunction.call(found, .function(report))[0]

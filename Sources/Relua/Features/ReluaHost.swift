@@ -26,8 +26,6 @@ public final class ReluaHost {
   /// `deps`' registry reference: handler calls push it directly (the host keeps `deps` alive).
   private(set) var depsReference: lua_Integer = 0
   private var resolvers: [ObjectIdentifier: ActionResolver] = [:]
-  /// Test stores made in this state (checked for pending work when a test ends).
-  package var testStores: [LuaTestStoreObject] = []
   /// The task handle of every send that started no effect: one userdata for all of them.
   private(set) var noEffectsTask: LuaUserdata!
   private(set) var storeTaskType: LuaUserdataType<LuaStoreTaskObject>!
@@ -35,51 +33,38 @@ public final class ReluaHost {
   private(set) var stateMemory: StateMemory!
   /// The error of the last Lua reducer that raised (the test store reports it as the failure).
   var lastReducerError: ReluaError?
-  /// Errors a scripted dependency raised (a `deps = { github = function … }` stub calling
-  /// `error`): the next test-store operation fails with them (a recorded session's stub raises when
-  /// the replay asks another query than the session did).
-  var dependencyFailures: [String] = []
-  /// Whether this state runs tests (set by `LuaTestRunner`): only then do the helpers under
-  /// `relua.testing` run.
-  package var runsTests = false
-  /// The `relua.testing` helpers as Lua functions, made on first use.
-  var testHelperFunctions: [String: LuaFunction] = [:]
+  /// What only tests use (see `ReluaHostTestState`); nil until a test store, the test runner or a
+  /// test helper first needs it.
+  package private(set) var testStateIfMade: ReluaHostTestState?
 
-  /// The dependency failures so far, forgotten here (each is reported once).
-  func takeDependencyFailures() -> [String] {
-    defer { dependencyFailures.removeAll() }
-    return dependencyFailures
+  /// What only tests use, made on first use.
+  package var testState: ReluaHostTestState {
+    if let testStateIfMade { return testStateIfMade }
+    let made = ReluaHostTestState()
+    testStateIfMade = made
+    return made
   }
+
+  /// Lets go of the test stores made in this state (when it closes).
+  private func forgetTestStores() { testStateIfMade?.stores.removeAll() }
+
   /// The store and action being processed right now (see `StateAnchors`). Written by the root
   /// reducers, which stores run on the main actor; `nonisolated(unsafe)` spares the per-action
   /// executor check of `MainActor.assumeIsolated`.
   nonisolated(unsafe) let currentSend = CurrentSend()
 
-  private struct Entry {
-    weak var state: LuaState?
-    let host: ReluaHost
-  }
-
-  private static var hosts: [ObjectIdentifier: Entry] = [:]
-
-  /// The host of `lua`, installing `require "relua"` (and a global `relua`) on first use.
+  /// The host of `lua`, installing `require "relua"` (and a global `relua`) on first use. The state
+  /// keeps it (`LuaState.appData`) until it closes.
   @discardableResult
   package static func install(in lua: LuaState) throws -> ReluaHost {
-    let key = ObjectIdentifier(lua)
-    if let entry = hosts[key], entry.state === lua { return entry.host }
-    // A host keeps its state (`lua` is strong), so the weak reference alone never clears: a
-    // closed state's host goes too (else every state a process made stayed, ≈ 4 KB each).
-    hosts = hosts.filter { $0.value.state.map { !$0.isClosed } ?? false }
+    if let host = lua.appData(ReluaHost.self) { return host }
     let host = try ReluaHost(lua: lua)
-    hosts[key] = Entry(state: lua, host: host)
-    // Forgotten when the state closes, with what it holds (its test stores): kept until the next
-    // install, a test run's last state kept its stores alive after the run.
-    lua.onClose {
-      MainActor.assumeIsolated {
-        guard let entry = hosts[key], entry.state.map({ $0.isClosed }) ?? true else { return }
-        hosts[key] = nil
-        entry.host.testStores.removeAll()
-      }
+    // The host keeps its state (`lua` is strong) and the state its host: the cycle ends when the
+    // state closes and drops its app data. Its test stores go then too: a test run's last state
+    // must not keep its stores alive after the run.
+    lua.setAppData(host)
+    lua.onClose { [unowned host] in
+      MainActor.assumeIsolated { host.forgetTestStores() }
     }
     return host
   }
@@ -178,54 +163,8 @@ public final class ReluaHost {
     try lua.setGlobal("relua", .table(module))
   }
 
-  /// Stores made in this state, without keeping them alive (a store removes itself when it goes;
-  /// no weak reference: see `StoreRootLink`). Their effects are stopped before the state closes.
-  private var stores: [ObjectIdentifier: Unmanaged<Store<Value, FeatureAction>>] = [:]
-
-  func track(_ store: Store<Value, FeatureAction>) { stores[ObjectIdentifier(store)] = .passUnretained(store) }
-
-  func untrack(_ store: Store<Value, FeatureAction>) { stores[ObjectIdentifier(store)] = nil }
-
-  /// Every store of this state, test stores' included.
-  private var liveStores: [Store<Value, FeatureAction>] {
-    stores.values.map { $0.takeUnretainedValue() } + testStores.map(\.testStore.store)
-  }
-
-  /// Every state this host holds for its scripts (see `StateMemory`).
-  private func heldStates() -> [(owner: ObjectIdentifier?, state: Value?)] {
-    let held = liveStores
-    var states = held.map { store in (owner: Optional(ObjectIdentifier(store)), state: store.isSending ? nil : Optional(store.state)) }
-    if views.isActive { states.append((owner: nil, state: views.value)) }
-    return states
-  }
-
-  /// Cancels the effects of every store of this state and waits (up to 2 s each) until they have
-  /// ended: a coroutine must never be resumed after its Lua state closed.
-  package func stopEffects() async {
-    let live = liveStores
-    for store in live { store.cancelAllEffects() }
-    for store in live { await store.waitForEffects(timeout: .seconds(2)) }
-  }
-
-  /// Cancels the effects every store of this state is running (the REPL's Ctrl-C at a prompt:
-  /// effects that start effects without end cannot be stopped otherwise); how many there were.
-  @discardableResult
-  package func cancelRunningEffects() -> Int {
-    let live = liveStores
-    let running = live.reduce(0) { $0 + $1.effectsInFlight }
-    for store in live where store.effectsInFlight > 0 { store.cancelAllEffects() }
-    return running
-  }
-
-  /// Runs the end-of-test checks of every test store made in this state; throws them as one error.
-  package func finishTests() throws {
-    let stores = testStores
-    let messages = stores.flatMap { $0.finishTest() }
-    if !messages.isEmpty {
-      throw LuaError.runtime(
-        message: "at the end of the test, a TestStore still has work: " + messages.joined(separator: "\n\n"), traceback: nil)
-    }
-  }
+  /// Stores made in this state, without keeping them alive (see ReluaHost+LiveStores).
+  var stores: [ObjectIdentifier: Unmanaged<Store<Value, FeatureAction>>] = [:]
 
   /// The compiled definition of a feature table.
   package func feature(_ value: LuaValue, what: String) throws -> FeatureDefinition {

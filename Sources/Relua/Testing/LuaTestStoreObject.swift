@@ -98,7 +98,7 @@ package final class LuaTestStoreObject {
       }
       object.testStore.timeout = duration
     }
-    host.testStores.append(object)
+    host.testState.stores.append(object)
     return .userdata(try host.lua.userdata(object))
   }
 
@@ -113,7 +113,7 @@ package final class LuaTestStoreObject {
       host.lastReducerError = nil
       failures.insert(error.fullDescription, at: 0)
     }
-    failures.insert(contentsOf: host.takeDependencyFailures(), at: 0)
+    failures.insert(contentsOf: host.testState.takeDependencyFailures(), at: 0)
     if !failures.isEmpty {
       let message = failures.joined(separator: "\n\n")
       failures.removeAll()
@@ -195,7 +195,7 @@ package final class LuaTestStoreObject {
     callerLocation = nil
     testStore.assertNothingPending()
     defer { failures.removeAll() }
-    return host.takeDependencyFailures() + failures
+    return host.testState.takeDependencyFailures() + failures
   }
 
   static func register(in host: ReluaHost) throws {

@@ -43,7 +43,7 @@ extension ReluaHost {
 
   /// `relua.testing.<name>`: the helper as a Lua function, or an error naming what is registered.
   func testHelperFunction(_ name: String) throws -> LuaValue {
-    if let function = testHelperFunctions[name] { return .function(function) }
+    if let function = testState.helperFunctions[name] { return .function(function) }
     guard let helper = Self.testHelpers[name] else {
       let registered = Self.testHelpers.keys.sorted()
       throw ReluaError.usage(
@@ -53,7 +53,7 @@ extension ReluaHost {
     }
     let shown = "relua.testing.\(name)"
     let function = try lua.function { [unowned self] stack in
-      guard self.runsTests else {
+      guard self.testState.runsTests else {
         throw ReluaError.usage(
           "\(shown)() is a test helper: it runs only in tests (relua test), not in this script")
       }
@@ -74,7 +74,7 @@ extension ReluaHost {
       }
       return try results.map { try self.lua.value($0) }
     }
-    testHelperFunctions[name] = function
+    testState.helperFunctions[name] = function
     return .function(function)
   }
 }
