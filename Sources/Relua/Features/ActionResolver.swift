@@ -359,23 +359,22 @@ package final class ActionResolver {
     if feature.actions[name] != nil { return rest.isEmpty }
     if name == "binding" { return rest.count == 1 && feature.bindable.contains(rest.first!) }
     guard let child = feature.child(name) else { return false }
-    switch child.kind {
-    case .scope(let definition), .lens(let definition, _, _), .optional(let definition), .forEach(let definition):
-      return patternExists(rest, in: definition)
-    case .presented(let destination):
-      if rest.count == 1 && rest.first == "dismiss" { return true }
-      switch destination {
-      case .feature(let definition): return patternExists(rest, in: definition)
-      case .alert(let actions, _): return rest.count == 1 && actions[rest.first!] != nil
-      }
-    case .presents(let kinds), .stack(let kinds):
-      guard let kind = rest.first else { return false }
-      if rest.count == 1 && (kind == "dismiss" || kind == "popFrom" || kind == "push") { return true }
-      switch kinds[kind] {
-      case .feature(let definition)?: return patternExists(rest.dropFirst(), in: definition)
-      case .alert(let actions, _)?: return rest.count == 2 && actions[rest.last!] != nil
-      case nil: return false
-      }
+    if rest.count == 1, let action = rest.first {
+      // (A child that selects a kind takes any of the navigation actions here.)
+      if child.controlActions.contains(where: { $0.name == action }) { return true }
+      if child.selectsKind && (action == "dismiss" || action == "popFrom" || action == "push") { return true }
+    }
+    var below = rest
+    var kind: String? = nil
+    if child.selectsKind {
+      guard let name = below.first else { return false }
+      kind = name
+      below = below.dropFirst()
+    }
+    switch child.destination(kind: kind) {
+    case .feature(let definition)?: return patternExists(below, in: definition)
+    case .alert(let actions, _)?: return below.count == 1 && actions[below.first!] != nil
+    case nil: return false
     }
   }
 }

@@ -110,25 +110,4 @@ public struct FeatureChild {
   public let key: String
   public let kind: Kind
   public let definedAt: String
-
-  var acceptedPrefix: String {
-    switch kind {
-    case .scope, .lens, .optional: return "\(key).…"
-    case .forEach: return "\(key)[id].…"
-    case .presents: return "\(key).<kind>.…, \(key).dismiss"
-    case .presented: return "\(key).…, \(key).dismiss"
-    case .stack: return "\(key)[id].<kind>.…, \(key).popFrom(id), \(key).push({ id = n, <kind> = state })"
-    }
-  }
-
-  var kindName: String {
-    switch kind {
-    case .scope: return "scope"
-    case .lens: return "scope (lens)"
-    case .optional: return "optional"
-    case .forEach: return "forEach"
-    case .presents, .presented: return "presents"
-    case .stack: return "stack"
-    }
-  }
 }
