@@ -1,3 +1,5 @@
+import Lua
+
 /// The one place that knows the composition kinds (#32): what each `FeatureChild.Kind` means for
 /// where the child's state sits, how an action reaches what is below it, and what sits there.
 /// The sites that walk the feature tree (action resolution, inspection, action paths, state
@@ -52,6 +54,12 @@ extension FeatureChild {
     case .presented(let destination): return destination
     case .presents, .stack: return nil
     }
+  }
+
+  /// A lens's `get` and `set`; nil for any other child.
+  var lensFunctions: (get: LuaFunction, set: LuaFunction)? {
+    if case .lens(_, let get, let set) = kind { return (get, set) }
+    return nil
   }
 
   /// The destination an action reaches below the child: the kind's (nil for one that does not
