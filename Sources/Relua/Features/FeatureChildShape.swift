@@ -2,9 +2,11 @@ import Lua
 
 /// The one place that knows the composition kinds (#32): what each `FeatureChild.Kind` means for
 /// where the child's state sits, how an action reaches what is below it, and what sits there.
-/// The sites that walk the feature tree (action resolution, inspection, action paths, state
-/// check, state shape, state types, anchors, screens, the console) ask these questions instead of
-/// switching over the kinds, so a new kind of composition is described here, once.
+/// The sites that walk the feature tree (action resolution, the reducer, inspection, action
+/// paths, state check, state shape, state types, anchors, screens, the console) ask these
+/// questions instead of switching over the kinds, so a new kind of composition is described here,
+/// once. Sites whose behaviour differs per shape (the reducer's operators, the state check's
+/// messages) switch over `storage` and `selectsKind`, not over the kinds.
 @MainActor
 extension FeatureChild {
   /// Where a child's state sits in its parent's state.
@@ -19,6 +21,7 @@ extension FeatureChild {
     case elements
   }
 
+  /// Where the child's state sits (the one switch that says it for each kind).
   package var storage: Storage {
     switch kind {
     case .scope: return .field
@@ -71,7 +74,9 @@ extension FeatureChild {
 
   /// One destination below a child: the kind that selects it (nil for the child's only one).
   package struct Place {
+    /// The kind that selects it (presents, stack); nil for the child's only destination.
     package let kind: String?
+    /// Its feature, or an alert.
     package let destination: Destination
   }
 
@@ -93,7 +98,9 @@ extension FeatureChild {
 
   /// An action the child itself takes, not its feature: `dismiss`, `popFrom`, `push`.
   package struct ControlAction {
+    /// What follows the key: `dismiss`, `popFrom`, `push`.
     package let name: String
+    /// Its payload (`.none`: it takes none).
     package let payload: PayloadType
     /// Whether it is there only while something is presented (an inspector offers it then).
     package let whilePresented: Bool
@@ -133,6 +140,7 @@ extension FeatureChild {
     package let id: Value?
     /// The kind selected (presents, stack); nil for a child that does not select one.
     package let kind: String?
+    /// The feature (or alert) whose state it is.
     package let destination: Destination
     /// The destination's state (inside `{ <kind> = state }` for one that selects a kind).
     package let state: Value
