@@ -322,11 +322,8 @@ final class FeatureConsole {
     let top = store.screens.last
     let prefix = top?.actionPrefix ?? ""
     var candidates = [prefix + name]
-    for child in top?.feature.children ?? [] {
-      switch child.kind {
-      case .scope, .lens, .optional: candidates.append(prefix + child.key + "." + name)
-      default: break
-      }
+    for child in top?.feature.children ?? [] where child.actionsFollowKey {
+      candidates.append(prefix + child.key + "." + name)
     }
     candidates.append(name)
     let action = candidates.first { (try? store.resolver.steps($0)) != nil } ?? prefix + name
@@ -608,7 +605,7 @@ final class FeatureConsole {
     var entries = top.feature.actions.sorted { $0.key < $1.key }.map { (name: $0.key, payload: $0.value, note: "") }
     entries += top.feature.bindable.sorted().map { (name: "binding.\($0)", payload: .any, note: "sets \($0)") }
     for child in top.feature.children {
-      guard case .scope(let scoped) = child.kind else { continue }
+      guard child.storage == .field, case .feature(let scoped)? = child.onlyDestination else { continue }
       entries += scoped.actions.sorted { $0.key < $1.key }.map { (name: $0.key, payload: $0.value, note: "\(child.key).\($0.key)") }
     }
     if entries.isEmpty { lines.append("  (none of its own)") }
@@ -619,7 +616,7 @@ final class FeatureConsole {
       lines.append("  " + text)
     }
     for child in top.feature.children {
-      if case .scope = child.kind { continue }
+      if child.storage == .field { continue }
       lines.append("  :\(child.key).…  \(child.summary)")
     }
     if top.closeAction != nil { lines.append("  :back  closes it") }
@@ -634,7 +631,7 @@ final class FeatureConsole {
       names += top.feature.actions.keys.map { ":" + $0 }
       names += top.feature.children.map { ":" + $0.key + "." }
       for child in top.feature.children {
-        if case .scope(let scoped) = child.kind { names += scoped.actions.keys.map { ":" + $0 } }
+        if child.storage == .field, case .feature(let scoped)? = child.onlyDestination { names += scoped.actions.keys.map { ":" + $0 } }
       }
     }
     // State paths, for `:state PATH` (records three levels deep).
@@ -661,13 +658,14 @@ extension FeatureChild {
       case .alert(_, let style): return style == .alert ? "an alert" : "a confirmation dialog"
       }
     }
-    switch kind {
-    case .scope(let feature), .lens(let feature, _, _): return feature.name
-    case .optional(let feature): return "\(feature.name), when present"
-    case .forEach(let feature): return "\(feature.name) by id: :\(key)[id=ID].ACTION"
-    case .presents(let kinds): return "presents " + kinds.keys.sorted().map { "\($0) (\(name(kinds[$0]!)))" }.joined(separator: ", ")
-    case .presented(let destination): return "presents \(name(destination)); :\(key).dismiss"
-    case .stack(let kinds): return "a stack of " + kinds.keys.sorted().map { "\($0) (\(name(kinds[$0]!)))" }.joined(separator: ", ")
+    guard let only = onlyDestination else {
+      let kinds = places.map { "\($0.kind!) (\(name($0.destination)))" }.joined(separator: ", ")
+      return (storage == .elements ? "a stack of " : "presents ") + kinds
+    }
+    switch storage {
+    case .field, .derived: return name(only)
+    case .optionalField: return isNavigation ? "presents \(name(only)); :\(key).dismiss" : "\(name(only)), when present"
+    case .elements: return "\(name(only)) by id: :\(key)[id=ID].ACTION"
     }
   }
 }

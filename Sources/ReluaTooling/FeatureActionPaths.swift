@@ -62,36 +62,16 @@ struct FeatureActionPaths {
       }
     }
     for child in feature.children {
-      let key = prefix + child.key
-      switch child.kind {
-      case .scope(let target), .lens(let target, _, _), .optional(let target):
-        into(target, key + ".", element: false)
-      case .forEach(let target):
-        into(target, key + "[id=ID].", element: true)
-      case .presented(let destination):
-        switch destination {
-        case .feature(let target): into(target, key + ".", element: false)
-        case .alert(let buttons, _): alert(buttons, key + ".", element: false)
+      let element = child.storage == .elements
+      for place in child.places {
+        let placePrefix = prefix + child.actionPrefix(id: element ? "ID" : nil, kind: place.kind)
+        switch place.destination {
+        case .feature(let target): into(target, placePrefix, element: element)
+        case .alert(let buttons, _): alert(buttons, placePrefix, element: element)
         }
-        add(key + ".dismiss", nil, inElement: inElement)
-      case .presents(let kinds):
-        for kind in kinds.keys.sorted() {
-          switch kinds[kind]! {
-          case .feature(let target): into(target, key + "." + kind + ".", element: false)
-          case .alert(let buttons, _): alert(buttons, key + "." + kind + ".", element: false)
-          }
-        }
-        add(key + ".dismiss", nil, inElement: inElement)
-      case .stack(let kinds):
-        for kind in kinds.keys.sorted() {
-          switch kinds[kind]! {
-          case .feature(let target): into(target, key + "[id=ID]." + kind + ".", element: true)
-          case .alert(let buttons, _): alert(buttons, key + "[id=ID]." + kind + ".", element: true)
-          }
-        }
-        // popFrom takes the id of the first element to pop; push an element `{ id = n, <kind> = state }`.
-        add(key + ".popFrom", .name("integer"), inElement: inElement)
-        add(key + ".push", .table, inElement: inElement)
+      }
+      for control in child.controlActions {
+        add(prefix + child.key + "." + control.name, LuaAnnotationType(payload: control.payload), inElement: inElement)
       }
     }
   }

@@ -86,18 +86,21 @@ struct FeatureStateTypes {
       classes.append(kindsClass)
       return .name(kindsClass.name)
     }
-    switch child.kind {
-    case .scope(let feature): return (.name(stateClass(feature)), false)
-    case .lens: return nil
-    case .optional(let feature): return (.name(stateClass(feature)), true)
-    case .forEach(let feature): return (.list(.name(stateClass(feature))), false)
-    case .presented(let presented): return (destination(presented), true)
-    case .presents(let kinds):
+    // The type of one child state (of a collection's element).
+    func placeType(inElement: Bool) -> LuaAnnotationType {
+      guard child.selectsKind else { return destination(child.onlyDestination!) }
+      if inElement {
+        let note = "An element of the stack `\(child.key)`: its id and one of its kinds."
+        return kindsClass(child.destinationsByKind, name: stateName + "." + child.key + ".Element", note: note, id: true)
+      }
       let note = "What `\(child.key)` presents: one of its kinds at a time."
-      return (kindsClass(kinds, name: stateName + "." + child.key, note: note, id: false), true)
-    case .stack(let kinds):
-      let note = "An element of the stack `\(child.key)`: its id and one of its kinds."
-      return (.list(kindsClass(kinds, name: stateName + "." + child.key + ".Element", note: note, id: true)), false)
+      return kindsClass(child.destinationsByKind, name: stateName + "." + child.key, note: note, id: false)
+    }
+    switch child.storage {
+    case .derived: return nil
+    case .field: return (placeType(inElement: false), false)
+    case .optionalField: return (placeType(inElement: false), true)
+    case .elements: return (.list(placeType(inElement: true)), false)
     }
   }
 

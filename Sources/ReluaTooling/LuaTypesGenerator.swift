@@ -147,20 +147,7 @@ package final class LuaTypesGenerator {
       let feature = queue.removeFirst()
       guard seen.insert(ObjectIdentifier(feature)).inserted else { continue }
       order.append(feature)
-      for child in feature.children {
-        switch child.kind {
-        case .scope(let target), .lens(let target, _, _), .optional(let target), .forEach(let target):
-          queue.append(target)
-        case .presented(.feature(let target)):
-          queue.append(target)
-        case .presented(.alert):
-          break
-        case .presents(let kinds), .stack(let kinds):
-          for kind in kinds.keys.sorted() {
-            if case .feature(let target) = kinds[kind]! { queue.append(target) }
-          }
-        }
-      }
+      for child in feature.children { queue += child.features }
     }
     return order
   }

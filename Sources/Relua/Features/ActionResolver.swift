@@ -298,37 +298,39 @@ package final class ActionResolver {
     func needsMore() -> ReluaError {
       .badAction("'\(text)': '\(name)' is a child of \(feature.name) (\(child.kindName)); send one of its actions: \(child.acceptedPrefix)")
     }
-    switch child.kind {
-    case .scope(let definition), .lens(let definition, _, _), .optional(let definition):
-      guard !rest.isEmpty else { throw needsMore() }
-      return try walk(rest, in: definition, text: text)
-    case .forEach(let definition):
-      guard case .id? = rest.first else { throw .badAction("'\(text)': '\(name)' is a forEach of \(feature.name): write \(name)[id=ID].action") }
-      guard rest.count > 1 else { throw needsMore() }
-      return try walk(rest.dropFirst(), in: definition, text: text)
-    case .presented(let destination):
-      guard !rest.isEmpty else { throw needsMore() }
-      if case .name("dismiss")? = rest.first, rest.count == 1 { return .none }
-      return try walkDestination(destination, rest, text: text, place: name)
-    case .presents(let kinds):
-      guard case .name(let kind)? = rest.first else { throw needsMore() }
-      if kind == "dismiss", rest.count == 1 { return .none }
-      guard let destination = kinds[kind] else {
-        throw .badAction("'\(text)': '\(name)' presents \(kinds.keys.sorted().joined(separator: ", ")) (or dismiss), not '\(kind)'")
-      }
-      return try walkDestination(destination, rest.dropFirst(), text: text, place: "\(name).\(kind)")
-    case .stack(let kinds):
-      if case .name("popFrom")? = rest.first, rest.count == 1 { return .integer }
-      // `{ id = n, <kind> = state }`, checked against the kinds by `StackPush`.
-      if case .name("push")? = rest.first, rest.count == 1 { return .table }
-      guard case .id? = rest.first, case .name(let kind)? = rest.dropFirst().first else {
-        throw .badAction("'\(text)': '\(name)' is a stack of \(feature.name): write \(name)[id=ID].<kind>.action, \(name).popFrom or \(name).push")
-      }
-      guard let destination = kinds[kind] else {
-        throw .badAction("'\(text)': the stack '\(name)' holds \(kinds.keys.sorted().joined(separator: ", ")), not '\(kind)'")
-      }
-      return try walkDestination(destination, rest.dropFirst(2), text: text, place: "\(name)[id=ID].\(kind)")
+    // The child's own actions: dismiss, popFrom (an id), push (`{ id = n, <kind> = state }`,
+    // checked against the kinds by `StackPush`).
+    if rest.count == 1, case .name(let action)? = rest.first,
+      let control = child.controlActions.first(where: { $0.name == action })
+    {
+      return control.payload
     }
+    // Then the element's id (a collection), the kind (a child that selects one), the destination's actions.
+    let inElement = child.storage == .elements
+    var below = rest
+    if inElement {
+      var kindFollows = false
+      if case .name? = below.dropFirst().first { kindFollows = true }
+      guard case .id? = below.first, !child.selectsKind || kindFollows else {
+        let controls = child.controlActions.map { "\(name).\($0.name)" }.joined(separator: " or ")
+        let pattern = child.actionPrefix(id: "ID", kind: child.selectsKind ? "<kind>" : nil) + "action"
+        throw .badAction(
+          "'\(text)': '\(name)' is a \(child.kindName) of \(feature.name): write \(pattern)\(controls.isEmpty ? "" : ", " + controls)")
+      }
+      below = below.dropFirst()
+    }
+    guard child.selectsKind else {
+      guard !below.isEmpty else { throw needsMore() }
+      return try walkDestination(child.onlyDestination!, below, text: text, place: name)
+    }
+    guard case .name(let kind)? = below.first else { throw needsMore() }
+    guard let destination = child.destinationsByKind[kind] else {
+      let kinds = child.destinationsByKind.keys.sorted().joined(separator: ", ")
+      if inElement { throw .badAction("'\(text)': the stack '\(name)' holds \(kinds), not '\(kind)'") }
+      throw .badAction("'\(text)': '\(name)' presents \(kinds) (or dismiss), not '\(kind)'")
+    }
+    let place = String(child.actionPrefix(id: inElement ? "ID" : nil, kind: kind).dropLast())
+    return try walkDestination(destination, below.dropFirst(), text: text, place: place)
   }
 
   private static func walkDestination(
@@ -359,23 +361,22 @@ package final class ActionResolver {
     if feature.actions[name] != nil { return rest.isEmpty }
     if name == "binding" { return rest.count == 1 && feature.bindable.contains(rest.first!) }
     guard let child = feature.child(name) else { return false }
-    switch child.kind {
-    case .scope(let definition), .lens(let definition, _, _), .optional(let definition), .forEach(let definition):
-      return patternExists(rest, in: definition)
-    case .presented(let destination):
-      if rest.count == 1 && rest.first == "dismiss" { return true }
-      switch destination {
-      case .feature(let definition): return patternExists(rest, in: definition)
-      case .alert(let actions, _): return rest.count == 1 && actions[rest.first!] != nil
-      }
-    case .presents(let kinds), .stack(let kinds):
-      guard let kind = rest.first else { return false }
-      if rest.count == 1 && (kind == "dismiss" || kind == "popFrom" || kind == "push") { return true }
-      switch kinds[kind] {
-      case .feature(let definition)?: return patternExists(rest.dropFirst(), in: definition)
-      case .alert(let actions, _)?: return rest.count == 2 && actions[rest.last!] != nil
-      case nil: return false
-      }
+    if rest.count == 1, let action = rest.first {
+      // (A child that selects a kind takes any of the navigation actions here.)
+      if child.controlActions.contains(where: { $0.name == action }) { return true }
+      if child.selectsKind && (action == "dismiss" || action == "popFrom" || action == "push") { return true }
+    }
+    var below = rest
+    var kind: String? = nil
+    if child.selectsKind {
+      guard let name = below.first else { return false }
+      kind = name
+      below = below.dropFirst()
+    }
+    switch child.destination(kind: kind) {
+    case .feature(let definition)?: return patternExists(below, in: definition)
+    case .alert(let actions, _)?: return below.count == 1 && actions[below.first!] != nil
+    case nil: return false
     }
   }
 }

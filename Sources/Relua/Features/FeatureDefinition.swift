@@ -111,25 +111,4 @@ package struct FeatureChild {
   package let key: String
   package let kind: Kind
   public let definedAt: String
-
-  var acceptedPrefix: String {
-    switch kind {
-    case .scope, .lens, .optional: return "\(key).…"
-    case .forEach: return "\(key)[id].…"
-    case .presents: return "\(key).<kind>.…, \(key).dismiss"
-    case .presented: return "\(key).…, \(key).dismiss"
-    case .stack: return "\(key)[id].<kind>.…, \(key).popFrom(id), \(key).push({ id = n, <kind> = state })"
-    }
-  }
-
-  var kindName: String {
-    switch kind {
-    case .scope: return "scope"
-    case .lens: return "scope (lens)"
-    case .optional: return "optional"
-    case .forEach: return "forEach"
-    case .presents, .presented: return "presents"
-    case .stack: return "stack"
-    }
-  }
 }

@@ -117,12 +117,14 @@ enum FeatureReducerBuilder {
   /// A scope (by key or through a lens), or nil for the wrapping operators.
   private static func scope(_ child: FeatureChild, host: ReluaHost) -> AnyFeatureReducer? {
     let key = child.key
-    switch child.kind {
-    case .scope(let feature):
+    guard case .feature(let feature)? = child.onlyDestination else { return nil }
+    switch child.storage {
+    case .field:
       return AnyFeatureReducer(Scope<Value, FeatureAction, AnyFeatureReducer>(
         state: fieldLens(key), action: childLens(key), place: child.definedAt
       ) { reducer(for: feature, host: host) })
-    case .lens(let feature, let get, let set):
+    case .derived:
+      let (get, set) = child.lensFunctions!
       let lens = StateLens<Value, Value>(
         get: { state in host.lensGet(get, state, key: key) },
         set: { state, childState in host.lensSet(set, &state, childState, key: key) },
@@ -130,7 +132,7 @@ enum FeatureReducerBuilder {
       return AnyFeatureReducer(Scope<Value, FeatureAction, AnyFeatureReducer>(
         state: lens, action: childLens(key), place: child.definedAt
       ) { reducer(for: feature, host: host) })
-    default:
+    case .optionalField, .elements:
       return nil
     }
   }
@@ -142,24 +144,26 @@ enum FeatureReducerBuilder {
     // Where warnings say the operator is: the compose entry's line and what it is
     // (`Scripts/Features/X.lua:12 (Parent.rows)`).
     let place = "\(child.definedAt) (\(owner.name).\(key))"
-    switch child.kind {
-    case .scope, .lens:
+    let kinds = child.destinationsByKind
+    // The operator of each shape (a presented destination and an optional differ in dismissing).
+    switch (child.storage, child.selectsKind, child.onlyDestination) {
+    case (.field, _, _), (.derived, _, _):
       return nil
-    case .optional(let feature):
+    case (.optionalField, false, .feature(let feature)?) where !child.isNavigation:
       return AnyFeatureReducer(
         parent.ifLet(
           StateLens(get: { $0[key: key].asOptional }, modify: { $1(&$0[key: key].asOptional) }, identity: key), action: childLens(key),
           // A child with an `id` field is that id: replacing it with another id is a new child.
           identity: { AnyHashableSendable($0[key: "id"]) }, fileID: place, line: 0
         ) { reducer(for: feature, host: host) })
-    case .forEach(let feature):
+    case (.elements, false, .feature(let feature)?):
       return AnyFeatureReducer(
         parent.forEach(
           StateLens(get: { $0[key: key].asIdentified }, modify: { $1(&$0[key: key].asIdentified) }, identity: key), action: elementLens(key), fileID: place, line: 0
         ) {
           reducer(for: feature, host: host)
         })
-    case .presents(let kinds):
+    case (.optionalField, true, _):
       let destination = DestinationReducer(kinds: kinds, host: host)
       let node = AnyFeatureReducer(
         parent.presentation(
@@ -174,7 +178,7 @@ enum FeatureReducerBuilder {
       return AnyFeatureReducer(NavigationWriteLog(base: node, key: key, host: host) { rest, field in
         (rest.steps.count == 1 && rest.head == "dismiss") || DestinationReducer.isAlert(field, kinds: kinds)
       })
-    case .presented(let destination):
+    case (.optionalField, false, let destination?):
       let isAlert: Bool
       let presented: AnyFeatureReducer
       switch destination {
@@ -199,7 +203,7 @@ enum FeatureReducerBuilder {
       return AnyFeatureReducer(NavigationWriteLog(base: node, key: key, host: host) { rest, _ in
         isAlert || (rest.steps.count == 1 && rest.head == "dismiss")
       })
-    case .stack(let kinds):
+    case (.elements, true, _):
       let element = DestinationReducer(kinds: kinds, host: host)
       let node = AnyFeatureReducer(parent.stack(
           StateLens(get: { $0[key: key].asStack }, modify: { $1(&$0[key: key].asStack) }, identity: key), action: stackLens(key), fileID: place, line: 0
@@ -208,6 +212,9 @@ enum FeatureReducerBuilder {
         rest.steps.count == 1 && (rest.head == "popFrom" || rest.head == "push")
       })
       return AnyFeatureReducer(StackPush(base: logged, key: key, kinds: kinds, owner: owner.name, place: child.definedAt))
+    default:
+      // (A collection of alerts, or of nothing: no kind composes one.)
+      return nil
     }
   }
 

@@ -35,47 +35,25 @@ package enum FeatureScreens {
 
   private static func collect(_ feature: FeatureDefinition, _ state: Value, prefix: String, into screens: inout [FeatureScreen]) {
     for child in feature.children {
-      let key = child.key
-      let childState = state[key: key]
-      switch child.kind {
-      case .scope(let nested), .optional(let nested):
-        if !childState.isNull { collect(nested, childState, prefix: prefix + key + ".", into: &screens) }
-      case .lens, .forEach:
-        break
-      case .presented(let destination):
-        guard !childState.isNull else { continue }
-        let place = prefix + key
-        switch destination {
+      // A screen is a path: a collection's elements (a forEach's) are not followed, nor is a lens.
+      guard child.isNavigation || (child.storage != .elements && child.storage != .derived) else { continue }
+      // What closes a screen below the child: the first of its own actions (dismiss, popFrom).
+      let closeAction = child.controlActions.first.map { prefix + child.key + "." + $0.name }
+      for instance in child.instances(in: state) where !instance.state.isNull {
+        let placePrefix = prefix + child.actionPrefix(id: instance.id?.luaLiteral(), kind: instance.kind)
+        let place = String(placePrefix.dropLast())
+        switch instance.destination {
         case .feature(let nested):
-          screens.append(FeatureScreen(
-            feature: nested, actionPrefix: place + ".", place: place, state: childState,
-            closeAction: place + ".dismiss", popID: nil))
-          collect(nested, childState, prefix: place + ".", into: &screens)
-        case .alert(_, let style):
-          screens.append(alertScreen(feature, childState, place: place, closeAction: place + ".dismiss", style: style))
-        }
-      case .presents(let kinds):
-        guard let kind = DestinationReducer.kind(of: childState), case .feature(let nested)? = kinds[kind] else {
-          if let kind = DestinationReducer.kind(of: childState), case .alert(_, let style)? = kinds[kind] {
-            screens.append(alertScreen(
-              feature, childState[key: kind], place: prefix + key + "." + kind, closeAction: prefix + key + ".dismiss", style: style))
+          if let closeAction {
+            screens.append(FeatureScreen(
+              feature: nested, actionPrefix: placePrefix, place: place, state: instance.state,
+              closeAction: closeAction, popID: instance.id))
           }
-          continue
-        }
-        let place = prefix + key + "." + kind
-        screens.append(FeatureScreen(
-          feature: nested, actionPrefix: place + ".", place: place, state: childState[key: kind],
-          closeAction: prefix + key + ".dismiss", popID: nil))
-        collect(nested, childState[key: kind], prefix: place + ".", into: &screens)
-      case .stack(let kinds):
-        for element in childState.asIdentified.elements {
-          let id = IdentifiedValues.id(of: element)
-          guard let kind = DestinationReducer.kind(of: element), case .feature(let nested)? = kinds[kind] else { continue }
-          let place = prefix + key + "[id=" + id.luaLiteral() + "]." + kind
-          screens.append(FeatureScreen(
-            feature: nested, actionPrefix: place + ".", place: place, state: element[key: kind],
-            closeAction: prefix + key + ".popFrom", popID: id))
-          collect(nested, element[key: kind], prefix: place + ".", into: &screens)
+          collect(nested, instance.state, prefix: placePrefix, into: &screens)
+        case .alert(_, let style):
+          // (A stack's alert element is no screen.)
+          guard let closeAction, instance.id == nil else { continue }
+          screens.append(alertScreen(feature, instance.state, place: place, closeAction: closeAction, style: style))
         }
       }
     }

@@ -33,34 +33,38 @@ package enum FeatureStateCheck {
       let key = child.key
       let value = state[key: key]
       let place = path + [.key(key)]
-      switch child.kind {
-      case .scope(let nested):
-        try check(value, nested, path: place)
-      case .lens:
+      switch child.storage {
+      case .derived:
         break
-      case .optional(let nested), .presented(.feature(let nested)):
-        if !value.isNull { try check(value, nested, path: place) }
-      case .presented(.alert(_, let style)):
-        switch value {
-        case .null, .record: break
-        default: throw fail(place, "a \(style.rawValue)'s state must be a table, got \(kindName(value))")
+      case .field:
+        try checkPlace(value, of: child, path: place, inElement: false)
+      case .optionalField:
+        if !value.isNull { try checkPlace(value, of: child, path: place, inElement: false) }
+      case .elements:
+        let what = child.selectsKind ? "stack" : "forEach of \(child.features.first?.name ?? child.key)"
+        for (position, element) in try elements(value, at: place, of: what).enumerated() {
+          try checkPlace(element, of: child, path: place + [.index(position)], inElement: true)
         }
-      case .forEach(let element):
-        for (position, row) in try elements(value, at: place, of: "forEach of \(element.name)").enumerated() {
-          try check(row, element, path: place + [.index(position)])
-        }
-      case .stack(let kinds):
-        for (position, element) in try elements(value, at: place, of: "stack").enumerated() {
-          let elementPath = place + [.index(position)]
-          guard case .integer = IdentifiedValues.id(of: element) else {
-            throw fail(elementPath, "a stack element's id must be an integer")
-          }
-          try checkDestination(element, kinds, path: elementPath, allowingID: true)
-        }
-      case .presents(let kinds):
-        if !value.isNull { try checkDestination(value, kinds, path: place, allowingID: false) }
       }
     }
+  }
+
+  /// One child state (a collection's element, `inElement`) of `child`.
+  private static func checkPlace(_ value: Value, of child: FeatureChild, path: ValuePath, inElement: Bool) throws {
+    guard child.selectsKind else {
+      switch child.onlyDestination! {
+      case .feature(let nested): try check(value, nested, path: path)
+      case .alert(_, let style):
+        guard case .record = value else { throw fail(path, "a \(style.rawValue)'s state must be a table, got \(kindName(value))") }
+      }
+      return
+    }
+    if inElement {
+      guard case .integer = IdentifiedValues.id(of: value) else {
+        throw fail(path, "a stack element's id must be an integer")
+      }
+    }
+    try checkDestination(value, child.destinationsByKind, path: path, allowingID: inElement)
   }
 
   /// The elements of a forEach or stack: nil (none), or a list of records with distinct ids.

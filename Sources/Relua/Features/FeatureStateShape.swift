@@ -8,26 +8,27 @@ package enum FeatureStateShape {
     var state = state
     for child in feature.children {
       let key = child.key
-      switch child.kind {
-      case .forEach(let element):
-        let elements = state[key: key].asIdentified.elements.map { conform($0, to: element) }
+      switch child.storage {
+      case .elements:
+        let elements = state[key: key].asIdentified.elements.map { conformPlace($0, of: child) }
         state[key: key] = .identified((try? IdentifiedValues(elements)) ?? IdentifiedValues())
-      case .stack(let kinds):
-        let elements = state[key: key].asIdentified.elements.map { conformDestination($0, kinds) }
-        state[key: key] = .identified((try? IdentifiedValues(elements)) ?? IdentifiedValues())
-      case .scope(let nested), .optional(let nested), .presented(.feature(let nested)):
-        if !state[key: key].isNull { state[key: key] = conform(state[key: key], to: nested) }
-      case .presents(let kinds):
-        if !state[key: key].isNull { state[key: key] = conformDestination(state[key: key], kinds) }
-      case .lens, .presented(.alert):
+      case .field, .optionalField:
+        if !state[key: key].isNull { state[key: key] = conformPlace(state[key: key], of: child) }
+      case .derived:
         break
       }
     }
     return state
   }
 
-  private static func conformDestination(_ value: Value, _ kinds: [String: FeatureChild.Destination]) -> Value {
-    guard let kind = DestinationReducer.kind(of: value), case .feature(let feature)? = kinds[kind] else { return value }
+  /// One child state (a collection's element) of `child`: its feature's state conformed, inside
+  /// `{ <kind> = state }` for a child that selects a kind; an alert's as it is.
+  private static func conformPlace(_ value: Value, of child: FeatureChild) -> Value {
+    guard child.selectsKind else {
+      guard case .feature(let feature)? = child.onlyDestination else { return value }
+      return conform(value, to: feature)
+    }
+    guard let kind = DestinationReducer.kind(of: value), case .feature(let feature)? = child.destinationsByKind[kind] else { return value }
     var value = value
     value[key: kind] = conform(value[key: kind], to: feature)
     return value

@@ -52,7 +52,7 @@ extension ReluaHost {
     // A one-step action runs only the root feature's scopes: a lens `key` sets while the action
     // `key` is processed, on the root's own state.
     if currentSend.stepCount == 1 {
-      guard case .lens? = feature.child(key)?.kind else { return nil }
+      guard feature.child(key)?.storage == .derived else { return nil }
       return views.rootPath
     }
     return Self.statePath(currentSend.steps, in: feature, parentOfLens: key)
@@ -74,33 +74,24 @@ extension ReluaHost {
     }
     while index < steps.endIndex {
       guard let key = name(at: index), let child = feature.child(key) else { return nil }
-      switch child.kind {
-      case .scope(let next), .optional(let next), .presented(.feature(let next)):
-        path.append(.key(key))
-        feature = next
+      if child.storage == .derived { return key == lensKey ? path : nil }
+      // The key, then the element's id (a collection), then the kind (a child that selects one).
+      path.append(.key(key))
+      index += 1
+      if child.storage == .elements {
+        guard let id = id(at: index) else { return nil }
+        path.append(.id(id))
         index += 1
-      case .lens:
-        return key == lensKey ? path : nil
-      case .presented(.alert):
-        return nil
-      case .forEach(let next):
-        guard let id = id(at: index + 1) else { return nil }
-        path += [.key(key), .id(id)]
-        feature = next
-        index += 2
-      case .presents(let kinds):
-        guard let kind = name(at: index + 1), case .feature(let next)? = kinds[kind] else { return nil }
-        path += [.key(key), .key(kind)]
-        feature = next
-        index += 2
-      case .stack(let kinds):
-        guard let id = id(at: index + 1), let kind = name(at: index + 2), case .feature(let next)? = kinds[kind] else {
-          return nil
-        }
-        path += [.key(key), .id(id), .key(kind)]
-        feature = next
-        index += 3
       }
+      var kind: String? = nil
+      if child.selectsKind {
+        guard let name = name(at: index) else { return nil }
+        path.append(.key(name))
+        kind = name
+        index += 1
+      }
+      guard case .feature(let next)? = child.destination(kind: kind) else { return nil }
+      feature = next
     }
     return lensKey == nil ? path : nil
   }

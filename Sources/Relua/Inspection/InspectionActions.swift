@@ -32,45 +32,17 @@ package enum InspectionActions {
     }
     for child in feature.children {
       guard found.count < limit else { return }
-      let key = prefix + child.key
-      let childState = state[key: child.key]
-      switch child.kind {
-      case .scope(let nested), .lens(let nested, _, _):
-        walk(nested, childState, prefix: key + ".", depth: depth + 1, into: &found)
-      case .optional(let nested):
-        if !childState.isNull { walk(nested, childState, prefix: key + ".", depth: depth + 1, into: &found) }
-      case .forEach(let nested):
-        for element in childState.asIdentified.elements.prefix(elementLimit) {
-          let id = IdentifiedValues.id(of: element)
-          walk(nested, element, prefix: key + "[id=" + id.luaLiteral() + "].", depth: depth + 1, into: &found)
+      let instances = child.instances(in: state, limit: elementLimit)
+      for instance in instances {
+        let placePrefix = prefix + child.actionPrefix(id: instance.id?.luaLiteral(), kind: instance.kind)
+        switch instance.destination {
+        case .feature(let nested): walk(nested, instance.state, prefix: placePrefix, depth: depth + 1, into: &found)
+        case .alert(let actions, _): buttons(actions, placePrefix)
         }
-      case .presented(let destination):
-        guard !childState.isNull else { continue }
-        switch destination {
-        case .feature(let nested): walk(nested, childState, prefix: key + ".", depth: depth + 1, into: &found)
-        case .alert(let actions, _): buttons(actions, key + ".")
-        }
-        add(key + ".dismiss", nil)
-      case .presents(let kinds):
-        guard let kind = DestinationReducer.kind(of: childState), let destination = kinds[kind] else { continue }
-        switch destination {
-        case .feature(let nested): walk(nested, childState[key: kind], prefix: key + "." + kind + ".", depth: depth + 1, into: &found)
-        case .alert(let actions, _): buttons(actions, key + "." + kind + ".")
-        }
-        add(key + ".dismiss", nil)
-      case .stack(let kinds):
-        for element in childState.asIdentified.elements.prefix(elementLimit) {
-          let id = IdentifiedValues.id(of: element)
-          guard let kind = DestinationReducer.kind(of: element), let destination = kinds[kind] else { continue }
-          let elementPrefix = key + "[id=" + id.luaLiteral() + "]." + kind + "."
-          switch destination {
-          case .feature(let nested): walk(nested, element[key: kind], prefix: elementPrefix, depth: depth + 1, into: &found)
-          case .alert(let actions, _): buttons(actions, elementPrefix)
-          }
-        }
-        // (As `relua types` lists them: popFrom takes the first popped element's id.)
-        add(key + ".popFrom", .integer)
-        add(key + ".push", .table)
+      }
+      // (As `relua types` lists them: popFrom takes the first popped element's id.)
+      for control in child.controlActions where !control.whilePresented || !instances.isEmpty {
+        add(prefix + child.key + "." + control.name, control.payload.isNone ? nil : control.payload)
       }
     }
   }
