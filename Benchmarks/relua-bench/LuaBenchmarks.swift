@@ -154,20 +154,21 @@ private final class SwiftFloor: @unchecked Sendable {
   var handlers = Int64(LuaRawStack.noReference)
 
   static func isCount(_ L: LuaRawStack) -> Bool {
-    guard let key = L.stringBytes(at: 2), let start = key.baseAddress else { return false }
-    return key.count == 5 && memcmp(start, "count", 5) == 0
+    var length = 0
+    guard let key = L.cString(at: 2, length: &length) else { return false }
+    return length == 5 && memcmp(key, "count", 5) == 0
   }
 
   static let index: LuaCFunction = { L, context in
     let floor = Unmanaged<SwiftFloor>.fromOpaque(context!).takeUnretainedValue()
-    let L = LuaRawStack(L!)
+    let L = LuaRawStack(L.unsafelyUnwrapped)
     if isCount(L) { L.push(integer: floor.count) } else { L.pushNil() }
     return 1
   }
 
   static let newIndex: LuaCFunction = { L, context in
     let floor = Unmanaged<SwiftFloor>.fromOpaque(context!).takeUnretainedValue()
-    let L = LuaRawStack(L!)
+    let L = LuaRawStack(L.unsafelyUnwrapped)
     if isCount(L) { floor.count = L.integerValue(at: 3) }
     return 0
   }
@@ -175,7 +176,7 @@ private final class SwiftFloor: @unchecked Sendable {
   /// `store:send(name)`: the handler by name, called with `lua_pcall` on a light userdata view.
   static let send: LuaCFunction = { L, context in
     let floor = Unmanaged<SwiftFloor>.fromOpaque(context!).takeUnretainedValue()
-    let L = LuaRawStack(L!)
+    let L = LuaRawStack(L.unsafelyUnwrapped)
     L.setTop(2)
     L.pushRegistryValue(floor.handlers)
     L.pushCopy(of: 2)
