@@ -25,9 +25,9 @@ let package = Package(
   ],
   // The layers (docs/DESIGN-NOTES.md, "Layers (the map)"; Scripts/check-layers holds them): a
   // target imports only what its line below allows, and nothing above it.
-  //   CLua, CLuaShim, Lua       Lua 5.4 and its Swift layer; know nothing of relua. Only they and
-  //                             the C shims (CReluaShim) import CLua/CLuaShim (Relua's 13 files
-  //                             that still do are known debt, #32).
+  //   CLua, CLuaShim, Lua       Lua 5.4 and its Swift layer; know nothing of relua. Only they, the
+  //                             C shims (CReluaShim) and C targets import CLua/CLuaShim: what the
+  //                             host needs raw is Lua's `package` LuaRawStack (#32).
   //   Composable                the engine (TCA's Store, reducers, effects): no Lua.
   //   GitHub, GitHubFake, LoopbackListener, WebSocket, WebSocketEcho
   //                             plain clients and servers: no relua.
@@ -88,7 +88,7 @@ let package = Package(
     .target(
       name: "Relua",
       dependencies: [
-        "Lua", "CLua", "CLuaShim", "CReluaShim", "Composable", "WebSocket",
+        "Lua", "CReluaShim", "Composable", "WebSocket",
         .product(name: "Clocks", package: "swift-clocks"),
       ],
       resources: [.copy("Lua")]),
@@ -144,7 +144,7 @@ let package = Package(
     .target(name: "CBenchmarkFloor", dependencies: ["CLua"], path: "Benchmarks/CBenchmarkFloor"),
     .executableTarget(
       name: "relua-bench",
-      dependencies: ["Lua", "Composable", "Relua", "CLua", "CLuaShim", "CBenchmarkFloor"],
+      dependencies: ["Lua", "Composable", "Relua", "CBenchmarkFloor"],
       path: "Benchmarks/relua-bench"
     ),
     // Fuzzing (Scripts/fuzz): libFuzzer's driver if it is linked in (a weak symbol), and the targets.

@@ -1,5 +1,6 @@
 #include "CBenchmarkFloor.h"
 #include <lua5.4/lauxlib.h>
+#include <lua5.4/lualib.h>
 #include <string.h>
 #include <malloc.h>
 #include <time.h>
@@ -62,6 +63,27 @@ void relua_floor_install(lua_State *L) {
   lua_setmetatable(L, -2);
   lua_setglobal(L, "store");
   lua_settop(L, -2);
+}
+
+static int floor_loop = LUA_NOREF;
+
+lua_State *relua_floor_open(void) {
+  lua_State *L = luaL_newstate();
+  if (!L) return NULL;
+  luaL_openlibs(L);
+  relua_floor_install(L);
+  if (luaL_loadstring(L, "local store, n = store, ... for _ = 1, n do store:send('increment') end") != LUA_OK) {
+    lua_close(L);
+    return NULL;
+  }
+  floor_loop = luaL_ref(L, LUA_REGISTRYINDEX);
+  return L;
+}
+
+int relua_floor_run(lua_State *L, lua_Integer n) {
+  lua_rawgeti(L, LUA_REGISTRYINDEX, floor_loop);
+  lua_pushinteger(L, n);
+  return lua_pcall(L, 1, 0, 0) == LUA_OK;
 }
 
 // baseline.lua.resume: a coroutine whose Lua loop calls an awaitable-shaped C function that

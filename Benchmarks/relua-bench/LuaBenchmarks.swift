@@ -1,6 +1,4 @@
 import CBenchmarkFloor
-import CLua
-import CLuaShim
 import Foundation
 import Lua
 
@@ -24,63 +22,57 @@ import Lua
 func registerLuaBenchmarks(_ suite: BenchmarkSuite) {
   suite.add("lua.pcall.raw", iterations: 1_000_000) {
     let lua = try! LuaState()
-    let L = lua.unsafeState!
+    // The Lua layer's raw stack: its primitives are inlined, so these are the bare C calls.
+    let L = LuaRawStack(lua.unsafeState!)
     try! lua.execute("counter = { count = 0 }; function reduce(s) s.count = s.count + 1 end")
-    lua_getglobal(L, "reduce")
-    let reduce = luaL_ref(L, relua_registryindex())
-    lua_getglobal(L, "counter")
-    let counter = luaL_ref(L, relua_registryindex())
+    L.getGlobal("reduce")
+    let reduce = Int64(L.makeReference())
+    L.getGlobal("counter")
+    let counter = Int64(L.makeReference())
     return { n in
       for _ in 0..<n {
-        lua_rawgeti(L, relua_registryindex(), lua_Integer(reduce))
-        lua_rawgeti(L, relua_registryindex(), lua_Integer(counter))
-        if lua_pcallk(L, 1, 0, 0, 0, nil) != LUA_OK { fatalError("lua.pcall.raw failed") }
+        L.pushRegistryValue(reduce)
+        L.pushRegistryValue(counter)
+        if L.protectedCall(argumentCount: 1, resultCount: 0) != LuaRawStack.ok { fatalError("lua.pcall.raw failed") }
       }
       blackHole(lua)
     }
   }
 
   suite.add("lua.send.floor", iterations: 1_000_000) {
-    let L = luaL_newstate()!
-    luaL_openlibs(L)
-    relua_floor_install(L)
-    guard luaL_loadstring(L, "local store, n = store, ... for _ = 1, n do store:send('increment') end") == LUA_OK else {
-      fatalError("lua.send.floor: the loop does not compile")
-    }
-    let loop = luaL_ref(L, relua_registryindex())
+    // All in C (CBenchmarkFloor): the state, the floor and the loop.
+    guard let L = relua_floor_open() else { fatalError("lua.send.floor: the loop does not compile") }
     return { n in
-      lua_rawgeti(L, relua_registryindex(), lua_Integer(loop))
-      lua_pushinteger(L, lua_Integer(n))
-      if lua_pcallk(L, 1, 0, 0, 0, nil) != LUA_OK { fatalError("lua.send.floor failed") }
+      if relua_floor_run(L, Int64(n)) == 0 { fatalError("lua.send.floor failed") }
       blackHole(relua_floor_count())
     }
   }
 
   suite.add("lua.send.floor.swift", iterations: 1_000_000) {
     let lua = try! LuaState()
-    let L = lua.unsafeState!
+    let L = LuaRawStack(lua.unsafeState!)
     let floor = SwiftFloor()
     try! lua.execute("handlers = { increment = function(s) s.count = s.count + 1 end }")
-    lua_getglobal(L, "handlers")
-    floor.handlers = luaL_ref(L, relua_registryindex())
+    L.getGlobal("handlers")
+    floor.handlers = Int64(L.makeReference())
     // The views' metatable (light userdata share one), as relua installs it.
-    lua_pushlightuserdata(L, nil)
-    lua_createtable(L, 0, 2)
+    L.push(lightUserdata: nil)
+    L.createTable(recordCount: 2)
     try! lua.cFunction(SwiftFloor.index, context: floor).push(onto: L)
-    lua_setfield(L, -2, "__index")
+    L.setField("__index", at: -2)
     try! lua.cFunction(SwiftFloor.newIndex, context: floor).push(onto: L)
-    lua_setfield(L, -2, "__newindex")
-    lua_setmetatable(L, -2)
-    lua_settop(L, -2)
+    L.setField("__newindex", at: -2)
+    L.setMetatable(at: -2)
+    L.pop()
     // The store: a full userdata whose metatable's __index holds `send`.
-    lua_newuserdatauv(L, 1, 0)
-    lua_createtable(L, 0, 1)
-    lua_createtable(L, 0, 1)
+    L.pushNewUserdata(size: 1)
+    L.createTable(recordCount: 1)
+    L.createTable(recordCount: 1)
     try! lua.cFunction(SwiftFloor.send, context: floor).push(onto: L)
-    lua_setfield(L, -2, "send")
-    lua_setfield(L, -2, "__index")
-    lua_setmetatable(L, -2)
-    lua_setglobal(L, "store")
+    L.setField("send", at: -2)
+    L.setField("__index", at: -2)
+    L.setMetatable(at: -2)
+    L.setGlobal("store")
     let loop = try! lua.load("local store, n = store, ... for _ = 1, n do store:send('increment') end")
     return { n in
       try! lua.call(loop, .integer(Int64(n)))
@@ -158,37 +150,40 @@ func measureStartup(binaries: [String], repl: Bool, samples: Int = 15) -> [(medi
 /// `lua.send.floor.swift`'s three functions: the C floor's work, in Swift, behind the trampoline.
 /// Nonisolated and context-based, as relua's own hot functions are (no executor check, no closure).
 private final class SwiftFloor: @unchecked Sendable {
-  var count: lua_Integer = 0
-  var handlers: Int32 = LUA_NOREF
+  var count: Int64 = 0
+  var handlers = Int64(LuaRawStack.noReference)
 
-  static func isCount(_ L: OpaquePointer) -> Bool {
+  static func isCount(_ L: LuaRawStack) -> Bool {
     var length = 0
-    guard let key = lua_tolstring(L, 2, &length) else { return false }
+    guard let key = L.cString(at: 2, length: &length) else { return false }
     return length == 5 && memcmp(key, "count", 5) == 0
   }
 
   static let index: LuaCFunction = { L, context in
     let floor = Unmanaged<SwiftFloor>.fromOpaque(context!).takeUnretainedValue()
-    if isCount(L!) { lua_pushinteger(L, floor.count) } else { lua_pushnil(L) }
+    let L = LuaRawStack(L.unsafelyUnwrapped)
+    if isCount(L) { L.push(integer: floor.count) } else { L.pushNil() }
     return 1
   }
 
   static let newIndex: LuaCFunction = { L, context in
     let floor = Unmanaged<SwiftFloor>.fromOpaque(context!).takeUnretainedValue()
-    if isCount(L!) { floor.count = lua_tointegerx(L, 3, nil) }
+    let L = LuaRawStack(L.unsafelyUnwrapped)
+    if isCount(L) { floor.count = L.integerValue(at: 3) }
     return 0
   }
 
   /// `store:send(name)`: the handler by name, called with `lua_pcall` on a light userdata view.
   static let send: LuaCFunction = { L, context in
     let floor = Unmanaged<SwiftFloor>.fromOpaque(context!).takeUnretainedValue()
-    lua_settop(L, 2)
-    lua_rawgeti(L, relua_registryindex(), lua_Integer(floor.handlers))
-    lua_pushvalue(L, 2)
-    guard lua_rawget(L, -2) == LUA_TFUNCTION else { fatalError("lua.send.floor.swift: no handler") }
-    lua_pushlightuserdata(L, UnsafeMutableRawPointer(bitPattern: 1))
-    if lua_pcallk(L, 1, 0, 0, 0, nil) != LUA_OK { fatalError("lua.send.floor.swift: the handler raised") }
-    lua_settop(L, 2)
+    let L = LuaRawStack(L.unsafelyUnwrapped)
+    L.setTop(2)
+    L.pushRegistryValue(floor.handlers)
+    L.pushCopy(of: 2)
+    guard L.rawGet(at: -2) == .function else { fatalError("lua.send.floor.swift: no handler") }
+    L.push(lightUserdata: UnsafeMutableRawPointer(bitPattern: 1))
+    if L.protectedCall(argumentCount: 1, resultCount: 0) != LuaRawStack.ok { fatalError("lua.send.floor.swift: the handler raised") }
+    L.setTop(2)
     return 0
   }
 }

@@ -66,6 +66,7 @@ public class LuaRef {
   }
 
   /// Pushes the value onto a raw stack the caller reserved a slot on (for hot paths).
+  @usableFromInline
   package func push(onto L: OpaquePointer) throws(LuaError) { try push(onto: L, from: handle) }
 
   func isSameValue(as other: LuaRef) -> Bool {

@@ -9,7 +9,7 @@ import CLuaShim
 public struct LuaStack {
   /// The raw `lua_State*`. Unsafe: anything that can raise a Lua error must not be called on it
   /// from Swift (see CLuaShim.h).
-  package let unsafeState: OpaquePointer
+  @usableFromInline package let unsafeState: OpaquePointer
   unowned(unsafe) let state: LuaState
 
   @inline(__always)

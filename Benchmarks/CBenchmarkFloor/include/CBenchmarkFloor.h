@@ -8,6 +8,11 @@
 /// whose `__index`/`__newindex` read and write one C integer field, `count`. Returns that count.
 void relua_floor_install(lua_State *L);
 lua_Integer relua_floor_count(void);
+/// `lua.send.floor`'s whole setup: a fresh `luaL_newstate` with the standard libraries, the floor
+/// installed, and the loop `for _ = 1, n do store:send('increment') end` compiled and kept.
+lua_State *relua_floor_open(void);
+/// Runs the loop of `relua_floor_open`'s state with `n` sends; returns 0 if it raised.
+int relua_floor_run(lua_State *L, lua_Integer n);
 
 /// Bytes the C heap has handed out and not taken back, all arenas and mmapped blocks included
 /// (glibc's mallinfo2; the Swift Glibc module does not export it).

@@ -1,4 +1,3 @@
-import CLua
 import CReluaShim
 import Lua
 
@@ -114,7 +113,7 @@ package final class LuaCoroutineDriver {
   ) throws -> LuaFunction {
     try awaitable(name: name, in: state, waitingAs: { stack in
       // Level 0 is the awaitable (its Swift half runs in its C frame), 1 its caller.
-      let caller = locating ? luaLocation(stack.unsafeState, level: 1) : nil
+      let caller = locating ? stack.raw.location(ofLevel: 1) : nil
       let arguments = stack.values
       return .async {
         do {
@@ -136,16 +135,16 @@ package final class LuaCoroutineDriver {
     let start = try state.rawFunction { [unowned self] stack in
       try MainActor.assumeIsolated { try self.suspend(stack, wait(stack)) }
     }
-    return try state.withRawState { L in
-      try LuaStack.reserveRaw(L, 7)
+    return try state.withRawStack { L in
+      try L.reserve(7)
       try start.push(onto: L)
-      defer { lua_settop(L, -3) }
+      defer { L.pop(2) }
       relua_pushawaitable(
-        L, -1, awaitDriver,
+        L.rawState, -1, awaitDriver,
         "'\(name)' is asynchronous: call it inside Effect.run (or a test body)",
         "'\(name)' is asynchronous and cannot wait inside a coroutine of the script's own (coroutine.create or wrap): only the effect's (or test's) own coroutine can wait; call it there, outside the nested one",
         "'\(name)' is asynchronous and cannot wait here: a Swift call between it and its coroutine cannot be suspended")
-      guard case .function(let awaitable) = state.value(at: -1, in: L) else {
+      guard case .function(let awaitable) = state.value(at: -1, in: L.rawState) else {
         throw LuaError.conversion("could not make the awaitable '\(name)'")
       }
       return awaitable

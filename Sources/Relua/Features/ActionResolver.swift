@@ -1,5 +1,3 @@
-import CLua
-import CLuaShim
 import Lua
 
 /// Reads the actions scripts send (`"counter.setCount"`, `"rows[id=42].onAppear"`,
@@ -15,7 +13,7 @@ package final class ActionResolver {
   /// Lua string to its position in `luaResolved`, so a send of a known name costs one `lua_rawget`
   /// (Lua strings carry their hash) and makes no Swift string. The resolver lives as long as its
   /// host, which lives as long as the Lua state, so the reference is never released.
-  @exclusivity(unchecked) private var luaCacheReference: Int32 = LUA_NOREF
+  @exclusivity(unchecked) private var luaCacheReference: Int32 = LuaRawStack.noReference
   @exclusivity(unchecked) private var luaResolved: [Resolved] = []
   private static let cacheLimit = 10_000  // ids make paths unbounded; keep the caches small
   /// The last name sent from Lua, by the address of its Lua string, and its position in
@@ -46,32 +44,32 @@ package final class ActionResolver {
   /// payload (a loop, typing, a timer's ticks): then `lastAction` is its action; otherwise
   /// `resolve(luaStringAt:in:payload:)` decides, with its messages. For sends without a payload.
   @inline(__always)
-  func isRepeatedAction(at index: Int32, in L: OpaquePointer) -> Bool {
+  func isRepeatedAction(at index: Int32, in L: LuaRawStack) -> Bool {
     guard lastTakesNoPayload, let last = lastLuaString else { return false }
-    return lua_topointer(L, index) == last
+    return L.pointer(at: index) == last
   }
 
   /// Resolves the action named by the Lua string at `index` of `L` (see `resolve(_:payload:)`).
-  func resolve(luaStringAt index: Int32, in L: OpaquePointer, payload: consuming Value) throws -> FeatureAction {
+  func resolve(luaStringAt index: Int32, in L: LuaRawStack, payload: consuming Value) throws -> FeatureAction {
     var length = 0
-    let name = lua_tolstring(L, index, &length)
+    let name = L.cString(at: index, length: &length)
     if name == lastLuaName {
       return try resolved(at: lastPosition, payload: payload, name, length)
     }
-    try LuaStack.reserveRaw(L, 3)
-    if luaCacheReference != LUA_NOREF {
-      lua_rawgeti(L, relua_registryindex(), lua_Integer(luaCacheReference))
-      lua_pushvalue(L, index)
-      let found = lua_rawget(L, -2) == LUA_TNUMBER
-      let position = Int(lua_tointegerx(L, -1, nil))
-      lua_settop(L, -3)
+    try L.reserve(3)
+    if luaCacheReference != LuaRawStack.noReference {
+      L.pushRegistryValue(Int64(luaCacheReference))
+      L.pushCopy(of: index)
+      let found = L.rawGet(at: -2) == .number
+      let position = Int(L.integerValue(at: -1))
+      L.pop(2)
       if found {
         if length <= Self.shortStringLimit && lendingLastAction == 0 {
           lastLuaName = name
           lastPosition = position
           lastAction = FeatureAction(steps: luaResolved[position].steps, payload: .null)
           lastTakesNoPayload = luaResolved[position].payload.isNone
-          lastLuaString = lua_topointer(L, index)
+          lastLuaString = L.pointer(at: index)
         }
         return try resolved(at: position, payload: payload, name, length)
       }
@@ -79,23 +77,23 @@ package final class ActionResolver {
     let text = Self.text(name, length)
     let action = try resolve(text, payload: payload)
     // Only names that resolve are cached (the payload is checked on each hit).
-    if luaCacheReference == LUA_NOREF || luaResolved.count >= Self.cacheLimit {
-      lua_createtable(L, 0, 8)
-      if luaCacheReference == LUA_NOREF {
-        luaCacheReference = luaL_ref(L, relua_registryindex())
+    if luaCacheReference == LuaRawStack.noReference || luaResolved.count >= Self.cacheLimit {
+      L.createTable(recordCount: 8)
+      if luaCacheReference == LuaRawStack.noReference {
+        luaCacheReference = L.makeReference()
       } else {
-        lua_rawseti(L, relua_registryindex(), lua_Integer(luaCacheReference))
+        L.setRegistryValue(Int64(luaCacheReference))
       }
       luaResolved.removeAll()
       lastLuaName = nil
       lastLuaString = nil
       if lendingLastAction == 0 { lastAction = FeatureAction(steps: [], payload: .null) }
     }
-    lua_rawgeti(L, relua_registryindex(), lua_Integer(luaCacheReference))
-    lua_pushvalue(L, index)
-    lua_pushinteger(L, lua_Integer(luaResolved.count))
-    lua_rawset(L, -3)
-    lua_settop(L, -2)
+    L.pushRegistryValue(Int64(luaCacheReference))
+    L.pushCopy(of: index)
+    L.push(integer: Int64(luaResolved.count))
+    L.rawSet(at: -3)
+    L.pop()
     luaResolved.append((action.steps, cache[text]!.payload))
     return action
   }

@@ -1,4 +1,3 @@
-import CLua
 import Composable
 import Lua
 
@@ -110,9 +109,10 @@ final class LuaActionCheck {
       answer = try host.lua.callRaw(
         function, argumentCount: 1,
         pushArguments: { L in
+          let L = LuaRawStack(L)
           if wholeAction { try ReluaHost.pushRecord(of: action, onto: L) } else { try action.payload.push(onto: L) }
         },
-        readResults: { L, first, count in count > 0 && lua_toboolean(L, first) != 0 })
+        readResults: { L, first, count in count > 0 && LuaRawStack(L).boolean(at: first) })
     } catch {
       if self.error == nil {
         let message = (error as? LuaError)?.message ?? "\(error)"

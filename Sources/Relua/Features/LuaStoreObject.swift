@@ -1,5 +1,3 @@
-import CLua
-import CLuaShim
 import Composable
 import Foundation
 import Lua
@@ -16,14 +14,14 @@ package final class LuaStoreObject {
   package let store: Store<Value, FeatureAction>
   package let resolver: ActionResolver
   /// The registry reference of the shared handle a send that started no effect returns.
-  private let noEffectsTask: lua_Integer
+  private let noEffectsTask: Int64
   private var tokens: [ObservationToken] = []
 
   package init(host: ReluaHost, feature: FeatureDefinition, state: Value? = nil, dependencies: DependencyValues) throws {
     self.host = host
     self.feature = feature
     resolver = host.resolver(for: feature)
-    noEffectsTask = lua_Integer(host.noEffectsTask.registryReference)
+    noEffectsTask = Int64(host.noEffectsTask.registryReference)
     let initial = try state.map { state in
       try FeatureStateCheck.check(state, against: feature)
       return FeatureStateShape.conform(state, to: feature)
@@ -80,8 +78,8 @@ package final class LuaStoreObject {
   /// `store:send(action[, payload])` from Lua: the action is the Lua string at 2. Inlined into
   /// `sendIsolated` (one call level less per send).
   @inline(__always)
-  private func send(fromLua L: OpaquePointer) throws -> Int32 {
-    if lua_gettop(L) < 3, resolver.isRepeatedAction(at: 2, in: L) {
+  private func send(fromLua L: LuaRawStack) throws -> Int32 {
+    if L.top < 3, resolver.isRepeatedAction(at: 2, in: L) {
       // The resolver lends its action, sent in place (no copy of it, see `sendInPlace`).
       resolver.lendingLastAction &+= 1
       defer { resolver.lendingLastAction &-= 1 }
@@ -92,17 +90,17 @@ package final class LuaStoreObject {
 
   /// Pushes the send's task handle: the shared one when it started no effect (no allocation).
   @inline(__always)
-  private func push(_ task: StoreTask, onto L: OpaquePointer) -> Int32 {
+  private func push(_ task: StoreTask, onto L: LuaRawStack) -> Int32 {
     if !task.startedEffects {
-      lua_rawgeti(L, relua_registryindex(), noEffectsTask)
+      L.pushRegistryValue(noEffectsTask)
       return 1
     }
     return pushNew(task, onto: L)
   }
 
   @inline(never)
-  private func pushNew(_ task: StoreTask, onto L: OpaquePointer) -> Int32 {
-    host.storeTaskType.push(LuaStoreTaskObject(task), onto: L)
+  private func pushNew(_ task: StoreTask, onto L: LuaRawStack) -> Int32 {
+    host.storeTaskType.push(LuaStoreTaskObject(task), onto: L.rawState)
     return 1
   }
 
@@ -110,23 +108,23 @@ package final class LuaStoreObject {
   /// that the resend above keeps a small frame (its error messages and payload reading are not
   /// spilled around it).
   @inline(never)
-  private func sendResolving(fromLua L: OpaquePointer) throws -> Int32 {
-    guard lua_type(L, 2) == LUA_TSTRING else {
+  private func sendResolving(fromLua L: LuaRawStack) throws -> Int32 {
+    guard L.type(at: 2) == .string else {
       throw LuaError.argument(
-        position: 2, message: "action name expected (a string such as 'increment' or 'rows[id=1].toggle'), got \(String(cString: lua_typename(L, lua_type(L, 2))))")
+        position: 2, message: "action name expected (a string such as 'increment' or 'rows[id=1].toggle'), got \(L.typeName(at: 2))")
     }
-    let payload = lua_gettop(L) >= 3 ? try host.views.read(at: 3, in: L, root: host.views.rootName, path: [], hint: nil) : .null
+    let payload = L.top >= 3 ? try host.views.read(at: 3, in: L, root: host.views.rootName, path: [], hint: nil) : .null
     return push(try send(resolver.resolve(luaStringAt: 2, in: L, payload: payload)), onto: L)
   }
 
   /// Returns a status for the trampoline (errors are raised after Swift returned). The store
   /// comes as a guaranteed argument: not retained here (an `Unmanaged` taken here would be, and
   /// a closure formed here to avoid that gets an executor check).
-  fileprivate static func sendIsolated(_ L: OpaquePointer, _ store: LuaStoreObject) -> Int32 {
+  fileprivate static func sendIsolated(_ L: LuaRawStack, _ store: LuaStoreObject) -> Int32 {
     do {
       return try store.send(fromLua: L)
     } catch {
-      return store.host.lua.raiseStatus(error, on: L)
+      return store.host.lua.raiseStatus(error, on: L.rawState)
     }
   }
 
@@ -228,5 +226,5 @@ private func luaStoreSend(_ L: OpaquePointer?, _ context: UnsafeMutableRawPointe
   guard let store = type._withUnsafeGuaranteedRef({ $0.unmanagedReceiver(at: 1, in: L!) }) else {
     return type.takeUnretainedValue().notAStore(L!)
   }
-  return store._withUnsafeGuaranteedRef { callOnMainActor(LuaStoreObject.sendIsolated, L!, $0) }
+  return store._withUnsafeGuaranteedRef { callOnMainActor(LuaStoreObject.sendIsolated, LuaRawStack(L!), $0) }
 }

@@ -1,5 +1,3 @@
-import CLua
-import CLuaShim
 import CReluaShim
 import Composable
 import Lua
@@ -59,12 +57,13 @@ extension ReluaHost {
     try lua.callRaw(
       registryReference: handler, argumentCount: 4,
       pushArguments: { L in
+        let L = LuaRawStack(L)
         try views.pushSessionState(onto: L)
-        if action.payload.isNull { lua_pushnil(L) } else { try action.payload.push(onto: L) }
-        lua_rawgeti(L, relua_registryindex(), depsReference)
-        if let id = action.firstID { try id.push(onto: L) } else { lua_pushnil(L) }
+        if action.payload.isNull { L.pushNil() } else { try action.payload.push(onto: L) }
+        L.pushRegistryValue(depsReference)
+        if let id = action.firstID { try id.push(onto: L) } else { L.pushNil() }
       },
-      readResults: { L, first, count in Self.firstResult(lua, L, first, count) })
+      readResults: { L, first, count in Self.firstResult(lua, LuaRawStack(L), first, count) })
   }
 
   /// Whether `action` names an element (the handler's `id`): `firstID != nil` without copying it.
@@ -84,19 +83,19 @@ extension ReluaHost {
   /// first result unless nil.
   @inline(__always)
   private func callHandlerOnView(_ handler: Int32, argumentCount: Int32) throws -> LuaValue? {
-    let L = try lua.currentRawState()
-    let status = relua_callhandler(L, lua_Integer(handler), views.rootHandle.pointer, depsReference, argumentCount)
-    if status == LUA_OK { return nil }
+    let L = try lua.currentRawStack()
+    let status = relua_callhandler(L.rawState, Int64(handler), views.rootHandle.pointer, depsReference, argumentCount)
+    if status == LuaRawStack.ok { return nil }
     return try handlerResult(status: status, on: L)
   }
 
   /// What a handler called by `relua_callhandler` returned (a value), or its error.
   @inline(never)
-  private func handlerResult(status: Int32, on L: OpaquePointer) throws -> LuaValue? {
+  private func handlerResult(status: Int32, on L: LuaRawStack) throws -> LuaValue? {
     if status == RELUA_HANDLER_NOROOM { throw LuaError.memory(message: "Lua stack overflow") }
-    defer { lua_settop(L, -3) }  // the result or error, and the message handler
-    if status == RELUA_HANDLER_RETURNED { return lua.value(at: -1, in: L) }
-    throw lua.callFailure(status: status, on: L)
+    defer { L.pop(2) }  // the result or error, and the message handler
+    if status == RELUA_HANDLER_RETURNED { return lua.value(at: -1, in: L.rawState) }
+    throw lua.callFailure(status: status, on: L.rawState)
   }
 
   /// Runs a plain `reduce = function(state, action, deps)`; `action` is `{ name, payload, id }`.
@@ -107,11 +106,12 @@ extension ReluaHost {
       try lua.callRaw(
         function, argumentCount: 3,
         pushArguments: { L in
+          let L = LuaRawStack(L)
           try views.pushSessionState(onto: L)
           try Self.pushRecord(of: action, onto: L)
-          lua_rawgeti(L, relua_registryindex(), depsReference)
+          L.pushRegistryValue(depsReference)
         },
-        readResults: { L, first, count in Self.firstResult(lua, L, first, count) })
+        readResults: { L, first, count in Self.firstResult(lua, LuaRawStack(L), first, count) })
     }
   }
 
@@ -124,13 +124,14 @@ extension ReluaHost {
       try lua.callRaw(
         handler, argumentCount: 5,
         pushArguments: { L in
+          let L = LuaRawStack(L)
           try views.pushSessionState(onto: L)
           try old.push(onto: L)
           try new.push(onto: L)
-          lua_rawgeti(L, relua_registryindex(), depsReference)
+          L.pushRegistryValue(depsReference)
           try Self.pushRecord(of: action, onto: L)
         },
-        readResults: { L, first, count in Self.firstResult(lua, L, first, count) })
+        readResults: { L, first, count in Self.firstResult(lua, LuaRawStack(L), first, count) })
     }
   }
 
@@ -151,17 +152,17 @@ extension ReluaHost {
 
   /// An action as Lua code sees it whole: `{ name = "rows[id=42].toggle", pattern = "rows.toggle",
   /// payload = …, id = 42 }` (a plain reducer's `action`, a test store's receive predicate's).
-  static func pushRecord(of action: FeatureAction, onto L: OpaquePointer) throws {
-    lua_createtable(L, 0, 4)
-    pushLuaString(action.name, onto: L)
-    lua_setfield(L, -2, "name")
-    pushLuaString(action.pattern, onto: L)
-    lua_setfield(L, -2, "pattern")
+  static func pushRecord(of action: FeatureAction, onto L: LuaRawStack) throws {
+    L.createTable(recordCount: 4)
+    L.push(string: action.name)
+    L.setField("name", at: -2)
+    L.push(string: action.pattern)
+    L.setField("pattern", at: -2)
     try action.payload.push(onto: L)
-    lua_setfield(L, -2, "payload")
+    L.setField("payload", at: -2)
     if let id = action.firstID {
       try id.push(onto: L)
-      lua_setfield(L, -2, "id")
+      L.setField("id", at: -2)
     }
   }
 
@@ -216,34 +217,18 @@ extension ReluaHost {
   }
 }
 
-/// `file:line` of the Lua function `level` levels up from the running C function.
+/// `file:line` of the Lua function `level` levels up from the running C function (`L`: a Swift
+/// function's `LuaStack.unsafeState`; see `LuaRawStack.location(ofLevel:)`).
 package func luaLocation(_ L: OpaquePointer, level: Int32) -> String? {
-  var record = lua_Debug()
-  guard lua_getstack(L, level, &record) != 0, lua_getinfo(L, "Sl", &record) != 0, record.currentline > 0 else {
-    return nil
-  }
-  let source = withUnsafeBytes(of: &record.short_src) { bytes in
-    String(decoding: bytes.prefix { $0 != 0 }, as: UTF8.self)
-  }
-  return "\(source):\(record.currentline)"
-}
-
-/// `file:line` where the Lua function on top of `L`'s stack was defined (popped); nil for a C one.
-func luaDefinition(ofFunctionOnTop L: OpaquePointer) -> String? {
-  var record = lua_Debug()
-  guard lua_getinfo(L, ">S", &record) != 0, record.linedefined > 0 else { return nil }
-  let source = withUnsafeBytes(of: &record.short_src) { bytes in
-    String(decoding: bytes.prefix { $0 != 0 }, as: UTF8.self)
-  }
-  return "\(source):\(record.linedefined)"
+  LuaRawStack(L).location(ofLevel: level)
 }
 
 import Foundation
 
 extension ReluaHost {
   /// The first result of a call (nil when there is none or it is nil).
-  static func firstResult(_ lua: LuaState, _ L: OpaquePointer, _ first: Int32, _ count: Int32) -> LuaValue? {
-    guard count > 0, lua_type(L, first) != LUA_TNIL else { return nil }
-    return lua.value(at: first, in: L)
+  static func firstResult(_ lua: LuaState, _ L: LuaRawStack, _ first: Int32, _ count: Int32) -> LuaValue? {
+    guard count > 0, L.type(at: first) != .nil else { return nil }
+    return lua.value(at: first, in: L.rawState)
   }
 }

@@ -1,5 +1,3 @@
-import CLua
-import CLuaShim
 import Composable
 import Foundation
 import Lua
@@ -24,7 +22,7 @@ public final class ReluaHost {
   var swiftFeatures: [String: ReluaSwiftFeature] = [:]
   var swiftFeatureTables: [String: LuaValue] = [:]
   /// `deps`' registry reference: handler calls push it directly (the host keeps `deps` alive).
-  private(set) var depsReference: lua_Integer = 0
+  private(set) var depsReference: Int64 = 0
   private var resolvers: [ObjectIdentifier: ActionResolver] = [:]
   /// The task handle of every send that started no effect: one userdata for all of them.
   private(set) var noEffectsTask: LuaUserdata!
@@ -73,7 +71,7 @@ public final class ReluaHost {
     self.lua = lua
     // Every reducer call makes a view (a userdata owning a Swift object the collector cannot see):
     // generational collection frees them young (measured: 1M sends, +60 MB resident → flat).
-    try lua.withRawState { relua_gc_generational($0) }
+    try lua.collectGenerationally()
     views = try StateViews(lua: lua)
     driver = try LuaCoroutineDriver.of(lua)
     compiler = FeatureCompiler(tags: tags) { [unowned self] name in self.swiftFeatures[name]?.reducer }
@@ -81,25 +79,25 @@ public final class ReluaHost {
     views.willGrow = { [unowned self] bytes in try self.stateMemory.willGrow(by: bytes) }
     named = try NamedDependencies(host: self)
     deps = try LuaDependencies.makeTable(host: self)
-    depsReference = lua_Integer(deps.registryReference)
+    depsReference = Int64(deps.registryReference)
     let primitives = try lua.table()
     try primitives.rawSet("where", .function(lua.rawFunction { stack in
       let level = try stack.int(at: 1, default: 1)
-      stack.push(luaLocation(stack.unsafeState, level: Int32(level)) ?? "?")
+      stack.push(stack.raw.location(ofLevel: Int32(level)) ?? "?")
       return .values(1)
     }))
     // `file:line` where the function at 1 was defined ("?" for a C function): where a
     // tail-called constructor (`return Effect.run(function …)`) can no longer see its caller.
     try primitives.rawSet("defined", .function(lua.rawFunction { stack in
-      let L = stack.unsafeState
-      guard lua_type(L, 1) == LUA_TFUNCTION else { throw LuaError.argument(position: 1, message: "function expected") }
-      lua_pushvalue(L, 1)
-      stack.push(luaDefinition(ofFunctionOnTop: L) ?? "?")
+      let L = stack.raw
+      guard L.type(at: 1) == .function else { throw LuaError.argument(position: 1, message: "function expected") }
+      L.pushCopy(of: 1)
+      stack.push(L.definitionOfFunctionOnTop() ?? "?")
       return .values(1)
     }))
     try primitives.rawSet("copy", .function(views.copyFunction))
     try primitives.rawSet("deps", .function(lua.rawFunction { [unowned self] stack in
-      try self.deps.push(onto: stack.unsafeState)
+      try self.deps.push(onto: stack.raw)
       return .values(1)
     }))
     // The next stack element id of the store reducing now, at least the given one (see
@@ -109,9 +107,9 @@ public final class ReluaHost {
       return [.integer(Int64(DependencyValues.current.stackElementID.next(atLeast: minimum)))]
     }))
     try primitives.rawSet("markIdentified", .function(lua.rawFunction { stack in
-      let L = stack.unsafeState
-      guard lua_type(L, 1) == LUA_TTABLE else { throw LuaError.argument(position: 1, message: "table expected") }
-      lua_settop(L, 1)
+      let L = stack.raw
+      guard L.type(at: 1) == .table else { throw LuaError.argument(position: 1, message: "table expected") }
+      L.setTop(1)
       IdentifiedMarker.mark(tableAtTopOf: L)
       return .values(1)
     }))

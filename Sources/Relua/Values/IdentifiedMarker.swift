@@ -1,5 +1,4 @@
-import CLua
-import CLuaShim
+import Lua
 
 /// The metatable that marks a Lua table as an identified collection (`relua.identified{…}`), so
 /// that a plain table can say "these records are unique by id" before any state hints it. It
@@ -9,28 +8,28 @@ enum IdentifiedMarker {
   static let registryKey = "relua.identified"
 
   /// Makes the marker (once per state) and leaves it on the stack.
-  static func pushMarker(onto L: OpaquePointer) {
-    if lua_getfield(L, relua_registryindex(), registryKey) == LUA_TTABLE { return }
-    lua_settop(L, -2)
-    lua_createtable(L, 0, 2)
-    pushLuaString("identified", onto: L)
-    lua_setfield(L, -2, "__name")
-    lua_pushvalue(L, -1)
-    lua_setfield(L, relua_registryindex(), registryKey)
+  static func pushMarker(onto L: LuaRawStack) {
+    if L.getRegistryField(registryKey) == .table { return }
+    L.pop()
+    L.createTable(recordCount: 2)
+    L.push(string: "identified")
+    L.setField("__name", at: -2)
+    L.pushCopy(of: -1)
+    L.setRegistryField(registryKey)
   }
 
   /// Sets the marker as the metatable of the table on top of the stack.
-  static func mark(tableAtTopOf L: OpaquePointer) {
-    guard lua_checkstack(L, 2) != 0 else { return }
+  static func mark(tableAtTopOf L: LuaRawStack) {
+    guard L.checkStack(2) else { return }
     pushMarker(onto: L)
-    lua_setmetatable(L, -2)
+    L.setMetatable(at: -2)
   }
 
   /// Whether the table at `index` (absolute) carries the marker.
-  static func isMarked(_ index: Int32, in L: OpaquePointer) -> Bool {
-    guard lua_checkstack(L, 2) != 0, lua_getmetatable(L, index) != 0 else { return false }
-    lua_getfield(L, relua_registryindex(), registryKey)
-    defer { lua_settop(L, -3) }
-    return lua_rawequal(L, -1, -2) != 0
+  static func isMarked(_ index: Int32, in L: LuaRawStack) -> Bool {
+    guard L.checkStack(2), L.pushMetatable(of: index) else { return false }
+    L.getRegistryField(registryKey)
+    defer { L.pop(2) }
+    return L.rawEqual(-1, -2)
   }
 }

@@ -1,5 +1,3 @@
-import CLua
-import CLuaShim
 import Lua
 
 /// Reads Lua values from a stack into `Value`s: exact integers and floats, UTF-8 strings, tables
@@ -10,9 +8,9 @@ import Lua
 /// in the slot it is assigned to), else it is an empty record. A sequence assigned where an
 /// identified collection is becomes one (ids checked).
 struct LuaValueReader {
-  let L: OpaquePointer
+  let L: LuaRawStack
   /// Recognises state views (light userdata) and gives their current value.
-  let viewValue: (OpaquePointer, Int32) throws -> Value?
+  let viewValue: (LuaRawStack, Int32) throws -> Value?
   let root: String
   /// Where the value being read goes (only used in messages, so kept apart from `path`, which
   /// stays empty, and allocation-free, for scalars).
@@ -22,8 +20,8 @@ struct LuaValueReader {
   private var tablesBeingRead: [UnsafeRawPointer] = []
 
   init(
-    L: OpaquePointer, root: String, basePath: ValuePath = [], baseComponent: PathComponent? = nil,
-    viewValue: @escaping (OpaquePointer, Int32) throws -> Value?
+    L: LuaRawStack, root: String, basePath: ValuePath = [], baseComponent: PathComponent? = nil,
+    viewValue: @escaping (LuaRawStack, Int32) throws -> Value?
   ) {
     self.L = L
     self.root = root
@@ -40,15 +38,15 @@ struct LuaValueReader {
   func tooDeep() -> ValueError { .conversion(path: describeLongPath(fullPath, root: root), message: Value.tooDeepMessage) }
 
   mutating func read(at index: Int32, hint: Value?) throws -> Value {
-    switch lua_type(L, index) {
-    case LUA_TNIL, LUA_TNONE: return .null
-    case LUA_TBOOLEAN: return .boolean(lua_toboolean(L, index) != 0)
-    case LUA_TNUMBER:
-      if lua_isinteger(L, index) != 0 { return .integer(lua_tointegerx(L, index, nil)) }
-      return .float(lua_tonumberx(L, index, nil))
-    case LUA_TSTRING: return .string(try readString(at: index))
-    case LUA_TTABLE: return try readTable(at: lua_absindex(L, index), hint: hint)
-    case LUA_TLIGHTUSERDATA, LUA_TUSERDATA:
+    switch L.type(at: index) {
+    case .nil, .none: return .null
+    case .boolean: return .boolean(L.boolean(at: index))
+    case .number:
+      if L.isInteger(at: index) { return .integer(L.integerValue(at: index)) }
+      return .float(L.numberValue(at: index))
+    case .string: return .string(try readString(at: index))
+    case .table: return try readTable(at: L.absoluteIndex(index), hint: hint)
+    case .lightUserdata, .userdata:
       if let value = try viewValue(L, index) {
         // A view's value nests as deep as it does; placed here it sits `depth - 1` levels down.
         if value.nests(deeperThan: Value.maxDepth - depth + 1) { throw tooDeep() }
@@ -56,16 +54,13 @@ struct LuaValueReader {
       }
       throw error("userdata cannot be state")
     default:
-      let typeName = String(cString: lua_typename(L, lua_type(L, index)))
+      let typeName = L.typeName(at: index)
       throw error("a \(typeName) cannot be state")
     }
   }
 
   private func readString(at index: Int32) throws(ValueError) -> String {
-    var length = 0
-    let pointer = lua_tolstring(L, index, &length)
-    let bytes = UnsafeRawBufferPointer(start: pointer, count: length)
-    guard let text = String(validating: bytes, as: UTF8.self) else {
+    guard let bytes = L.stringBytes(at: index), let text = String(validating: bytes, as: UTF8.self) else {
       throw error("strings in state must be valid UTF-8")
     }
     return text
@@ -76,30 +71,33 @@ struct LuaValueReader {
 
   private mutating func readTable(at table: Int32, hint: Value?) throws -> Value {
     guard depth <= Value.maxDepth else { throw tooDeep() }
-    let identity = lua_topointer(L, table)!
+    let identity = L.pointer(at: table)!
     if tablesBeingRead.contains(identity) { throw error("a table cannot contain itself (cycle)") }
-    guard lua_checkstack(L, 4) != 0 else { throw LuaError.memory(message: "Lua stack overflow") }
+    try L.reserve(4)
     tablesBeingRead.append(identity)
     defer { tablesBeingRead.removeLast() }
-    let top = lua_gettop(L)
-    defer { lua_settop(L, top) }
+    return try L.withStackGuard { _ in try readEntries(ofTableAt: table, hint: hint) }
+  }
+
+  /// The entries of the table at `table` (absolute) as a record or a sequence (see `readTable`).
+  private mutating func readEntries(ofTableAt table: Int32, hint: Value?) throws -> Value {
 
     var fields: [ValueRecord.Field] = []
     var elements: [(Int64, Value)] = []
     let hintRecord = hint?.recordValue
     // A table marked by `relua.identified` (or pushed from an identified collection) is one.
     let hint = IdentifiedMarker.isMarked(table, in: L) ? (hint?.identifiedValue.map(Value.identified) ?? .identified(IdentifiedValues())) : hint
-    lua_pushnil(L)
-    while lua_next(L, table) != 0 {
-      // key at -2, value at -1; the key is never converted in place (that would confuse lua_next)
-      if lua_type(L, -2) == LUA_TSTRING, elements.isEmpty {
+    L.pushNil()
+    while L.next(at: table) {
+      // key at -2, value at -1; the key is never converted in place (that would confuse next)
+      if L.type(at: -2) == .string, elements.isEmpty {
         let key = try readString(at: -2)
         path.append(.key(key))
         let value = try read(at: -1, hint: hintRecord?[key])
         path.removeLast()
         fields.append(ValueRecord.Field(key: key, value: value))
-      } else if lua_type(L, -2) == LUA_TNUMBER, lua_isinteger(L, -2) != 0, fields.isEmpty {
-        let key = lua_tointegerx(L, -2, nil)
+      } else if L.type(at: -2) == .number, L.isInteger(at: -2), fields.isEmpty {
+        let key = L.integerValue(at: -2)
         path.append(.index(Int(truncatingIfNeeded: key &- 1)))
         let value = try read(at: -1, hint: elementHint(hint, key))
         path.removeLast()
@@ -107,7 +105,7 @@ struct LuaValueReader {
       } else {
         throw error("tables must be a sequence or have string keys")
       }
-      lua_settop(L, -2)
+      L.pop()
     }
     if !fields.isEmpty {
       fields.sort { keyPrecedes($0.key, $1.key) }

@@ -1,29 +1,27 @@
-import CLua
-import CLuaShim
 import Lua
 
 // The metamethods of a state view. Each checks the view is current, finds its container by path
 // and works on the state in place. Errors are thrown (the C trampoline raises them in Lua after
 // Swift has returned) and start with the Lua caller's `chunk:line:`.
 extension StateViews {
-  func staleError(_ L: OpaquePointer) -> LuaError {
+  func staleError(_ L: LuaRawStack) -> LuaError {
     .runtime(message: luaCallerLocation(L) + Self.staleMessage, traceback: nil)
   }
 
-  private func pathError(_ L: OpaquePointer, _ path: ValuePath, _ message: String) -> LuaError {
+  private func pathError(_ L: LuaRawStack, _ path: ValuePath, _ message: String) -> LuaError {
     .runtime(message: luaCallerLocation(L) + describePath(path, root: rootName) + ": " + message, traceback: nil)
   }
 
   /// The slot of the view the metamethod was called on (argument 1).
   @inline(__always)
-  private func receiver(_ L: OpaquePointer) throws -> Int {
+  private func receiver(_ L: LuaRawStack) throws -> Int {
     guard let slot = try liveSlot(at: 1, in: L) else { throw staleError(L) }
     return slot
   }
 
   /// The container a view shows; throws when its path no longer leads to one (e.g. the element
   /// it showed was removed).
-  private func container(ofSlot slot: Int, _ L: OpaquePointer) throws -> Value {
+  private func container(ofSlot slot: Int, _ L: LuaRawStack) throws -> Value {
     let container = viewedValue(slot)
     guard container.isContainer else { throw pathError(L, slots.path(of: slot), "this part of the state no longer exists") }
     return container
@@ -34,22 +32,17 @@ extension StateViews {
   /// key's stored string is reused, so a read makes no Swift string.
   /// For records, `fieldPosition` is where the key is (or would be inserted); -1 otherwise.
   private func slot(
-    forKeyAt index: Int32, in container: Value, _ L: OpaquePointer
+    forKeyAt index: Int32, in container: Value, _ L: LuaRawStack
   ) -> (component: PathComponent, value: Value, fieldPosition: Int)? {
     switch container {
     case .record(let record):
-      guard lua_type(L, index) == LUA_TSTRING else { return nil }
-      var length = 0
-      let bytes = UnsafeRawBufferPointer(start: lua_tolstring(L, index, &length), count: length)
+      guard L.type(at: index) == .string, let bytes = L.stringBytes(at: index) else { return nil }
       let (position, found) = record.search(bytes: bytes)
       if found { return (.key(record.fields[position].key), record.fields[position].value, position) }
       guard let key = String(validating: bytes, as: UTF8.self) else { return nil }
       return (.key(key), .null, position)
     case .array, .identified:
-      guard lua_type(L, index) == LUA_TNUMBER else { return nil }
-      var isInteger: Int32 = 0
-      let key = lua_tointegerx(L, index, &isInteger)
-      guard isInteger != 0, let position = Int(exactly: key) else { return nil }
+      guard L.type(at: index) == .number, let key = L.integer(at: index), let position = Int(exactly: key) else { return nil }
       return (.index(position - 1), container[position - 1], -1)
     default: return nil
     }
@@ -59,12 +52,12 @@ extension StateViews {
   /// an empty record written at key 1 becomes a sequence, an empty sequence written at a string
   /// key a record. The change is logged, so a rollback gives the empty table back as it was. The
   /// session's own state stays a record; identified collections (composed) stay what they are.
-  private func retypeIfEmpty(_ view: Int, _ path: ValuePath, _ L: OpaquePointer) throws {
-    let keyType = lua_type(L, 2)
+  private func retypeIfEmpty(_ view: Int, _ path: ValuePath, _ L: LuaRawStack) throws {
+    let keyType = L.type(at: 2)
     let retyped: Value
     switch viewedValue(view) {
-    case .record(let record) where record.isEmpty && keyType == LUA_TNUMBER: retyped = .array([])
-    case .array(let elements) where elements.isEmpty && keyType == LUA_TSTRING: retyped = .record(ValueRecord())
+    case .record(let record) where record.isEmpty && keyType == .number: retyped = .array([])
+    case .array(let elements) where elements.isEmpty && keyType == .string: retyped = .record(ValueRecord())
     default: return
     }
     if slots.detached(view) != nil {
@@ -78,11 +71,11 @@ extension StateViews {
   }
 
   /// `__index` (the general path: the shim's short path declined; see `StateViews+OwnFields`).
-  func index(_ L: OpaquePointer) throws -> Int32 {
+  func index(_ L: LuaRawStack) throws -> Int32 {
     guard let view = try liveSlot(at: 1, in: L) else { throw staleError(L) }
     let container = try container(ofSlot: view, L)
     guard let (component, child, _) = slot(forKeyAt: 2, in: container, L) else {
-      lua_pushnil(L)
+      L.pushNil()
       return 1
     }
     try pushChild(ofSlot: view, component, child, onto: L)
@@ -90,7 +83,7 @@ extension StateViews {
   }
 
   /// `__newindex` (the general path: the shim's short path declined; see `StateViews+OwnFields`).
-  func newIndex(_ L: OpaquePointer) throws -> Int32 {
+  func newIndex(_ L: LuaRawStack) throws -> Int32 {
     guard let view = try liveSlot(at: 1, in: L) else { throw staleError(L) }
     let path = slots.path(of: view)
     try retypeIfEmpty(view, path, L)
@@ -105,7 +98,7 @@ extension StateViews {
       // alive when it is written (which would force a copy of it).
       let container = try container(ofSlot: view, L)
       guard let (key, oldValue, position) = slot(forKeyAt: 2, in: container, L) else {
-        let keyType = String(cString: lua_typename(L, lua_type(L, 2)))
+        let keyType = L.typeName(at: 2)
         throw pathError(L, path, container.recordValue != nil
           ? "records have string keys only (got a \(keyType) key)"
           : "sequences have integer keys 1…n only (got a \(keyType) key)")
@@ -155,60 +148,58 @@ extension StateViews {
     return 0
   }
 
-  func length(_ L: OpaquePointer) throws -> Int32 {
+  func length(_ L: LuaRawStack) throws -> Int32 {
     let container = try container(ofSlot: receiver(L), L)
-    lua_pushinteger(L, container.recordValue == nil ? lua_Integer(container.count) : 0)
+    L.push(integer: container.recordValue == nil ? Int64(container.count) : 0)
     return 1
   }
 
-  func pairs(_ L: OpaquePointer) throws -> Int32 {
+  func pairs(_ L: LuaRawStack) throws -> Int32 {
     _ = try container(ofSlot: receiver(L), L)
-    try LuaStack.reserveRaw(L, 3)
+    try L.reserve(3)
     try pairsIteratorFunction.push(onto: L)
-    lua_pushvalue(L, 1)
-    lua_pushnil(L)
+    L.pushCopy(of: 1)
+    L.pushNil()
     return 3
   }
 
   /// The `next` of `pairs(view)`: records in key order, sequences 1…n.
-  func nextEntry(_ L: OpaquePointer) throws -> Int32 {
+  func nextEntry(_ L: LuaRawStack) throws -> Int32 {
     guard let view = try liveSlot(at: 1, in: L) else {
-      throw LuaError.argument(position: 1, message: "StateView expected, got \(String(cString: lua_typename(L, lua_type(L, 1))))")
+      throw LuaError.argument(position: 1, message: "StateView expected, got \(L.typeName(at: 1))")
     }
     let container = try container(ofSlot: view, L)
-    try LuaStack.reserveRaw(L, 3)
+    try L.reserve(3)
     switch container {
     case .record(let record):
       var previous: String?
-      if lua_type(L, 2) == LUA_TSTRING {
-        var length = 0
-        let bytes = lua_tolstring(L, 2, &length)
-        previous = String(decoding: UnsafeRawBufferPointer(start: bytes, count: length), as: UTF8.self)
+      if L.type(at: 2) == .string, let bytes = L.stringBytes(at: 2) {
+        previous = String(decoding: bytes, as: UTF8.self)
       }
       guard let key = record.key(after: previous) else { break }
-      pushLuaString(key, onto: L)
+      L.push(string: key)
       try pushChild(ofSlot: view, .key(key), record[key], onto: L)
       return 2
     default:
-      let previous = lua_type(L, 2) == LUA_TNIL ? 0 : Int(lua_tointegerx(L, 2, nil))
+      let previous = L.type(at: 2) == .nil ? 0 : Int(L.integerValue(at: 2))
       guard previous >= 0, previous < container.count else { break }
-      lua_pushinteger(L, lua_Integer(previous + 1))
+      L.push(integer: Int64(previous + 1))
       try pushChild(ofSlot: view, .index(previous), container[previous], onto: L)
       return 2
     }
-    lua_pushnil(L)
+    L.pushNil()
     return 1
   }
 
   /// `tostring(view)`: `StateView: state.path`, `(stale)` once its session ended.
-  func describe(_ L: OpaquePointer) throws -> Int32 {
+  func describe(_ L: LuaRawStack) throws -> Int32 {
     let text: String
     if let slot = try? liveSlot(at: 1, in: L) {
       text = "StateView: " + describePath(slots.path(of: slot), root: rootName)
     } else {
       text = "StateView (stale)"
     }
-    pushLuaString(text, onto: L)
+    L.push(string: text)
     return 1
   }
 }

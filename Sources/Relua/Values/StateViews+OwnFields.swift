@@ -1,5 +1,3 @@
-import CLua
-import CLuaShim
 import CReluaShim
 
 // The short path of the commonest accesses, `s.field` and `s.field = number or boolean` on the

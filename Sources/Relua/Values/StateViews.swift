@@ -1,5 +1,3 @@
-import CLua
-import CLuaShim
 import CReluaShim
 import Lua
 
@@ -90,31 +88,30 @@ package final class StateViews {
         return 0
       }
     }, context: self)
-    try lua.withRawState { L in
-      try LuaStack.reserveRaw(L, 4)
-      lua_pushlightuserdata(L, nil)
-      defer { lua_settop(L, -2) }
-      if lua_getmetatable(L, -1) != 0 {
-        lua_settop(L, -2)
+    try lua.withRawStack { L in
+      try L.reserve(4)
+      L.push(lightUserdata: nil)
+      if L.pushMetatable(of: -1) {
         throw LuaError.conversion("this Lua state already has state views (one StateViews per Lua state)")
       }
-      lua_createtable(L, 0, Int32(functions.count + 4))
+      L.createTable(recordCount: Int32(functions.count + 4))
       for (name, function) in functions {
         try function.push(onto: L)
-        lua_setfield(L, -2, name)
+        L.setField(name, at: -2)
       }
-      try LuaStack.reserveRaw(L, 4)
+      try L.reserve(4)
       var methods = StateViews.viewMethods
-      relua_pushviewmethods(L, &methods, Unmanaged.passRetained(self).toOpaque(), { context in
+      relua_pushviewmethods(L.rawState, &methods, Unmanaged.passRetained(self).toOpaque(), { context in
         Unmanaged<StateViews>.fromOpaque(context!).release()
       })
-      lua_setfield(L, -3, "__newindex")
-      lua_setfield(L, -2, "__index")
-      lua_pushstring(L, "StateView")
-      lua_setfield(L, -2, "__name")
-      lua_pushstring(L, "StateView")
-      lua_setfield(L, -2, "__metatable")
-      lua_setmetatable(L, -2)
+      L.setField("__newindex", at: -3)
+      L.setField("__index", at: -2)
+      L.push(string: "StateView")
+      L.setField("__name", at: -2)
+      L.push(string: "StateView")
+      L.setField("__metatable", at: -2)
+      L.setMetatable(at: -2)
+      L.pop()
     }
     if let copyGlobal { try lua.setGlobal(copyGlobal, .function(copyFunction)) }
   }
@@ -123,12 +120,12 @@ package final class StateViews {
   /// raised by the trampoline once Swift has returned.
   @inline(__always)
   static func dispatch(
-    _ L: OpaquePointer?, _ context: UnsafeMutableRawPointer?, _ body: (StateViews, OpaquePointer) throws -> Int32
+    _ L: OpaquePointer?, _ context: UnsafeMutableRawPointer?, _ body: (StateViews, LuaRawStack) throws -> Int32
   ) -> Int32 {
     // Guaranteed, not retained: Lua holds the object as long as it can call this.
     Unmanaged<StateViews>.fromOpaque(context!)._withUnsafeGuaranteedRef { views in
       do {
-        return try body(views, L!)
+        return try body(views, LuaRawStack(L!))
       } catch {
         return views.lua.raiseStatus(error, on: L!)
       }
@@ -202,9 +199,9 @@ package final class StateViews {
   /// Pushes what Lua sees of the running call's own state: its view, or the plain value when it
   /// is a scalar (one stack slot; reserve it first).
   @inline(__always)
-  package func pushSessionState(onto L: OpaquePointer) throws {
+  package func pushSessionState(onto L: LuaRawStack) throws {
     if value.isContainer {
-      lua_pushlightuserdata(L, rootHandle.pointer)
+      L.push(lightUserdata: rootHandle.pointer)
     } else {
       try value.push(onto: L)
     }
@@ -299,7 +296,7 @@ package final class StateViews {
 
   /// A new view of the running session: its handle, for a new slot. `L`: the Lua state whose
   /// code asked for it, if any (an error then names the script's line).
-  func makeView(path: ValuePath, detached: Value? = nil, for L: OpaquePointer? = nil) throws -> ViewHandle {
+  func makeView(path: ValuePath, detached: Value? = nil, for L: LuaRawStack? = nil) throws -> ViewHandle {
     if path.isEmpty, detached == nil { return rootHandle }
     guard slots.count < viewLimit else {
       let location = L.map(luaCallerLocation) ?? ""
@@ -313,31 +310,31 @@ package final class StateViews {
   var rootHandle: ViewHandle { ViewHandle(generation: generation, slot: 0, isRoot: true) }
 
   /// Pushes the child at `component` of the view in `slot` (its cached child view, or a scalar).
-  func pushChild(ofSlot slot: Int, _ component: PathComponent, _ child: Value, onto L: OpaquePointer) throws {
+  func pushChild(ofSlot slot: Int, _ component: PathComponent, _ child: Value, onto L: LuaRawStack) throws {
     guard child.isContainer else { return try child.push(onto: L) }
     if slots.detached(slot) != nil {
       // A child of a detached value is detached too (not cached: this is the rare path).
-      return lua_pushlightuserdata(L, try makeView(path: slots.path(of: slot) + [component], detached: child, for: L).pointer)
+      return L.push(lightUserdata: try makeView(path: slots.path(of: slot) + [component], detached: child, for: L).pointer)
     }
     if let cached = slots.child(of: slot, component) {
-      return lua_pushlightuserdata(L, ViewHandle(generation: generation, slot: cached, isRoot: false).pointer)
+      return L.push(lightUserdata: ViewHandle(generation: generation, slot: cached, isRoot: false).pointer)
     }
     let handle = try makeView(path: slots.path(of: slot) + [component], for: L)
     slots.setChild(of: slot, component, to: handle.slot)
-    lua_pushlightuserdata(L, handle.pointer)
+    L.push(lightUserdata: handle.pointer)
   }
 
   /// The slot of the view at `index` if that is a view of the running session; nil when it is
   /// no view; throws "state can only change inside a reducer" for a view of an ended session.
   @inline(__always)
-  func liveSlot(at index: Int32, in L: OpaquePointer) throws -> Int? {
+  func liveSlot(at index: Int32, in L: LuaRawStack) throws -> Int? {
     try liveHandle(at: index, in: L)?.slot
   }
 
   /// The handle of the view at `index` (see `liveSlot`).
   @inline(__always)
-  func liveHandle(at index: Int32, in L: OpaquePointer) throws -> ViewHandle? {
-    guard lua_type(L, index) == LUA_TLIGHTUSERDATA, let handle = ViewHandle(lua_touserdata(L, index)) else { return nil }
+  func liveHandle(at index: Int32, in L: LuaRawStack) throws -> ViewHandle? {
+    guard L.type(at: index) == .lightUserdata, let handle = ViewHandle(L.userdata(at: index)) else { return nil }
     guard isActive, handle.generation == generation & ViewHandle.generationMask, handle.slot < slots.count else {
       throw staleError(L)
     }
@@ -354,30 +351,28 @@ package final class StateViews {
 
   /// The number (integer or float, as Lua has it) or boolean at `index`; nil for other types.
   @inline(__always)
-  func numberOrBoolean(at index: Int32, in L: OpaquePointer) -> Value? {
-    switch lua_type(L, index) {
-    case LUA_TBOOLEAN: return .boolean(lua_toboolean(L, index) != 0)
-    case LUA_TNUMBER:
-      return lua_isinteger(L, index) != 0 ? .integer(lua_tointegerx(L, index, nil)) : .float(lua_tonumberx(L, index, nil))
+  func numberOrBoolean(at index: Int32, in L: LuaRawStack) -> Value? {
+    switch L.type(at: index) {
+    case .boolean: return .boolean(L.boolean(at: index))
+    case .number:
+      return L.isInteger(at: index) ? .integer(L.integerValue(at: index)) : .float(L.numberValue(at: index))
     default: return nil
     }
   }
 
   /// Reads the Lua value at `index` into a `Value` (views give their current value).
   func read(
-    at index: Int32, in L: OpaquePointer, root: String, path: ValuePath, component: PathComponent? = nil, hint: Value?
+    at index: Int32, in L: LuaRawStack, root: String, path: ValuePath, component: PathComponent? = nil, hint: Value?
   ) throws -> Value {
     // Scalars and views without building a reader (the common case of a write).
-    switch lua_type(L, index) {
-    case LUA_TNIL: return .null
-    case LUA_TBOOLEAN, LUA_TNUMBER: return numberOrBoolean(at: index, in: L)!
-    case LUA_TSTRING:
-      var length = 0
-      let pointer = lua_tolstring(L, index, &length)
-      if let text = String(validating: UnsafeRawBufferPointer(start: pointer, count: length), as: UTF8.self) {
+    switch L.type(at: index) {
+    case .nil: return .null
+    case .boolean, .number: return numberOrBoolean(at: index, in: L)!
+    case .string:
+      if let bytes = L.stringBytes(at: index), let text = String(validating: bytes, as: UTF8.self) {
         return .string(text)
       }
-    case LUA_TLIGHTUSERDATA:
+    case .lightUserdata:
       if let slot = try liveSlot(at: index, in: L) {
         // A view assigned elsewhere copies its value, which must still fit the depth bound there
         // (`s.a = s` in a loop would otherwise nest the state one level deeper each time).
@@ -419,12 +414,6 @@ package struct StateSession {
     let value = host.value[path: path]
     guard value.isContainer else { return try host.lua.value(value) }
     return .lightUserdata(try host.makeView(path: path).pointer)
-  }
-}
-
-extension LuaStack {
-  static func reserveRaw(_ L: OpaquePointer, _ count: Int32) throws {
-    guard lua_checkstack(L, count) != 0 else { throw LuaError.memory(message: "Lua stack overflow") }
   }
 }
 

@@ -1,6 +1,4 @@
-import CLua
 import Lua
-import CLuaShim
 
 /// A state view as Lua holds it: a light userdata whose bits are the generation of the session
 /// that made it, whether it shows the session's own state (its root), and the view's slot in that
@@ -125,6 +123,6 @@ struct ViewSlots {
 }
 
 /// Where the script code that triggered a metamethod stands (`chunk:line: `), for messages.
-func luaCallerLocation(_ L: OpaquePointer) -> String {
-  LuaState.scriptLocation(L).map { "\($0): " } ?? ""
+func luaCallerLocation(_ L: LuaRawStack) -> String {
+  L.scriptLocation.map { "\($0): " } ?? ""
 }

@@ -1,4 +1,3 @@
-import CLua
 import Lua
 import XCTest
 
@@ -157,7 +156,7 @@ final class FeatureHostTests: XCTestCase {
     XCTAssertEqual(store.store.state[key: "n"], .integer(32))
     try store.send("work")
     XCTAssertEqual(store.store.state[key: "n"], .integer(33))
-    try lua.withRawState { L in XCTAssertEqual(lua_gettop(L), 0, "nothing left on the stack") }
+    try lua.withRawState { L in XCTAssertEqual(LuaRawStack(L).top, 0, "nothing left on the stack") }
   }
 
   /// The one-C-call handler path on a Lua stack filled to its limit: it cannot push its nine
@@ -177,11 +176,12 @@ final class FeatureHostTests: XCTestCase {
     // Unowned: the state keeps this function (a strong capture would keep the state alive).
     try lua.registerRaw("sendOnFullStack") { [unowned lua] _ in
       try lua.withRawState { L in
-        let base = lua_gettop(L)
-        while lua_checkstack(L, 64) != 0 { for _ in 0..<64 { lua_pushnil(L) } }
-        while lua_checkstack(L, 1) != 0 { lua_pushnil(L) }
-        filled = Int(lua_gettop(L) - base)
-        defer { lua_settop(L, base) }
+        let L = LuaRawStack(L)
+        let base = L.top
+        while L.checkStack(64) { for _ in 0..<64 { L.pushNil() } }
+        while L.checkStack(1) { L.pushNil() }
+        filled = Int(L.top - base)
+        defer { L.setTop(base) }
         XCTAssertThrowsError(try MainActor.assumeIsolated { try store.send("bump") }) { failure = $0 }
       }
       return .none
@@ -192,7 +192,7 @@ final class FeatureHostTests: XCTestCase {
     XCTAssertEqual(store.store.state[key: "n"], .integer(1))
     try store.send("bump")
     XCTAssertEqual(store.store.state[key: "n"], .integer(2))
-    try lua.withRawState { L in XCTAssertEqual(lua_gettop(L), 0, "nothing left on the stack") }
+    try lua.withRawState { L in XCTAssertEqual(LuaRawStack(L).top, 0, "nothing left on the stack") }
   }
 
   func testRunawayAndMemoryBombReducersLeaveTheStateAndTheHostUsable() async throws {

@@ -1,4 +1,3 @@
-import CLua
 import Lua
 import Relua
 import XCTest
@@ -14,7 +13,7 @@ final class ViewHarness {
   }
 
   /// The Lua stack height now (to check operations leave it balanced).
-  var stackTop: Int32 { (try? lua.withRawState { lua_gettop($0) }) ?? -1 }
+  var stackTop: Int32 { (try? lua.withRawState { LuaRawStack($0).top }) ?? -1 }
 
   /// Compiles `return function(s, ...) <body> end` and calls it with a view of `state` (at `path`).
   @discardableResult
