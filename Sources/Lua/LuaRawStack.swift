@@ -20,7 +20,8 @@ package struct LuaRawStack {
   /// The `lua_State*` (for relua's own C shim, which needs the raw pointer).
   @usableFromInline package let rawState: OpaquePointer
 
-  @inlinable @inline(__always) @usableFromInline
+  /// A view of the stack of `rawState` (a thread of a state the Lua layer made).
+  @inlinable @inline(__always)
   package init(_ rawState: OpaquePointer) { self.rawState = rawState }
 
   // MARK: Constants
@@ -296,6 +297,9 @@ extension LuaStack {
   /// The raw stack under this view (see `LuaRawStack`).
   @inlinable @inline(__always)
   package var raw: LuaRawStack { LuaRawStack(unsafeState) }
+
+  /// `chunk:line` of the innermost script code calling (see `LuaState.scriptLocation(_:)`).
+  package var scriptLocation: String? { LuaState.scriptLocation(unsafeState) }
 }
 
 extension LuaState {

@@ -540,7 +540,7 @@ package final class LuaTestRunner {
       // `where(level)`: the `file:line` a hook is declared at (`level` 2: the caller of `before_each`).
       let whereFunction = try state.rawFunction { stack in
         let level = try stack.int(at: 1, default: 1)
-        stack.push(luaLocation(stack.unsafeState, level: Int32(level)) ?? "?")
+        stack.push(stack.raw.location(ofLevel: Int32(level)) ?? "?")
         return .values(1)
       }
       let dsl = try state.call(

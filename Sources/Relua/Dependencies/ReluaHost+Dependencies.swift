@@ -28,7 +28,7 @@ extension ReluaHost {
     guard name.range(of: #"^[A-Za-z_][A-Za-z0-9_]*$"#, options: .regularExpression) != nil else {
       throw LuaError.argument(position: 1, message: "relua.dependency: a dependency name is an identifier, got '\(name)'")
     }
-    let declaredAt = luaLocation(stack.unsafeState, level: 1) ?? "?"
+    let declaredAt = stack.raw.location(ofLevel: 1) ?? "?"
     return .function(try lua.function { [unowned self] stack in
       do {
         let spec = try stack.table(at: 1)

@@ -22,7 +22,7 @@ public final class FeatureDefinition {
   /// right after the last child), more reducers (`relua.reduce`) and `relua.onChange` entries.
   /// Only scopes run in this order among the reducers: optional, forEach, presents and stack
   /// always run their child before all of them, as their operators do in TCA.
-  internal(set) var steps: [FeatureStep] = []
+  var steps: [FeatureStep] = []
 
   init(
     name: String, table: LuaTable, actions: [String: PayloadType], children: [FeatureChild], bindable: [String],

@@ -1,5 +1,6 @@
 import CReluaShim
 import Composable
+import Foundation
 import Lua
 
 /// How the host calls into Lua for features: initial states, handlers, `reduce` functions and
@@ -217,13 +218,6 @@ extension ReluaHost {
   }
 }
 
-/// `file:line` of the Lua function `level` levels up from the running C function (`L`: a Swift
-/// function's `LuaStack.unsafeState`; see `LuaRawStack.location(ofLevel:)`).
-package func luaLocation(_ L: OpaquePointer, level: Int32) -> String? {
-  LuaRawStack(L).location(ofLevel: level)
-}
-
-import Foundation
 
 extension ReluaHost {
   /// The first result of a call (nil when there is none or it is nil).

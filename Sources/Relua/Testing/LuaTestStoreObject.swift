@@ -89,7 +89,7 @@ package final class LuaTestStoreObject {
     }
     let object = try LuaTestStoreObject(
       host: host, feature: feature, state: state, options: dependencies,
-      location: luaLocation(stack.unsafeState, level: 1) ?? "?")
+      location: stack.raw.location(ofLevel: 1) ?? "?")
     object.testStore.limits = try SendLimits(luaOptions: options)
     // TCA's `TestStore.timeout`: how long receive and finish wait for effects on live dependencies.
     if let timeout = try options?["timeout"], !timeout.isNil {

@@ -6,9 +6,6 @@ extension Value: LuaPushable {
   /// collection's table carries the `IdentifiedMarker` metatable, so it reads back as one.
   public func push(onto stack: LuaStack) throws { try push(onto: stack.raw) }
 
-  /// Pushes onto a raw `lua_State*` (one slot). Only allocating, non-raising calls are used.
-  package func push(onto L: OpaquePointer) throws(LuaError) { try push(onto: LuaRawStack(L)) }
-
   /// Pushes onto the raw stack (one slot). Only allocating, non-raising calls are used.
   package func push(onto L: LuaRawStack) throws(LuaError) {
     switch self {
