@@ -11,6 +11,8 @@ public protocol DependencyKey {
 }
 
 extension DependencyKey {
+  /// No test value: a test that reads the key without setting it fails ("unimplemented").
   public static var testValue: Value? { nil }
+  /// The key's type name.
   public static var name: String { String(describing: Self.self) }
 }

@@ -1,5 +1,6 @@
 /// A reducer that does nothing (the child of an alert, a placeholder).
 public struct EmptyReducer<State, Action>: Reducer {
+  /// Changes nothing; no effect.
   @inlinable public init() {}
   @inlinable
   public func reduce(into state: inout State, action: Action) -> Effect<Action> { .none }

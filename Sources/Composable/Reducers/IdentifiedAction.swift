@@ -2,7 +2,9 @@
 public enum IdentifiedAction<ID: Hashable & Sendable, Action> {
   case element(id: ID, action: Action)
 
+  /// The element's id.
   public var id: ID { switch self { case let .element(id, _): id } }
+  /// The element's action.
   public var action: Action { switch self { case let .element(_, action): action } }
 }
 

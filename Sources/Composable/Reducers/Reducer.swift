@@ -16,12 +16,14 @@ public protocol Reducer<State, Action> {
 }
 
 extension Reducer where Body == Never {
+  /// A reducer that implements `reduce(into:action:)` has no body (reading it is a fatal error).
   public var body: Body {
     fatalError("'\(Self.self)' has no body: it implements reduce(into:action:).")
   }
 }
 
 extension Reducer {
+  /// None by default.
   public func navigationNodes(in state: State) -> [NavigationNode] { [] }
 
   /// The navigation tree of `state`: a root node holding what is presented right now.
@@ -31,11 +33,13 @@ extension Reducer {
 }
 
 extension Reducer where Body: Reducer, Body.State == State, Body.Action == Action {
+  /// Runs `body`.
   @inlinable
   public func reduce(into state: inout State, action: Action) -> Effect<Action> {
     body.reduce(into: &state, action: action)
   }
 
+  /// `body`'s navigation nodes.
   public func navigationNodes(in state: State) -> [NavigationNode] {
     body.navigationNodes(in: state)
   }
