@@ -84,9 +84,10 @@ where R0.State == R1.State, R0.Action == R1.Action {
 
 /// A reducer that may be absent (an `if` without `else` in a builder).
 public struct OptionalReducer<Wrapped: Reducer>: Reducer {
-  /// Runs the wrapped reducer, if any.
   @usableFromInline let wrapped: Wrapped?
+  /// `wrapped`, or no reducer.
   @inlinable public init(_ wrapped: Wrapped?) { self.wrapped = wrapped }
+  /// Runs the wrapped reducer, if any.
   @inlinable
   public func reduce(into state: inout Wrapped.State, action: Wrapped.Action) -> Effect<Wrapped.Action> {
     wrapped?.reduce(into: &state, action: action) ?? .none
@@ -123,8 +124,9 @@ where First.State == Second.State, First.Action == Second.Action {
 public struct ReducerList<Element: Reducer>: Reducer {
   /// The reducers, run in this order.
   public var reducers: [Element]
-  /// Runs each reducer in order on the same state; merges their effects.
+  /// The reducers, to run in this order.
   @inlinable public init(_ reducers: [Element]) { self.reducers = reducers }
+  /// Runs each reducer in order on the same state; merges their effects.
   @inlinable
   public func reduce(into state: inout Element.State, action: Element.Action) -> Effect<Element.Action> {
     var effects: [Effect<Element.Action>] = []
@@ -143,8 +145,8 @@ public struct ReducerList<Element: Reducer>: Reducer {
 /// Groups reducers (e.g. to apply a modifier to several at once).
 public struct CombineReducers<State, Action, Reducers: Reducer>: Reducer
 where Reducers.State == State, Reducers.Action == Action {
-  /// Groups the reducers `build` lists.
   @usableFromInline let reducers: Reducers
+  /// Groups the reducers `build` lists.
   @inlinable
   public init(@ReducerBuilder<State, Action> _ build: () -> Reducers) { self.reducers = build() }
   /// Runs the grouped reducers.
