@@ -3,12 +3,15 @@ import CLuaShim
 
 /// A Swift value that can be pushed onto the Lua stack.
 public protocol LuaPushable {
+  /// Pushes the value onto the stack of the Swift function being called (or being set up).
   func push(onto stack: LuaStack) throws
 }
 
 /// A Swift value convertible to and from Lua values. Conversions are exact: `3.5` does not become
 /// an `Int`, an integer beyond 2^53 does not silently become a `Double`... (see each type).
 public protocol LuaConvertible: LuaPushable {
+  /// Converts a Lua value, exactly; throws `LuaError.conversion` for a value of another type or out
+  /// of range.
   init(lua value: LuaValue) throws
 }
 

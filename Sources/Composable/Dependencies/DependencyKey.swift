@@ -1,7 +1,9 @@
 /// A key for a dependency in `DependencyValues`. `liveValue` is used by stores, `testValue` by test
 /// stores when a test did not provide one (the default test value reports "Unimplemented dependency").
 public protocol DependencyKey {
+  /// The dependency's type.
   associatedtype Value: Sendable
+  /// The value stores use when nothing else was set.
   static var liveValue: Value { get }
   /// The value a test store uses when the test did not set one. Nil (the default) means "unimplemented":
   /// the live value is used but the access fails the test.

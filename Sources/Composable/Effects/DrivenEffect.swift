@@ -150,6 +150,7 @@ public struct DrivenEffect<Action> {
 /// cancelled (see `DrivenEffect.onCancel(telling:)`).
 @MainActor
 public protocol DrivenEffectCancellable: AnyObject {
+  /// Called once, on the main actor, when the effect is cancelled.
   func drivenEffectCancelled()
 }
 

@@ -60,8 +60,11 @@ public struct BindingReducer<State, Action>: Reducer {
 
 /// An action type with a binding case.
 public protocol BindableAction {
+  /// The state the binding actions set.
   associatedtype State
+  /// The binding case: the action carrying `action`.
   static func binding(_ action: BindingAction<State>) -> Self
+  /// The binding action this action carries, if it is the binding case.
   var binding: BindingAction<State>? { get }
 }
 

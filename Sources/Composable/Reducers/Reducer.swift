@@ -2,12 +2,17 @@
 ///
 /// Implement either `reduce(into:action:)` or a `body` built from other reducers (like TCA's `body`).
 public protocol Reducer<State, Action> {
+  /// The feature's state.
   associatedtype State
+  /// The feature's actions.
   associatedtype Action
+  /// The reducer `body` is built of (`Never` for a reducer implementing `reduce(into:action:)`).
   associatedtype Body
 
+  /// Changes `state` for `action` and returns the effect to run next (`.none` for nothing).
   func reduce(into state: inout State, action: Action) -> Effect<Action>
 
+  /// The reducers this feature is built of, run in order (instead of `reduce(into:action:)`).
   @ReducerBuilder<State, Action>
   var body: Body { get }
 

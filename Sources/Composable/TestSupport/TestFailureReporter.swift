@@ -33,6 +33,7 @@ public struct SourceLocation: Sendable, CustomStringConvertible {
 /// Receives TestStore failures. The default reports them to XCTest / Swift Testing (IssueReporting);
 /// a host test runner routes them to its own report.
 public protocol TestFailureReporter {
+  /// Reports a failed assertion at `location`.
   @MainActor func reportFailure(_ message: String, at location: SourceLocation)
   /// What a non-exhaustive store skipped (`Exhaustivity.off(showSkippedAssertions: true)`): a note
   /// for the test's output, not a failure. Ignored unless a reporter shows it.

@@ -232,6 +232,7 @@ public final class TestStoreClock: Clock, @unchecked Sendable {
 /// an object the host keeps per effect anyway (a Lua effect's run), told which sleep ended.
 @MainActor
 public protocol TestClockSleeper: AnyObject {
+  /// Called when the sleep `id` (`Sleep.id`) is due, on the main actor.
   func clockDidWake(sleep id: Int)
 }
 
