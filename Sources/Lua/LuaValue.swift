@@ -3,15 +3,25 @@ import CLua
 /// A Lua value. Integers and floats stay apart (`3` is `.integer`, `3.0` is `.number`); strings
 /// are bytes; tables, functions, userdata and threads are registry references to live Lua values.
 public enum LuaValue {
+  /// `nil`.
   case `nil`
+  /// `true` or `false`.
   case boolean(Bool)
+  /// An integer (Lua 5.4's 64-bit integer subtype).
   case integer(Int64)
+  /// A float.
   case number(Double)
+  /// A string: bytes, not necessarily UTF-8.
   case string(LuaString)
+  /// A table, by reference.
   case table(LuaTable)
+  /// A function (Lua, C or Swift), by reference.
   case function(LuaFunction)
+  /// A full userdata (a registered Swift object, or a C module's), by reference.
   case userdata(LuaUserdata)
+  /// A light userdata: a bare pointer.
   case lightUserdata(UnsafeMutableRawPointer?)
+  /// A coroutine, by reference.
   case thread(LuaThread)
 
   /// The value's Lua type (integers and floats are both `.number`).
@@ -64,6 +74,7 @@ public enum LuaValue {
 
 /// The kinds of Lua values.
 public enum LuaType: Int32, Sendable, CustomStringConvertible {
+  /// Lua's type tags (`LUA_TNONE` … `LUA_TTHREAD`); `.none` is an absent stack slot.
   case none = -1, `nil` = 0, boolean, lightUserdata, number, string, table, function, userdata, thread
 
   /// The name Lua's `type()` gives (`"no value"` for `.none`).

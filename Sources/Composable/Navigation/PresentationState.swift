@@ -33,7 +33,9 @@ extension PresentationState: CustomDumpReflectable {
 
 /// The parent's action for a presented child: the child's own actions, or a request to dismiss it.
 public enum PresentationAction<Action> {
+  /// An action of the presented child.
   case presented(Action)
+  /// Dismisses the child (its effects are cancelled).
   case dismiss
 }
 

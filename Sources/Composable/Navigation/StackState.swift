@@ -121,8 +121,11 @@ extension StackState: CustomDumpReflectable {
 
 /// The parent's action for its stack: an element's action, popping, or pushing a screen.
 public enum StackAction<State, Action> {
+  /// An action of the element with `id`.
   case element(id: StackElementID, action: Action)
+  /// Pops the element with `id` and every element above it.
   case popFrom(id: StackElementID)
+  /// Pushes `state` as a new element with the id `id`.
   case push(id: StackElementID, state: State)
 }
 

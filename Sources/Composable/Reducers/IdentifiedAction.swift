@@ -1,5 +1,6 @@
 /// An action for one element of a collection of child features.
 public enum IdentifiedAction<ID: Hashable & Sendable, Action> {
+  /// The action `action` of the element with `id`.
   case element(id: ID, action: Action)
 
   /// The element's id.

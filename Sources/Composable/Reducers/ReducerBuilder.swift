@@ -101,7 +101,9 @@ public struct OptionalReducer<Wrapped: Reducer>: Reducer {
 /// One of two reducers (an `if`/`else` in a builder).
 public enum EitherReducer<First: Reducer, Second: Reducer>: Reducer
 where First.State == Second.State, First.Action == Second.Action {
+  /// The `if` branch's reducer.
   case first(First)
+  /// The `else` branch's reducer.
   case second(Second)
   /// Runs the reducer of the branch taken.
   @inlinable
