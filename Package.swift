@@ -22,6 +22,9 @@ let package = Package(
     .package(url: "https://github.com/pointfreeco/swift-custom-dump", from: "1.3.0"),
     .package(url: "https://github.com/pointfreeco/xctest-dynamic-overlay", from: "1.0.0"),
     .package(url: "https://github.com/pointfreeco/swift-concurrency-extras", from: "1.0.0"),
+    // `swift package generate-documentation` for the DocC catalogs (Scripts/test's docs stage): a
+    // command plugin, never linked into a product (docs/DESIGN-NOTES.md, "Package and dependencies").
+    .package(url: "https://github.com/swiftlang/swift-docc-plugin", from: "1.5.0"),
   ],
   // The layers (docs/DESIGN-NOTES.md, "Layers (the map)"; Scripts/check-layers holds them): a
   // target imports only what its line below allows, and nothing above it.

@@ -15,6 +15,7 @@ public final class LuaCoverage: @unchecked Sendable {
   /// The C coverage; alive as long as this object, which every state attached to it keeps.
   let pointer: OpaquePointer
 
+  /// An empty coverage, to give to `LuaOptions.coverage`.
   public init() {
     guard let pointer = relua_coverage_new() else { fatalError("relua: cannot allocate a coverage") }
     self.pointer = pointer

@@ -29,6 +29,7 @@ public enum LuaError: Error, CustomStringConvertible {
   /// The state was closed; the value or reference belongs to a state that no longer exists.
   case closed
 
+  /// The message, with the traceback after it when one was captured.
   public var description: String {
     switch self {
     case .syntax(let message, _): return "syntax error: \(message)"

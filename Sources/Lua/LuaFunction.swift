@@ -8,11 +8,13 @@ public final class LuaFunction: LuaRef {
     try state().call(self, arguments: arguments)
   }
 
+  /// Calls it (protected) with an array of arguments; returns all results.
   @discardableResult
   public func call(arguments: [LuaValue]) throws -> [LuaValue] {
     try state().call(self, arguments: arguments)
   }
 
+  /// `function(a, b)`: calls it (protected); returns all results.
   @discardableResult
   public func callAsFunction(_ arguments: LuaValue...) throws -> [LuaValue] {
     try state().call(self, arguments: arguments)

@@ -1,9 +1,9 @@
 import CLuaShim
 
+// @unchecked Sendable: the only state is a C atomic int, and the C memory lives as long as this object.
 /// Stops the code running in a `LuaState` from any thread (a REPL's Ctrl-C): the count hook sees
 /// the flag and raises "interrupted!" (repeatedly, so `pcall` cannot swallow it). Needs the state
 /// to be `interruptible` or to have an instruction limit, so that the hook is installed.
-// @unchecked Sendable: the only state is a C atomic int, and the C memory lives as long as this object.
 public final class LuaInterruptHandle: @unchecked Sendable {
   let flag: OpaquePointer
 
@@ -14,5 +14,7 @@ public final class LuaInterruptHandle: @unchecked Sendable {
 
   deinit { relua_flag_free(flag) }
 
+  /// Raises `LuaError.interrupted` in the code the state runs, at its next hook; safe from any
+  /// thread.
   public func interrupt() { relua_flag_set(flag, 1) }
 }

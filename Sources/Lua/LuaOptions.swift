@@ -32,6 +32,8 @@ public struct LuaOptions {
   /// bytecode themselves; the cache holds only what relua compiled.
   public var sharesCompiledChunks: Bool
 
+  /// Options for a state; the defaults make a sandboxed state with no limits beyond the memory
+  /// ceiling.
   public init(
     trusted: Bool = false,
     memoryLimit: Int? = nil,

@@ -26,8 +26,10 @@ public struct LuaStack {
   /// The hook mask (`LUA_MASKCOUNT`, `LUA_MASKLINE`…) of the thread that called: which hooks it has.
   package var hookMask: Int32 { lua_gethookmask(L) }
 
+  /// The type of the value at `position` (`.none` past the top).
   public func type(at position: Int) -> LuaType { LuaType(rawValue: lua_type(L, Int32(position))) ?? .none }
 
+  /// Whether the value at `position` is nil or absent.
   public func isNil(at position: Int) -> Bool { lua_type(L, Int32(position)) <= 0 }
 
   /// The type name Lua shows in messages (`__name` of userdata types, e.g. "Store").
@@ -43,6 +45,7 @@ public struct LuaStack {
     return LuaType(rawValue: lua_type(L, index))?.description ?? "no value"
   }
 
+  /// The `bad argument` error for a value at `position` that is not the `expected` type.
   public func typeError(_ expected: String, at position: Int) -> LuaError {
     .argument(position: position, message: "\(expected) expected, got \(typeName(at: position))")
   }
@@ -60,10 +63,12 @@ public struct LuaStack {
     throw typeError("number", at: position)
   }
 
+  /// An integer argument, or `defaultValue` when it is nil or absent.
   public func int(at position: Int, default defaultValue: Int) throws(LuaError) -> Int {
     isNil(at: position) ? defaultValue : try int(at: position)
   }
 
+  /// A number argument (integers convert; numeric strings pass, as in Lua).
   public func double(at position: Int) throws(LuaError) -> Double {
     var isNumber: Int32 = 0
     let value = lua_tonumberx(L, Int32(position), &isNumber)
@@ -87,6 +92,7 @@ public struct LuaStack {
     return String(decoding: UnsafeRawBufferPointer(start: pointer, count: length), as: UTF8.self)
   }
 
+  /// A string argument, or `defaultValue` when it is nil or absent.
   public func string(at position: Int, default defaultValue: String) throws(LuaError) -> String {
     isNil(at: position) ? defaultValue : try string(at: position)
   }
@@ -98,17 +104,20 @@ public struct LuaStack {
     return try body(UnsafeRawBufferPointer(start: pointer, count: length))
   }
 
+  /// A string argument as its bytes, exactly.
   public func luaString(at position: Int) throws(LuaError) -> LuaString {
     var length = 0
     guard let pointer = relua_tolstring(L, Int32(position), &length) else { throw typeError("string", at: position) }
     return LuaString(bytes: Array(UnsafeRawBufferPointer(start: pointer, count: length)))
   }
 
+  /// A table argument, as a reference that may outlive the call.
   public func table(at position: Int) throws(LuaError) -> LuaTable {
     guard lua_type(L, Int32(position)) == LUA_TTABLE else { throw typeError("table", at: position) }
     return LuaTable(handle: state.handle, at: Int32(position), in: L)
   }
 
+  /// A function argument, as a reference that may outlive the call.
   public func function(at position: Int) throws(LuaError) -> LuaFunction {
     guard lua_type(L, Int32(position)) == LUA_TFUNCTION else { throw typeError("function", at: position) }
     return LuaFunction(handle: state.handle, at: Int32(position), in: L)
@@ -135,19 +144,28 @@ public struct LuaStack {
     guard lua_checkstack(L, Int32(count)) != 0 else { throw .memory(message: "Lua stack overflow") }
   }
 
+  /// Pushes `nil`.
   public func pushNil() { lua_pushnil(L) }
+  /// Pushes a boolean.
   public func push(_ value: Bool) { lua_pushboolean(L, value ? 1 : 0) }
+  /// Pushes an integer.
   public func push(_ value: Int) { lua_pushinteger(L, lua_Integer(value)) }
+  /// Pushes an integer.
   public func push(_ value: Int64) { lua_pushinteger(L, value) }
+  /// Pushes a float.
   public func push(_ value: Double) { lua_pushnumber(L, value) }
+  /// Pushes a string of the text's UTF-8 bytes.
   public func push(_ value: String) {
     var value = value
     value.withUTF8 { bytes in _ = lua_pushlstring(L, bytes.baseAddress, bytes.count) }
   }
+  /// Pushes a string of these bytes (copied by Lua).
   public func push(bytes: UnsafeRawBufferPointer) {
     lua_pushlstring(L, bytes.baseAddress?.assumingMemoryBound(to: CChar.self), bytes.count)
   }
+  /// Pushes any Lua value (references push what they refer to).
   public func push(_ value: LuaValue) throws(LuaError) { try state.push(value, onto: L) }
+  /// Pushes any pushable Swift value (`[1, 2]`, `["a": 1]`, `"text"`…).
   public func push(_ value: some LuaPushable) throws { try value.push(onto: self) }
   /// Pushes a Swift object as a userdata of its registered type.
   public func push<T: AnyObject>(object: T) throws(LuaError) {
@@ -167,6 +185,7 @@ public struct LuaReturn: Sendable {
 
   /// Returns the top `count` values of the stack.
   public static func values(_ count: Int) -> LuaReturn { LuaReturn(code: Int32(count)) }
+  /// Returns no values.
   public static let none = LuaReturn(code: 0)
   /// Yields the top `count` values from the running coroutine. When resumed, the resume
   /// arguments become this function's results.

@@ -60,6 +60,8 @@ extension LuaState {
     try call(function, arguments: arguments)
   }
 
+  /// Calls a Lua function (protected, with a traceback on errors) with an array of arguments;
+  /// returns all its results.
   @discardableResult
   public func call(_ function: LuaFunction, arguments: [LuaValue]) throws -> [LuaValue] {
     try call(function, argumentCount: arguments.count) { L in

@@ -28,6 +28,8 @@ public final class LuaState {
   /// so the state keeps it alive.
   private let coverage: LuaCoverage?
 
+  /// A new state: the standard library (sandboxed unless `options.trusted`), relua's protected
+  /// allocator and hooks, and the options' limits.
   public init(options: LuaOptions = LuaOptions()) throws {
     interruptHandle = LuaInterruptHandle()
     isTrusted = options.trusted
@@ -111,6 +113,7 @@ public final class LuaState {
     if isClosed { handler() } else { closeHandlers.append(handler) }
   }
 
+  /// Whether `close()` was called (every reference into the state then throws `LuaError.closed`).
   public var isClosed: Bool { !handle.isAlive }
 
   var control: UnsafeMutablePointer<relua_control>? { handle.control }
@@ -264,8 +267,11 @@ public final class LuaState {
     }
   }
 
+  /// The global `name` (`_G[name]`, metamethods included).
   public func global(_ name: String) throws -> LuaValue { try globals.get(LuaValue.text(name)) }
+  /// Sets the global `name` to `value`.
   public func setGlobal(_ name: String, _ value: LuaValue) throws { try globals.set(.text(name), value) }
+  /// Sets the global `name` to a pushable Swift value.
   public func setGlobal(_ name: String, _ value: some LuaPushable) throws { try globals.set(name, value) }
 
   /// A new table, optionally filled with an array part and string-keyed fields.

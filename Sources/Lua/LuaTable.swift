@@ -6,9 +6,12 @@ import CLuaShim
 public final class LuaTable: LuaRef {
   /// `table[key]`, metamethods included.
   public subscript(key: LuaValue) -> LuaValue { get throws { try get(key) } }
+  /// `table[key]` for a string key, metamethods included.
   public subscript(key: String) -> LuaValue { get throws { try get(LuaValue.text(key)) } }
+  /// `table[index]` for an integer key, metamethods included.
   public subscript(index: Int) -> LuaValue { get throws { try get(LuaValue.integer(Int64(index))) } }
 
+  /// `table[key]`, metamethods included (run protected).
   public func get(_ key: LuaValue) throws -> LuaValue {
     try withPushed { state, L, table in
       try state.push(key, onto: L)
@@ -18,6 +21,7 @@ public final class LuaTable: LuaRef {
     }
   }
 
+  /// `table[key]` for a pushable Swift key, metamethods included.
   public func get(_ key: some LuaPushable) throws -> LuaValue {
     try withPushed { state, L, table in
       try key.push(onto: LuaStack(L, state))
@@ -37,6 +41,7 @@ public final class LuaTable: LuaRef {
     }
   }
 
+  /// `table[key] = value` for pushable Swift values, metamethods included.
   public func set(_ key: some LuaPushable, _ value: some LuaPushable) throws {
     try withPushed { state, L, table in
       let stack = LuaStack(L, state)
@@ -47,6 +52,7 @@ public final class LuaTable: LuaRef {
     }
   }
 
+  /// `rawget(table, key)`: no metamethods.
   public func rawGet(_ key: LuaValue) throws -> LuaValue {
     try withPushed { state, L, table in
       try state.push(key, onto: L)
@@ -55,6 +61,7 @@ public final class LuaTable: LuaRef {
     }
   }
 
+  /// `rawget(table, index)`: no metamethods.
   public func rawGet(_ index: Int) throws -> LuaValue {
     try withPushed { state, L, table in
       lua_rawgeti(L, table, lua_Integer(index))
@@ -141,6 +148,7 @@ public final class LuaTable: LuaRef {
     }
   }
 
+  /// Sets the metatable (nil removes it); raw, so a `__metatable` field does not stop it.
   public func setMetatable(_ metatable: LuaTable?) throws {
     try withPushed { state, L, table in
       if let metatable { try metatable.push(onto: L, from: state.handle) } else { lua_pushnil(L) }

@@ -9,6 +9,7 @@ public enum LuaResumeResult: Equatable {
   case finished([LuaValue])
 }
 
+/// Where a coroutine is, as Lua's `coroutine.status` says.
 public enum LuaThreadStatus: Sendable {
   /// Not started yet, or yielded: can be resumed.
   case suspended
@@ -33,6 +34,7 @@ public final class LuaThread: LuaRef {
   /// The coroutine's `lua_State*`, for a host's C that compares it with the running thread.
   package func rawPointer() throws -> OpaquePointer { try thread().2 }
 
+  /// The coroutine's status as seen from the thread running now.
   public var status: LuaThreadStatus {
     get throws {
       let (_, L, co) = try thread()
@@ -58,6 +60,7 @@ public final class LuaThread: LuaRef {
     try resume(arguments: arguments)
   }
 
+  /// Resumes with an array of arguments; returns the yielded or returned values.
   public func resume(arguments: [LuaValue]) throws -> LuaResumeResult {
     let (state, L, co) = try thread()
     let status = Self.status(of: co, current: L)

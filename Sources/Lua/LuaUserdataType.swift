@@ -5,6 +5,7 @@ import CLuaShim
 /// `__metatable` (Lua's `getmetatable` returns the type name), `__name` for messages, and `__gc`
 /// releasing the Swift object exactly once.
 public final class LuaUserdataType<T: AnyObject> {
+  /// The type's name (`__name`): how Lua's messages and `getmetatable` name it.
   public let name: String
   /// The metatable. `__index` is `methods` unless a `__index` method was given.
   public let metatable: LuaTable

@@ -3,17 +3,28 @@ import CLua
 /// A Lua value. Integers and floats stay apart (`3` is `.integer`, `3.0` is `.number`); strings
 /// are bytes; tables, functions, userdata and threads are registry references to live Lua values.
 public enum LuaValue {
+  /// `nil`.
   case `nil`
+  /// `true` or `false`.
   case boolean(Bool)
+  /// An integer (Lua 5.4's 64-bit integer subtype).
   case integer(Int64)
+  /// A float.
   case number(Double)
+  /// A string: bytes, not necessarily UTF-8.
   case string(LuaString)
+  /// A table, by reference.
   case table(LuaTable)
+  /// A function (Lua, C or Swift), by reference.
   case function(LuaFunction)
+  /// A full userdata (a registered Swift object, or a C module's), by reference.
   case userdata(LuaUserdata)
+  /// A light userdata: a bare pointer.
   case lightUserdata(UnsafeMutableRawPointer?)
+  /// A coroutine, by reference.
   case thread(LuaThread)
 
+  /// The value's Lua type (integers and floats are both `.number`).
   public var type: LuaType {
     switch self {
     case .nil: return .nil
@@ -28,6 +39,7 @@ public enum LuaValue {
     }
   }
 
+  /// Whether it is `nil`.
   public var isNil: Bool { if case .nil = self { return true } else { return false } }
   /// Lua truthiness: everything but nil and false.
   public var isTruthy: Bool {
@@ -38,13 +50,19 @@ public enum LuaValue {
   }
   /// The integer, or a float with an exact integer value; nil otherwise.
   public var integerValue: Int64? { try? Int64(lua: self) }
+  /// The number as a `Double` (integers convert); nil for other values.
   public var doubleValue: Double? { try? Double(lua: self) }
+  /// The boolean; nil for other values.
   public var boolValue: Bool? { if case .boolean(let value) = self { return value } else { return nil } }
   /// The string when it is valid UTF-8.
   public var stringValue: String? { if case .string(let value) = self { return value.string } else { return nil } }
+  /// The table; nil for other values.
   public var tableValue: LuaTable? { if case .table(let value) = self { return value } else { return nil } }
+  /// The function; nil for other values.
   public var functionValue: LuaFunction? { if case .function(let value) = self { return value } else { return nil } }
+  /// The coroutine; nil for other values.
   public var threadValue: LuaThread? { if case .thread(let value) = self { return value } else { return nil } }
+  /// The full userdata; nil for other values.
   public var userdataValue: LuaUserdata? { if case .userdata(let value) = self { return value } else { return nil } }
 
   /// Converts to a Swift type, exactly (`3.5` to `Int` throws `LuaError.conversion`).
@@ -56,8 +74,10 @@ public enum LuaValue {
 
 /// The kinds of Lua values.
 public enum LuaType: Int32, Sendable, CustomStringConvertible {
+  /// Lua's type tags (`LUA_TNONE` … `LUA_TTHREAD`); `.none` is an absent stack slot.
   case none = -1, `nil` = 0, boolean, lightUserdata, number, string, table, function, userdata, thread
 
+  /// The name Lua's `type()` gives (`"no value"` for `.none`).
   public var description: String {
     switch self {
     case .none: return "no value"
@@ -77,10 +97,15 @@ public enum LuaType: Int32, Sendable, CustomStringConvertible {
 extension LuaValue: ExpressibleByNilLiteral, ExpressibleByBooleanLiteral, ExpressibleByIntegerLiteral,
   ExpressibleByFloatLiteral, ExpressibleByStringLiteral
 {
+  /// `nil`.
   public init(nilLiteral: ()) { self = .nil }
+  /// A boolean.
   public init(booleanLiteral value: Bool) { self = .boolean(value) }
+  /// An integer.
   public init(integerLiteral value: Int64) { self = .integer(value) }
+  /// A float.
   public init(floatLiteral value: Double) { self = .number(value) }
+  /// A string of the literal's UTF-8 bytes.
   public init(stringLiteral value: String) { self = .string(LuaString(value)) }
 }
 
@@ -105,6 +130,8 @@ extension LuaValue: Equatable {
 }
 
 extension LuaValue: CustomStringConvertible {
+  /// The value as text: plain values as Swift prints them, references as their kind and address
+  /// (`table: 0x…`).
   public var description: String {
     switch self {
     case .nil: return "nil"

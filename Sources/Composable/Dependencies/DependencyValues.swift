@@ -4,8 +4,11 @@ import Foundation
 /// overridable per store and per scope. Reducers read `DependencyValues.current` (or `@Dependency`);
 /// `Effect.run` captures the values current when it is created, so effects see the same ones.
 public struct DependencyValues: Sendable {
+  /// Which values a key's default comes from: its live value, or its test value (else
+  /// "unimplemented").
   public enum Context: Sendable { case live, test }
 
+  /// Whether these are a store's values or a test's.
   public var context: Context
   /// Each value in a box of its key's value type: reading it back is a class cast, not a cast
   /// from `any Sendable` to an existential (`any Clock<Duration>` cost ~0.6 µs per read, each
@@ -17,6 +20,7 @@ public struct DependencyValues: Sendable {
   /// Called when a test reads a dependency it did not provide.
   var unimplemented: (@Sendable (_ name: String) -> Void)?
 
+  /// Empty values (every key at its default) for `context`.
   public init(context: Context = .live) { self.context = context }
 
   /// Dependencies for a test: every one not set by the test reports "Unimplemented dependency: name".
@@ -26,6 +30,8 @@ public struct DependencyValues: Sendable {
     return values
   }
 
+  /// The value for `key`: the one set here, else the key's live value (a test's: its test value,
+  /// else the live value and an "Unimplemented dependency" failure).
   public subscript<Key: DependencyKey>(key: Key.Type) -> Key.Value {
     get {
       if let box = storage[ObjectIdentifier(key)] { return (box as! DependencyBox<Key.Value>).value }
@@ -91,7 +97,9 @@ public struct DependencyValues: Sendable {
 @propertyWrapper
 public struct Dependency<Value>: Sendable {
   let keyPath: KeyPath<DependencyValues, Value> & Sendable
+  /// Reads the value at `keyPath` of `DependencyValues`.
   public init(_ keyPath: KeyPath<DependencyValues, Value> & Sendable) { self.keyPath = keyPath }
+  /// The value now, from `DependencyValues.current`.
   public var wrappedValue: Value { DependencyValues.current[keyPath: keyPath] }
 }
 

@@ -46,6 +46,8 @@ private enum DismissKey: DependencyKey {
 }
 
 extension DependencyValues {
+  /// Dismisses the presented feature whose effect calls it: `await dismiss()` (a warning, from a
+  /// feature not presented).
   public var dismiss: DismissEffect {
     get { self[DismissKey.self] }
     set { self[DismissKey.self] = newValue }

@@ -4,11 +4,15 @@ import ConcurrencyExtras
 /// (same seed, same numbers) or a script of values.
 public struct RandomNumber: Sendable {
   private let next: @Sendable (ClosedRange<Int>) -> Int
+  /// A generator calling `next` for each number in a range.
   public init(_ next: @escaping @Sendable (ClosedRange<Int>) -> Int) { self.next = next }
 
+  /// `random(in: range)`: a number in `range`.
   public func callAsFunction(in range: ClosedRange<Int>) -> Int { next(range) }
+  /// A number in `range`.
   public func random(in range: ClosedRange<Int>) -> Int { next(range) }
 
+  /// The system's generator.
   public static let live = RandomNumber { Int.random(in: $0) }
 
   /// Deterministic numbers from `seed` (SplitMix64).
@@ -33,7 +37,9 @@ public struct RandomNumber: Sendable {
 /// A small seedable generator (SplitMix64).
 public struct SplitMix64: RandomNumberGenerator, Sendable {
   private var state: UInt64
+  /// A generator starting from `seed`: the same seed gives the same numbers.
   public init(seed: UInt64) { state = seed }
+  /// The next 64 random bits.
   public mutating func next() -> UInt64 {
     state &+= 0x9E37_79B9_7F4A_7C15
     var z = state
@@ -49,6 +55,7 @@ private enum RandomNumberKey: DependencyKey {
 }
 
 extension DependencyValues {
+  /// Random integers (`RandomNumber.live` unless given).
   public var random: RandomNumber {
     get { self[RandomNumberKey.self] }
     set { self[RandomNumberKey.self] = newValue }

@@ -7,6 +7,7 @@ import ConcurrencyExtras
 public struct StackElementIDGenerator: Sendable {
   private let counter: LockIsolated<Int>
 
+  /// A counter starting at 0.
   public static func incrementing() -> Self { Self(counter: LockIsolated(0)) }
 
   /// A counter whose next id is `first` (a recorded session replays from where it was).
@@ -32,6 +33,7 @@ private enum StackElementIDGeneratorKey: DependencyKey {
 }
 
 extension DependencyValues {
+  /// The ids of pushed stack elements (each root store gets a counter of its own, from 0).
   public var stackElementID: StackElementIDGenerator {
     get { self[StackElementIDGeneratorKey.self] }
     set { self[StackElementIDGeneratorKey.self] = newValue }

@@ -3,9 +3,12 @@ import Foundation
 /// Makes UUIDs: random ones live, `00000000-0000-0000-0000-000000000000`, `…01`, … in tests.
 public struct UUIDGenerator: Sendable {
   private let generate: @Sendable () -> UUID
+  /// A generator calling `generate` for each UUID.
   public init(_ generate: @escaping @Sendable () -> UUID) { self.generate = generate }
+  /// `uuid()`: the next UUID.
   public func callAsFunction() -> UUID { generate() }
 
+  /// Random UUIDs (`UUID()`).
   public static let live = UUIDGenerator { UUID() }
 
   /// 0, 1, 2, … as UUIDs (`UUID(0)`), each generator counting on its own.
@@ -19,6 +22,7 @@ public struct UUIDGenerator: Sendable {
     }
   }
 
+  /// Always `uuid` (for tests).
   public static func constant(_ uuid: UUID) -> UUIDGenerator { UUIDGenerator { uuid } }
 }
 
@@ -38,6 +42,7 @@ private enum UUIDGeneratorKey: DependencyKey {
 }
 
 extension DependencyValues {
+  /// UUIDs (`UUIDGenerator.live` unless given; `.incrementing` in tests that want readable ids).
   public var uuid: UUIDGenerator {
     get { self[UUIDGeneratorKey.self] }
     set { self[UUIDGeneratorKey.self] = newValue }

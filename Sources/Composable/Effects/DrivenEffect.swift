@@ -106,6 +106,7 @@ public struct DrivenEffect<Action> {
     return effect
   }
 
+  /// Whether the effect was cancelled (its steps then end it).
   public var isCancelled: Bool { core.isCancelled }
 
   /// Runs one step of the effect's work (a coroutine's resume) as its task would run it: with the
@@ -149,6 +150,7 @@ public struct DrivenEffect<Action> {
 /// cancelled (see `DrivenEffect.onCancel(telling:)`).
 @MainActor
 public protocol DrivenEffectCancellable: AnyObject {
+  /// Called once, on the main actor, when the effect is cancelled.
   func drivenEffectCancelled()
 }
 

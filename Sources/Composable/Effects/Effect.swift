@@ -28,6 +28,7 @@ public struct Effect<Action> {
   @inlinable
   public static var none: Effect { Effect(operation: .none) }
 
+  /// Whether this is `.none` (nothing to run).
   @inlinable
   public var isNone: Bool {
     if case .none = operation { return true }
@@ -100,6 +101,7 @@ public struct Effect<Action> {
   /// Runs the effects at the same time.
   public static func merge(_ effects: Effect...) -> Effect { merge(effects) }
 
+  /// Runs the effects at the same time (`.none` ones are dropped).
   public static func merge(_ effects: [Effect]) -> Effect {
     let effects = effects.filter { !$0.isNone }
     switch effects.count {
@@ -112,6 +114,7 @@ public struct Effect<Action> {
   /// Runs the effects one after the other: each starts when the previous one has finished.
   public static func concatenate(_ effects: Effect...) -> Effect { concatenate(effects) }
 
+  /// Runs the effects one after the other (`.none` ones are dropped).
   public static func concatenate(_ effects: [Effect]) -> Effect {
     let effects = effects.filter { !$0.isNone }
     switch effects.count {
@@ -136,8 +139,11 @@ public struct Effect<Action> {
 
 /// Why a reducer could not handle an action (see `Effect.failure`).
 public struct ReducerFailure: Error, CustomStringConvertible {
+  /// The error the reducer gave.
   public var error: any Error
+  /// A failure for `error`.
   public init(error: any Error) { self.error = error }
+  /// The error's description.
   public var description: String { String(describing: error) }
 }
 

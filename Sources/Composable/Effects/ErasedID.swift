@@ -5,6 +5,7 @@ public struct ErasedID: Hashable, @unchecked Sendable, CustomStringConvertible {
   // Unchecked: made only from `Sendable` values.
   private let value: AnyHashable
 
+  /// Erases `base` (an `ErasedID` or `AnyHashableSendable` is unwrapped, so equal ids stay equal).
   public init(_ base: some Hashable & Sendable) {
     if let erased = base as? ErasedID {
       self = erased
@@ -18,5 +19,6 @@ public struct ErasedID: Hashable, @unchecked Sendable, CustomStringConvertible {
   /// The id as it was given.
   public var base: Any { value.base }
 
+  /// The id as it was given, described.
   public var description: String { "\(value.base)" }
 }

@@ -5,6 +5,7 @@ public struct Send<Action>: Sendable {
   let deliver: @MainActor (Action) -> Void
   let warning: @MainActor (String) -> Void
 
+  /// A `Send` delivering each action to `send`.
   public init(_ send: @escaping @MainActor (Action) -> Void) {
     self.deliver = send
     self.warning = { RuntimeWarnings.report($0) }
@@ -15,6 +16,7 @@ public struct Send<Action>: Sendable {
     self.warning = warning
   }
 
+  /// `send(action)`: delivers the action to the store, unless the effect was cancelled.
   public func callAsFunction(_ action: Action) {
     guard !Task.isCancelled else { return }
     deliver(action)

@@ -8,13 +8,19 @@ public protocol EphemeralState {
 
 /// A button of an alert or dialog: a label and the action it sends (nil only dismisses).
 public struct ButtonState<Action>: Identifiable {
+  /// What a button does besides its action: cancels, or destroys something (shown apart).
   public enum Role: String, Sendable { case cancel, destructive }
 
+  /// The button's identity (ignored by equality).
   public let id: UUID
+  /// The button's role, if any.
   public var role: Role?
+  /// The text on the button.
   public var label: String
+  /// The action the button sends; nil: it only dismisses.
   public var action: Action?
 
+  /// A button with a fresh identity.
   public init(role: Role? = nil, label: String, action: Action? = nil) {
     self.id = UUID()
     self.role = role
@@ -24,6 +30,7 @@ public struct ButtonState<Action>: Identifiable {
 }
 
 extension ButtonState: Equatable where Action: Equatable {
+  /// Equal when role, label and action are (the identity is ignored).
   public static func == (lhs: Self, rhs: Self) -> Bool {
     lhs.role == rhs.role && lhs.label == rhs.label && lhs.action == rhs.action
   }
@@ -32,11 +39,16 @@ extension ButtonState: Sendable where Action: Sendable {}
 
 /// An alert as state: title, message and buttons carrying actions. Equality ignores the identity.
 public struct AlertState<Action>: Identifiable, EphemeralState {
+  /// The alert's identity (ignored by equality).
   public let id: UUID
+  /// The title.
   public var title: String
+  /// The message under the title, if any.
   public var message: String?
+  /// The buttons, in order.
   public var buttons: [ButtonState<Action>]
 
+  /// An alert with a fresh identity.
   public init(title: String, message: String? = nil, buttons: [ButtonState<Action>] = []) {
     self.id = UUID()
     self.title = title
@@ -44,10 +56,12 @@ public struct AlertState<Action>: Identifiable, EphemeralState {
     self.buttons = buttons
   }
 
+  /// The alert's identity: a new alert is a new presentation.
   public var ephemeralID: UUID { id }
 }
 
 extension AlertState: Equatable where Action: Equatable {
+  /// Equal when title, message and buttons are (the identity is ignored).
   public static func == (lhs: Self, rhs: Self) -> Bool {
     lhs.title == rhs.title && lhs.message == rhs.message && lhs.buttons == rhs.buttons
   }
@@ -56,11 +70,16 @@ extension AlertState: Sendable where Action: Sendable {}
 
 /// A confirmation dialog as state (an alert shown as a list of choices).
 public struct ConfirmationDialogState<Action>: Identifiable, EphemeralState {
+  /// The dialog's identity (ignored by equality).
   public let id: UUID
+  /// The title.
   public var title: String
+  /// The message under the title, if any.
   public var message: String?
+  /// The choices, in order.
   public var buttons: [ButtonState<Action>]
 
+  /// A dialog with a fresh identity.
   public init(title: String, message: String? = nil, buttons: [ButtonState<Action>] = []) {
     self.id = UUID()
     self.title = title
@@ -68,10 +87,12 @@ public struct ConfirmationDialogState<Action>: Identifiable, EphemeralState {
     self.buttons = buttons
   }
 
+  /// The dialog's identity: a new dialog is a new presentation.
   public var ephemeralID: UUID { id }
 }
 
 extension ConfirmationDialogState: Equatable where Action: Equatable {
+  /// Equal when title, message and buttons are (the identity is ignored).
   public static func == (lhs: Self, rhs: Self) -> Bool {
     lhs.title == rhs.title && lhs.message == rhs.message && lhs.buttons == rhs.buttons
   }

@@ -32,6 +32,8 @@ public struct PresentationReducer<Parent: Reducer, Destination: Reducer>: Reduce
     NavigationID(scope: toPresentationState.identity, id: identity(state))
   }
 
+  /// Runs the destination's reducer for its actions, then the parent's; dismisses, cancels and
+  /// clears as the rules above say.
   public func reduce(into state: inout Parent.State, action: Parent.Action) -> Effect<Parent.Action> {
     let initial = toPresentationState.get(state).wrappedValue
     let initialID = initial.map(navigationID)
@@ -104,6 +106,7 @@ public struct PresentationReducer<Parent: Reducer, Destination: Reducer>: Reduce
     return .merge(effects)
   }
 
+  /// The parent's navigation nodes, then the presented destination's node (with what it presents).
   public func navigationNodes(in state: Parent.State) -> [NavigationNode] {
     var nodes = parent.navigationNodes(in: state)
     if let child = toPresentationState.get(state).wrappedValue {

@@ -21,6 +21,8 @@ public struct StackReducer<Parent: Reducer, Element: Reducer>: Reducer {
     NavigationID(scope: toStack.identity, id: id)
   }
 
+  /// Runs an element's reducer for its actions, then the parent's; pushes and pops; cancels removed
+  /// elements' effects.
   public func reduce(into state: inout Parent.State, action: Parent.Action) -> Effect<Parent.Action> {
     let stackAction = toStackAction.extract(action)
     var elementEffects = Effect<Parent.Action>.none
@@ -70,6 +72,7 @@ public struct StackReducer<Parent: Reducer, Element: Reducer>: Reducer {
       "A \"forEach\" (stack) at \"\(place)\" \(what). Action: \(describe(action)). The action was ignored.")
   }
 
+  /// The parent's navigation nodes, then one node per element, bottom to top.
   public func navigationNodes(in state: Parent.State) -> [NavigationNode] {
     let stack = toStack.get(state)
     return parent.navigationNodes(in: state)

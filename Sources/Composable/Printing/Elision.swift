@@ -22,8 +22,10 @@ public struct Elision: Hashable, Sendable {
   /// Lines and characters of free text: a message, an error value, a string printed bare.
   /// Larger than a printout's, so that a message wrapping a cut diff is never cut again.
   public var textLines: Int
+  /// Characters of free text shown (see `textLines`).
   public var textCharacters: Int
 
+  /// Limits as given (negative ones as 0; `lines` and `textLines` at least 1).
   public init(items: Int, characters: Int, depth: Int, lines: Int, textLines: Int, textCharacters: Int) {
     self.items = max(items, 0)
     self.characters = max(characters, 0)
@@ -51,9 +53,14 @@ public struct Elision: Hashable, Sendable {
   /// `… 1,234 more lines`: lines of text not shown.
   public static let moreLinesTemplate = "… # more lines"
 
+  /// `… 999,997 more` for `count` entries not shown.
   public static func more(_ count: Int) -> String { fill(moreTemplate, count) }
+  /// `… 999,990 more changes` for `count` changed entries not shown.
   public static func moreChanges(_ count: Int) -> String { fill(moreChangesTemplate, count) }
+  /// `… 1,234 more lines` for `count` lines not shown.
   public static func moreLines(_ count: Int) -> String { fill(moreLinesTemplate, count) }
+  /// `(100,000 characters, 99,800 not shown)` for a text of `total` characters of which `shown`
+  /// are.
   public static func cutNote(total: Int, shown: Int) -> String { fill(cutTemplate, total, total - shown) }
 
   /// `1234567` as `1,234,567`.

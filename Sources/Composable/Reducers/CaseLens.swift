@@ -3,9 +3,12 @@
 /// Used for actions (`Scope(…, action:)`) and for enum states (destinations).
 /// Sendable so lenses can be stored in static constants: embed/extract must be pure functions.
 public struct CaseLens<Parent, Child>: @unchecked Sendable {
+  /// Makes the parent value (an enum case) from the child.
   public let embed: (Child) -> Parent
+  /// The child, when the parent holds this case; nil otherwise.
   public let extract: (Parent) -> Child?
 
+  /// A lens from an embedding function and its inverse.
   @inlinable
   public init(embed: @escaping (Child) -> Parent, extract: @escaping (Parent) -> Child?) {
     self.embed = embed

@@ -3,12 +3,14 @@ public struct DependencyModifier<Base: Reducer>: Reducer {
   let base: Base
   let update: (inout DependencyValues) -> Void
 
+  /// Runs the base reducer with the changed dependencies current.
   public func reduce(into state: inout Base.State, action: Base.Action) -> Effect<Base.Action> {
     var values = DependencyValues.current
     update(&values)
     return DependencyValues.withValues(values) { base.reduce(into: &state, action: action) }
   }
 
+  /// The base reducer's navigation nodes.
   public func navigationNodes(in state: Base.State) -> [NavigationNode] { base.navigationNodes(in: state) }
 }
 

@@ -13,6 +13,8 @@ where Element.State == Elements.Element {
   let line: UInt
   var place: String { line == 0 ? fileID : "\(fileID):\(line)" }
 
+  /// Runs the element's reducer for an element action, then the parent's; cancels the effects of
+  /// elements the action removed.
   @inlinable
   public func reduce(into state: inout Parent.State, action: Parent.Action) -> Effect<Parent.Action> {
     var elementEffects = Effect<Parent.Action>.none
@@ -52,6 +54,7 @@ where Element.State == Elements.Element {
     )
   }
 
+  /// The parent's navigation nodes, then each element's, in order.
   public func navigationNodes(in state: Parent.State) -> [NavigationNode] {
     var elements = toElements.get(state)
     var nodes = parent.navigationNodes(in: state)

@@ -24,6 +24,8 @@ public struct IfLetReducer<Parent: Reducer, Child: Reducer>: Reducer {
   let line: UInt
   var place: String { line == 0 ? fileID : "\(fileID):\(line)" }
 
+  /// Runs the child's reducer for a child action while the child is there, then the parent's;
+  /// cancels a gone child's effects.
   public func reduce(into state: inout Parent.State, action: Parent.Action) -> Effect<Parent.Action> {
     var childEffects = Effect<Parent.Action>.none
     let initial = toChildState.get(state)
@@ -57,6 +59,7 @@ public struct IfLetReducer<Parent: Reducer, Child: Reducer>: Reducer {
     return childEffects.isNone ? parentEffects : .merge(childEffects, parentEffects)
   }
 
+  /// The parent's navigation nodes, then the child's while it is there.
   public func navigationNodes(in state: Parent.State) -> [NavigationNode] {
     parent.navigationNodes(in: state) + (toChildState.get(state).map(child.navigationNodes(in:)) ?? [])
   }

@@ -3,6 +3,7 @@ public struct Reduce<State, Action>: Reducer {
   @usableFromInline
   let reduce: (inout State, Action) -> Effect<Action>
 
+  /// A reducer running `reduce`.
   @inlinable
   public init(_ reduce: @escaping (_ state: inout State, _ action: Action) -> Effect<Action>) {
     self.reduce = reduce
@@ -17,10 +18,12 @@ public struct Reduce<State, Action>: Reducer {
 
   @usableFromInline var navigation: ((State) -> [NavigationNode])? = nil
 
+  /// Runs the closure.
   @inlinable
   public func reduce(into state: inout State, action: Action) -> Effect<Action> {
     reduce(&state, action)
   }
 
+  /// The wrapped reducer's navigation nodes (none for a closure).
   public func navigationNodes(in state: State) -> [NavigationNode] { navigation?(state) ?? [] }
 }

@@ -21,6 +21,7 @@ public struct Scope<ParentState, ParentAction, Child: Reducer>: Reducer {
   @usableFromInline let line: UInt
   var place: String { line == 0 ? fileID : "\(fileID):\(line)" }
 
+  /// A child feature whose state is the stored property at `state`, modified in place.
   @inlinable
   public init<ChildState, ChildAction>(
     state: WritableKeyPath<ParentState, ChildState> & Sendable,
@@ -31,6 +32,7 @@ public struct Scope<ParentState, ParentAction, Child: Reducer>: Reducer {
     self.init(lens: .lens(StateLens(state)), action: action, child: child(), fileID: "\(fileID)", line: line)
   }
 
+  /// A child feature whose state is reached through a lens (possibly derived).
   public init<ChildState, ChildAction>(
     state: StateLens<ParentState, ChildState>,
     action: CaseLens<ParentAction, ChildAction>,
@@ -50,6 +52,8 @@ public struct Scope<ParentState, ParentAction, Child: Reducer>: Reducer {
     self.init(lens: .lens(state), action: action, child: child(), fileID: place, line: 0)
   }
 
+  /// A child feature whose state is one case of an enum state; an action for it while another case
+  /// is current is a runtime warning.
   public init<ChildState, ChildAction>(
     stateCase: CaseLens<ParentState, ChildState>,
     action: CaseLens<ParentAction, ChildAction>,
@@ -69,6 +73,7 @@ public struct Scope<ParentState, ParentAction, Child: Reducer>: Reducer {
     self.line = line
   }
 
+  /// Runs the child's reducer on its part of the state for a child action; other actions pass by.
   @inlinable
   public func reduce(into state: inout ParentState, action: ParentAction) -> Effect<ParentAction> {
     guard let childAction = toChildAction.extract(action) else { return .none }
@@ -113,6 +118,7 @@ public struct Scope<ParentState, ParentAction, Child: Reducer>: Reducer {
     return effect
   }
 
+  /// The child's navigation nodes in its part of the state (none while another case is current).
   public func navigationNodes(in state: ParentState) -> [NavigationNode] {
     switch toChildState {
     case let .lens(lens): return child.navigationNodes(in: lens.get(state))

@@ -20,6 +20,7 @@ public struct StateLens<Parent, Child>: @unchecked Sendable {
   /// Identifies this lens for navigation ids (the key path, or a name given by the caller).
   public let identity: AnyHashableSendable
 
+  /// A lens over a stored property: the child is modified in place.
   @inlinable
   public init(_ keyPath: WritableKeyPath<Parent, Child> & Sendable) {
     self.access = .keyPath(keyPath)
@@ -27,6 +28,8 @@ public struct StateLens<Parent, Child>: @unchecked Sendable {
     self.identity = AnyHashableSendable(keyPath)
   }
 
+  /// A derived child: `get` builds it, `set` writes it back; `identity` names the lens in
+  /// navigation ids.
   public init(
     get: @escaping (Parent) -> Child, set: @escaping (inout Parent, Child) -> Void,
     identity: some Hashable & Sendable
@@ -36,6 +39,7 @@ public struct StateLens<Parent, Child>: @unchecked Sendable {
     self.identity = AnyHashableSendable(identity)
   }
 
+  /// A derived child, named by the place it was made at.
   public init(
     get: @escaping (Parent) -> Child, set: @escaping (inout Parent, Child) -> Void,
     fileID: StaticString = #fileID, line: UInt = #line
@@ -56,6 +60,7 @@ public struct StateLens<Parent, Child>: @unchecked Sendable {
     self.identity = AnyHashableSendable(identity)
   }
 
+  /// The child in `parent`.
   @inlinable
   public func get(_ parent: Parent) -> Child {
     // Stored offset: skips `KeyPath._projectReadOnly`, which also instantiates generic metadata per call.
@@ -71,6 +76,7 @@ public struct StateLens<Parent, Child>: @unchecked Sendable {
     }
   }
 
+  /// Writes `child` into `parent`.
   public func set(_ parent: inout Parent, _ child: Child) {
     switch access {
     case let .keyPath(keyPath): parent[keyPath: keyPath] = child

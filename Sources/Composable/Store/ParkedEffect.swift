@@ -12,10 +12,13 @@ public struct ParkedEffect: Sendable {
   /// The effect running the current task (none outside an effect: marking it does nothing).
   public static var current: ParkedEffect { ParkedEffect(activity: EffectActivity.current) }
 
+  /// Marks the effect as waiting for its owner (call it as the wait begins, from the effect's
+  /// actor).
   public func park(isolation: isolated (any Actor)? = #isolation) {
     activity?.fellAsleep()
     activity?.announce(isolation: isolation)
   }
 
+  /// Unmarks the effect: it is running again (call it before resuming it).
   public func unpark() { activity?.wokeUp() }
 }

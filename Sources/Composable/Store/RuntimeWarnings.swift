@@ -3,8 +3,11 @@ import Foundation
 /// A problem that is not a crash: an action for an absent child, an unhandled effect error, a send
 /// from inside a reducer. Stores collect them (`store.warnings`).
 public struct RuntimeWarning: Hashable, Sendable, CustomStringConvertible {
+  /// The warning, a sentence for the user.
   public var message: String
+  /// A warning saying `message`.
   public init(_ message: String) { self.message = message }
+  /// The message.
   public var description: String { message }
 }
 

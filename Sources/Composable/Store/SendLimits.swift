@@ -10,19 +10,23 @@ public struct SendLimits: Sendable, Equatable {
   /// `TooManyEffects` (undone in a transactional store) and starts none of its effects.
   public var maxEffectsInFlight: Int
 
+  /// Limits of these sizes; the defaults are 10,000 each.
   public init(maxActionsPerSend: Int = 10_000, maxEffectsInFlight: Int = 10_000) {
     self.maxActionsPerSend = maxActionsPerSend
     self.maxEffectsInFlight = maxEffectsInFlight
   }
 
+  /// 10,000 follow-up actions per send, 10,000 effects in flight.
   public static let `default` = SendLimits()
 }
 
 /// A send that kept producing follow-up actions past `SendLimits.maxActionsPerSend`.
 public struct RunawaySend: Error, CustomStringConvertible {
+  /// The `maxActionsPerSend` that was passed.
   public var limit: Int
   /// The first follow-up actions and the last ones, described.
   public var chain: [String]
+  /// The error for the user, naming the chain of actions.
   public var description: String {
     "a send led to more than \(limit) follow-up actions and was stopped (does an action send itself?): \(chain.joined(separator: " → "))"
   }
@@ -30,7 +34,9 @@ public struct RunawaySend: Error, CustomStringConvertible {
 
 /// A send whose effects would start while `SendLimits.maxEffectsInFlight` effects were running.
 public struct TooManyEffects: Error, CustomStringConvertible {
+  /// The `maxEffectsInFlight` that was reached.
   public var limit: Int
+  /// The error for the user.
   public var description: String {
     "\(limit) effects are running, the most a store runs at once: this send's effects were not started (do effects start effects without end?)"
   }

@@ -44,6 +44,8 @@ extension Store {
         owner: self))
   }
 
+  /// A store of a child's state (read through `keyPath`) and actions (embedded by
+  /// `fromChildAction`), a view on this one.
   public func scope<ChildState, ChildAction>(
     state keyPath: KeyPath<State, ChildState>,
     action fromChildAction: @escaping (ChildAction) -> Action
@@ -51,6 +53,7 @@ extension Store {
     scope(state: { $0[keyPath: keyPath] }, action: fromChildAction)
   }
 
+  /// A store of a child's state and actions, the actions embedded by a case lens.
   public func scope<ChildState, ChildAction>(
     state keyPath: KeyPath<State, ChildState>,
     action: CaseLens<Action, ChildAction>

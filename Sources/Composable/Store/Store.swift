@@ -22,6 +22,8 @@ public final class Store<State, Action> {
       transactional: transactional)
   }
 
+  /// Makes a root store whose reducer is built from others (`Scope`, `Reduce`, …) by a result
+  /// builder.
   @inlinable
   public convenience init<R: Reducer>(
     initialState: State,
@@ -268,6 +270,7 @@ public final class Store<State, Action> {
     }
   }
 
+  /// Calls `onChange` with the value at `keyPath` each time a send changes it.
   public func observe<Value: Equatable>(
     _ keyPath: KeyPath<State, Value>, onChange: @escaping (Value) -> Void
   ) -> ObservationToken {
@@ -322,6 +325,7 @@ public final class ObservationToken {
   private var onCancel: (() -> Void)?
   init(_ onCancel: @escaping () -> Void) { self.onCancel = onCancel }
 
+  /// Stops the observation (releasing the token does too); idempotent.
   public func cancel() {
     onCancel?()
     onCancel = nil

@@ -51,8 +51,10 @@ public struct StoreTask: Hashable, Sendable {
     return effects.owner.tasksFinished(effects.ids)
   }
 
+  /// Two tasks are equal when they are the same send's.
   public static func == (lhs: StoreTask, rhs: StoreTask) -> Bool { lhs.effects === rhs.effects }
 
+  /// Hashes the send's identity.
   public func hash(into hasher: inout Hasher) {
     hasher.combine(effects.map(ObjectIdentifier.init))
   }

@@ -7,9 +7,13 @@
 /// end the transaction). A class with methods rather than closures: a send calls them without
 /// retaining closure contexts.
 open class StoreTransaction<State> {
+  /// A transaction that does nothing (subclasses override its methods).
   public init() {}
 
+  /// Called before a transactional send runs its reducers.
   open func begin() {}
+  /// Called after the send succeeded: forget what `begin()` kept.
   open func end() {}
+  /// Called when a reducer failed: restore `state` as it was at `begin()`, and end the transaction.
   open func rollBack(_ state: inout State) {}
 }

@@ -3,7 +3,9 @@
 /// reports what an exhaustive store would have failed on, prefixed "Skipped assertions.", through
 /// the reporter's `reportSkippedAssertions`: notes, not failures.
 public enum Exhaustivity: Equatable, Sendable {
+  /// Every state change, received action and effect still running must be asserted.
   case on
+  /// Only what the test states is checked; `showSkippedAssertions` reports the rest as notes.
   case off(showSkippedAssertions: Bool)
 
   /// Non-exhaustive, silently.

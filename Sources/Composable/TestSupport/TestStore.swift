@@ -8,7 +8,10 @@ import Foundation
 public final class TestStore<State, Action> {
   /// The state as asserted so far.
   public private(set) var state: State
+  /// Whether every change and received action must be asserted (`.on`, the default), or only those
+  /// the test states.
   public var exhaustivity: Exhaustivity = .on
+  /// Where failures go (XCTest and Swift Testing by default).
   public var reporter: any TestFailureReporter
   /// Describes the difference of two states (expected, actual); nil when it cannot tell.
   public var diff: (_ expected: State, _ actual: State) -> String?
@@ -32,6 +35,8 @@ public final class TestStore<State, Action> {
     }
   }
 
+  /// The store under test (for code that takes a `Store`: its state is the live one, not the
+  /// asserted one).
   public let store: Store<State, Action>
   let root: StoreRoot<State, Action>
   /// The id of the first effect it started (`cancelEffect(started:)` counts from it).
@@ -111,6 +116,8 @@ public final class TestStore<State, Action> {
     }
   }
 
+  /// A test store of `reducer` at `initialState`, with test dependencies changed by `prepare`: any
+  /// other dependency the feature reads without a test value fails the test.
   public convenience init<R: Reducer>(
     initialState: State,
     reducer: R,
@@ -123,6 +130,7 @@ public final class TestStore<State, Action> {
       withDependencies: prepare, location: SourceLocation(file: file, line: line))
   }
 
+  /// A test store whose reducer is built from others by a result builder.
   public convenience init<R: Reducer>(
     initialState: State,
     reporter: any TestFailureReporter = IssueTestFailureReporter(),
@@ -194,6 +202,7 @@ public final class TestStore<State, Action> {
     await send(action, assert: assert, at: SourceLocation(file: file, line: line))
   }
 
+  /// `send(_:assert:file:line:)` for a host whose caller's place is not Swift source.
   @discardableResult
   public func send(_ action: Action, assert: ((inout State) throws -> Void)?, at location: SourceLocation) async -> TestStoreTask {
     currentLocation = location
@@ -308,6 +317,8 @@ public final class TestStore<State, Action> {
       matching: predicate, expected: nil, timeout: timeout, assert: assert, at: SourceLocation(file: file, line: line))
   }
 
+  /// Asserts that an effect sent an action matching `predicate` (`expected`, when given, is how
+  /// messages show it), for a host whose caller's place is not Swift source.
   public func receive(
     matching predicate: @escaping (Action) -> Bool, expected: Action?, timeout: Duration?,
     assert: ((inout State) throws -> Void)?, at location: SourceLocation

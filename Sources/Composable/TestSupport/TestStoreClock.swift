@@ -9,11 +9,17 @@ import Foundation
 /// ends. This one marks each sleep on the sleeping effect (`EffectActivity`), so the test store
 /// waits for every effect to be asleep before each step.
 public final class TestStoreClock: Clock, @unchecked Sendable {
+  /// A moment on the clock: how far it is from the clock's start.
   public struct Instant: InstantProtocol, Hashable, Sendable {
+    /// The time since the clock's start.
     public var offset: Duration
+    /// The moment `offset` after the start.
     public init(offset: Duration = .zero) { self.offset = offset }
+    /// The moment `duration` later.
     public func advanced(by duration: Duration) -> Instant { Instant(offset: offset + duration) }
+    /// The time from this moment to `other`.
     public func duration(to other: Instant) -> Duration { other.offset - offset }
+    /// Earlier moments first.
     public static func < (lhs: Instant, rhs: Instant) -> Bool { lhs.offset < rhs.offset }
   }
 
@@ -53,11 +59,16 @@ public final class TestStoreClock: Clock, @unchecked Sendable {
   private var continuations: [Int: CheckedContinuation<Void, any Error>] = [:]
   private var nextID = 0
 
+  /// A clock standing at `now` until a test advances it.
   public init(now: Instant = Instant()) { current = now }
 
+  /// Where the clock stands.
   public var now: Instant { lock.withLock { current } }
+  /// Zero: the clock moves only when the test advances it.
   public var minimumResolution: Duration { .zero }
 
+  /// Suspends until an advance reaches `deadline` (`sleep(until:isolation:)` without an actor;
+  /// `tolerance` is ignored).
   public func sleep(until deadline: Instant, tolerance: Duration? = nil) async throws {
     try await sleep(until: deadline, isolation: nil)
   }
@@ -221,6 +232,7 @@ public final class TestStoreClock: Clock, @unchecked Sendable {
 /// an object the host keeps per effect anyway (a Lua effect's run), told which sleep ended.
 @MainActor
 public protocol TestClockSleeper: AnyObject {
+  /// Called when the sleep `id` (`Sleep.id`) is due, on the main actor.
   func clockDidWake(sleep id: Int)
 }
 

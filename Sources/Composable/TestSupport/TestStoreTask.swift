@@ -25,6 +25,7 @@ public struct TestStoreTask: Hashable {
     await finish(timeout: timeout, at: SourceLocation(file: file, line: line))
   }
 
+  /// `finish(timeout:file:line:)` for a host whose caller's place is not Swift source.
   public func finish(timeout: Duration?, at location: SourceLocation) async {
     let duration = timeout ?? self.timeout
     await Task.megaYield()
@@ -46,7 +47,9 @@ public struct TestStoreTask: Hashable {
   /// Whether `cancel()` was called on this task.
   public var isCancelled: Bool { storeTask.isCancelled }
 
+  /// Equal when they are the same send's effects.
   public nonisolated static func == (lhs: TestStoreTask, rhs: TestStoreTask) -> Bool { lhs.storeTask == rhs.storeTask }
 
+  /// Hashes the send's identity.
   public nonisolated func hash(into hasher: inout Hasher) { hasher.combine(storeTask) }
 }
