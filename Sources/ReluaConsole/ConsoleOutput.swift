@@ -3,12 +3,12 @@ import Foundation
 /// Where the REPL writes: standard output and error (above the line being edited, when something
 /// is written while the user types: see `LineReader.write`), with colour only on a terminal and
 /// when `NO_COLOR` is unset.
-public struct ConsoleOutput: Sendable {
-  public var useColor: Bool
-  public var write: @Sendable (String) -> Void
-  public var writeError: @Sendable (String) -> Void
+package struct ConsoleOutput: Sendable {
+  package var useColor: Bool
+  package var write: @Sendable (String) -> Void
+  package var writeError: @Sendable (String) -> Void
 
-  public init(
+  package init(
     useColor: Bool = isatty(STDOUT_FILENO) != 0 && ProcessInfo.processInfo.environment["NO_COLOR"] == nil,
     write: @escaping @Sendable (String) -> Void = { LineReader.write($0) },
     writeError: @escaping @Sendable (String) -> Void = { LineReader.write($0, toError: true) }

@@ -18,9 +18,9 @@ import Relua
 /// ("interrupted!"), and at a prompt it drops what was being typed, an unfinished chunk on `>>`
 /// included, and gives a fresh prompt (see `InterruptSignal`).
 @MainActor
-public final class ConsoleSession {
-  public let lua: LuaState
-  public let host: ReluaHost
+package final class ConsoleSession {
+  package let lua: LuaState
+  package let host: ReluaHost
   let reader: LineReader
   let output: ConsoleOutput
   /// `LuaValuePrinter`'s function.
@@ -31,7 +31,7 @@ public final class ConsoleSession {
   /// before `load(file:)`; without it nothing is computed for an observer.
   package var eventObserver: ((ConsoleEvent) -> Void)?
 
-  public init(lua: LuaState, reader: LineReader, output: ConsoleOutput = ConsoleOutput()) throws {
+  package init(lua: LuaState, reader: LineReader, output: ConsoleOutput = ConsoleOutput()) throws {
     self.lua = lua
     self.host = try ReluaHost.install(in: lua)
     self.reader = reader
@@ -83,7 +83,7 @@ public final class ConsoleSession {
   }
 
   /// Runs `file` first (like `lua -i FILE`); if it returns a feature, starts feature mode on it.
-  public func load(file: String) async -> Bool {
+  package func load(file: String) async -> Bool {
     do {
       if let loaded = try lua.global("package").tableValue?["loaded"].tableValue {
         builtinModules = Set(try loaded.pairs().compactMap { $0.key.stringValue })
@@ -109,7 +109,7 @@ public final class ConsoleSession {
   /// lua.c's `-e stat`, `-l g=mod` and `LUA_INIT`: runs `source` as a chunk with `arguments` as
   /// its `...`, printing nothing but errors.
   /// False after an error (reported).
-  public func execute(_ source: String, chunkName: String = "=(command line)", arguments: [String] = []) async -> Bool {
+  package func execute(_ source: String, chunkName: String = "=(command line)", arguments: [String] = []) async -> Bool {
     do {
       let chunk = try lua.load(source, name: chunkName)
       InterruptSignal.arm(lua)
@@ -124,7 +124,7 @@ public final class ConsoleSession {
 
   // MARK: The loop
 
-  public func run() async -> Int32 {
+  package func run() async -> Int32 {
     if reader.isInteractive {
       output.write(output.styled("relua — Lua 5.4 with features. :help lists commands; Ctrl-D quits.", .dim))
     }

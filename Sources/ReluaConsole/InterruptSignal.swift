@@ -17,7 +17,7 @@ import Synchronization
 ///
 /// The handler only does async-signal-safe work: atomic loads, an atomic store, write(2),
 /// signal(2) and raise(3).
-public enum InterruptSignal {
+package enum InterruptSignal {
   /// The running chunk's interrupt handle, unretained (its state outlives the chunk); nil otherwise.
   /// (`nonisolated(unsafe)` only because raw pointers are not Sendable: the atomic is the guard.)
   nonisolated(unsafe) private static let running = Atomic<UnsafeMutableRawPointer?>(nil)
@@ -46,7 +46,7 @@ public enum InterruptSignal {
 
   /// Catches SIGINT for the rest of the process; `interactive`: whether a prompt takes Ctrl-C.
   @MainActor
-  public static func install(interactive: Bool) {
+  package static func install(interactive: Bool) {
     toPrompt.store(interactive, ordering: .releasing)
     guard !installed else { return }
     installed = true
@@ -56,7 +56,7 @@ public enum InterruptSignal {
 
   /// From now until the matching `disarm`, Ctrl-C stops the Lua `lua` runs. Arms nest.
   @MainActor
-  public static func arm(_ lua: LuaState) {
+  package static func arm(_ lua: LuaState) {
     armings += 1
     guard armings == 1 else { return }
     pressedWhileArmed.store(false, ordering: .releasing)
@@ -65,7 +65,7 @@ public enum InterruptSignal {
   }
 
   @MainActor
-  public static func disarm() {
+  package static func disarm() {
     armings -= 1
     guard armings == 0 else { return }
     running.store(nil, ordering: .sequentiallyConsistent)
@@ -73,7 +73,7 @@ public enum InterruptSignal {
 
   /// Sets (or clears, with nil) the state a press at the prompt also interrupts (see `background`).
   @MainActor
-  public static func interruptAtPrompt(_ lua: LuaState?) {
+  package static func interruptAtPrompt(_ lua: LuaState?) {
     background.store(lua.map { Unmanaged.passUnretained($0.interruptHandle).toOpaque() }, ordering: .releasing)
   }
 

@@ -10,8 +10,8 @@ import Foundation
 /// On a terminal, Ctrl-C cuts the reading short (`Input.interrupted`): libedit reads through
 /// `readCharacter`, which also wakes on Ctrl-C (see `InterruptSignal`), and the dropped line is
 /// marked `^C` as a shell marks it.
-public final class LineReader: @unchecked Sendable {
-  public enum Input: Equatable, Sendable {
+package final class LineReader: @unchecked Sendable {
+  package enum Input: Equatable, Sendable {
     case line(String)
     /// Ctrl-C at the prompt: what was typed is dropped.
     case interrupted
@@ -19,15 +19,15 @@ public final class LineReader: @unchecked Sendable {
     case end
   }
 
-  public let isInteractive: Bool
+  package let isInteractive: Bool
   private let queue = DispatchQueue(label: "relua.repl.read")
   private let historyPath: String?
 
   /// Completions for the word before the cursor; set by the REPL (called on the reading thread,
   /// so it must only read a snapshot the REPL keeps up to date).
-  public var complete: (@Sendable (_ line: String, _ word: String) -> [String])?
+  package var complete: (@Sendable (_ line: String, _ word: String) -> [String])?
 
-  public init(interactive: Bool = isatty(STDIN_FILENO) != 0, historyPath: String? = LineReader.defaultHistoryPath) {
+  package init(interactive: Bool = isatty(STDIN_FILENO) != 0, historyPath: String? = LineReader.defaultHistoryPath) {
     self.isInteractive = interactive
     self.historyPath = interactive ? historyPath : nil
     if interactive {
@@ -38,13 +38,13 @@ public final class LineReader: @unchecked Sendable {
   }
 
   /// `$RELUA_HISTORY`, else `~/.relua_history`.
-  public static var defaultHistoryPath: String? {
+  package static var defaultHistoryPath: String? {
     if let path = ProcessInfo.processInfo.environment["RELUA_HISTORY"], !path.isEmpty { return path }
     return ProcessInfo.processInfo.environment["HOME"].map { $0 + "/.relua_history" }
   }
 
   /// The next line (without its newline), Ctrl-C at the prompt, or the end of input.
-  public func readLine(prompt: String) async -> Input {
+  package func readLine(prompt: String) async -> Input {
     await withCheckedContinuation { continuation in
       queue.async { [self] in continuation.resume(returning: self.readBlocking(prompt: prompt)) }
     }
@@ -129,7 +129,7 @@ public final class LineReader: @unchecked Sendable {
   /// the prompt (an effect's action arriving as the user types), the text goes above it: the
   /// reading thread clears the line, writes the text and redraws the prompt with what was typed,
   /// the cursor where it was. In order with everything else written.
-  public static func write(_ text: String, toError: Bool = false) {
+  package static func write(_ text: String, toError: Bool = false) {
     outputLock.withLock {
       guard editing else { return emit(text, toError: toError) }
       queuedOutput.append((text, toError))
