@@ -51,20 +51,12 @@ package final class LuaCoroutineDriver {
 
   // MARK: One driver per state
 
-  private struct Entry {
-    weak var state: LuaState?
-    let driver: LuaCoroutineDriver
-  }
-
-  private static var drivers: [ObjectIdentifier: Entry] = [:]
-
-  /// The driver of `state`, made (and its Lua helpers loaded) on first use.
+  /// The driver of `state`, made (and its Lua helpers loaded) on first use. The state keeps it
+  /// (`LuaState.appData`) until it has closed: after `lua_close`, so no awaitable outlives it.
   package static func of(_ state: LuaState) throws -> LuaCoroutineDriver {
-    let key = ObjectIdentifier(state)
-    if let entry = drivers[key], entry.state === state { return entry.driver }
-    drivers = drivers.filter { $0.value.state != nil }  // forget drivers of states that are gone
+    if let driver = state.appData(LuaCoroutineDriver.self) { return driver }
     let driver = try LuaCoroutineDriver(state: state)
-    drivers[key] = Entry(state: state, driver: driver)
+    state.setAppData(driver)
     return driver
   }
 
