@@ -51,12 +51,20 @@ package final class LuaCoroutineDriver {
 
   // MARK: One driver per state
 
-  /// The driver of `state`, made (and its Lua helpers loaded) on first use. The state keeps it
-  /// (`LuaState.appData`) until it has closed: after `lua_close`, so no awaitable outlives it.
+  private struct Entry {
+    weak var state: LuaState?
+    let driver: LuaCoroutineDriver
+  }
+
+  private static var drivers: [ObjectIdentifier: Entry] = [:]
+
+  /// The driver of `state`, made (and its Lua helpers loaded) on first use.
   package static func of(_ state: LuaState) throws -> LuaCoroutineDriver {
-    if let driver = state.appData(LuaCoroutineDriver.self) { return driver }
+    let key = ObjectIdentifier(state)
+    if let entry = drivers[key], entry.state === state { return entry.driver }
+    drivers = drivers.filter { $0.value.state != nil }  // forget drivers of states that are gone
     let driver = try LuaCoroutineDriver(state: state)
-    state.setAppData(driver)
+    drivers[key] = Entry(state: state, driver: driver)
     return driver
   }
 
