@@ -188,12 +188,6 @@ package struct LuaRawStack {
   @inlinable
   package func setField(_ key: String, at index: Int32) { lua_setfield(rawState, index, key) }
 
-  /// Pushes `t[key]`, `t` at `index`; returns its type. Runs `__index`: the table must have none.
-  @inlinable @discardableResult
-  package func getField(_ key: String, at index: Int32) -> LuaType {
-    LuaType(rawValue: lua_getfield(rawState, index, key)) ?? .none
-  }
-
   /// Pushes `t[k]` without metamethods, `t` at `index`, `k` on top (replaced); returns its type.
   @inlinable @inline(__always) @discardableResult
   package func rawGet(at index: Int32) -> LuaType { LuaType(rawValue: lua_rawget(rawState, index)) ?? .none }
