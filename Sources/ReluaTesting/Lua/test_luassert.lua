@@ -357,6 +357,12 @@ countAssertion("called_less_than", function(count, n) return count < n end,
   function(n) return format("less than %d time(s)", n) end)
 
 local function withAssertion(name, list, field, what)
+  -- The failure message: `template` says what went wrong (with `what`), then the last call and the arguments.
+  local function message(template, a, st)
+    local records = spyOf(st, name)[list]
+    local last = records[#records]
+    return format(template, what, what:gsub("^%l", string.upper), showList(last and (last[field] or last)), showList(a))
+  end
   assertions[name] = {
     test = function(a, st)
       for _, record in next, spyOf(st, name)[list] do
@@ -365,16 +371,10 @@ local function withAssertion(name, list, field, what)
       return false
     end,
     positive = function(a, st)
-      local records = spyOf(st, name)[list]
-      local last = records[#records]
-      return format("Function was never %s matching arguments.\n%s (last call if any):\n%s\nExpected:\n%s",
-        what, what:gsub("^%l", string.upper), showList(last and (last[field] or last)), showList(a))
+      return message("Function was never %s matching arguments.\n%s (last call if any):\n%s\nExpected:\n%s", a, st)
     end,
     negative = function(a, st)
-      local records = spyOf(st, name)[list]
-      local last = records[#records]
-      return format("Function was %s matching arguments at least once.\n%s (last call if any):\n%s\nDid not expect:\n%s",
-        what, what:gsub("^%l", string.upper), showList(last and (last[field] or last)), showList(a))
+      return message("Function was %s matching arguments at least once.\n%s (last call if any):\n%s\nDid not expect:\n%s", a, st)
     end,
   }
 end
