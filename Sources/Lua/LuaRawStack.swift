@@ -282,7 +282,8 @@ package struct LuaRawStack {
   /// `chunk:line` of the innermost script code running (see `LuaState.scriptLocation`).
   package var scriptLocation: String? { LuaState.scriptLocation(rawState) }
 
-  private static func shortSource(_ record: inout lua_Debug) -> String {
+  /// The chunk name of a debug record (`short_src`), as Lua's messages write it.
+  static func shortSource(_ record: inout lua_Debug) -> String {
     withUnsafeBytes(of: &record.short_src) { bytes in String(decoding: bytes.prefix { $0 != 0 }, as: UTF8.self) }
   }
 }
@@ -291,9 +292,6 @@ extension LuaStack {
   /// The raw stack under this view (see `LuaRawStack`).
   @inlinable @inline(__always)
   package var raw: LuaRawStack { LuaRawStack(unsafeState) }
-
-  /// `chunk:line` of the innermost script code calling (see `LuaState.scriptLocation(_:)`).
-  package var scriptLocation: String? { LuaState.scriptLocation(unsafeState) }
 }
 
 extension LuaState {

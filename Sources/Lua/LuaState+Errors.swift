@@ -168,9 +168,7 @@ extension LuaState {
     for level: Int32 in 1...8 {
       guard lua_getstack(L, level, &record) != 0, lua_getinfo(L, "Sl", &record) != 0 else { return nil }
       guard record.currentline > 0 else { continue }
-      let source = withUnsafeBytes(of: &record.short_src) { bytes in
-        String(decoding: bytes.prefix { $0 != 0 }, as: UTF8.self)
-      }
+      let source = LuaRawStack.shortSource(&record)
       if source.hasPrefix("[") { continue }
       return "\(source):\(record.currentline)"
     }

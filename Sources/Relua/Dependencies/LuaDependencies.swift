@@ -61,7 +61,7 @@ enum LuaDependencies {
     }))
     try deps.rawSet("websocket", .table(LuaWebSocket.makeTable(host: host)))
     try deps.rawSet("dismiss", .function(lua.function { stack in
-      let place = stack.scriptLocation ?? "deps.dismiss"
+      let place = stack.raw.scriptLocation ?? "deps.dismiss"
       MainActor.assumeIsolated { DependencyValues.current.dismiss(calledFrom: place) }
       return []
     }))
