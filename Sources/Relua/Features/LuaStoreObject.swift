@@ -22,16 +22,27 @@ package final class LuaStoreObject {
     self.feature = feature
     resolver = host.resolver(for: feature)
     noEffectsTask = Int64(host.noEffectsTask.registryReference)
-    let initial = try state.map { state in
+    var dependencies = dependencies
+    let shares = dependencies[SharedRegistryKey.self] ?? host.liveShares
+    dependencies[SharedRegistryKey.self] = shares
+    var initial = try state.map { state in
       try FeatureStateCheck.check(state, against: feature)
       return FeatureStateShape.conform(state, to: feature)
     }
       ?? host.initialState(of: feature, dependencies: dependencies)
-    var dependencies = dependencies
+    try DependencyValues.withValues(dependencies) { try host.prepareShares(&initial, of: feature, registry: shares) }
     dependencies.withOwnNotifications()
     store = host.rootStore(of: feature, initialState: initial, dependencies: dependencies)
     host.track(store)
+    if feature.reachesShares {
+      let link = SharedStoreLink(store: store, feature: feature)
+      shares.link(link)
+      sharesLink = (shares, link.id)
+    }
   }
+
+  /// The registry this store's holders follow, while it lives.
+  private var sharesLink: (SharedRegistry, ObjectIdentifier)?
 
   /// `store:post(name[, value])`: posts to the store's notifications (`deps.notifications(name)`);
   /// returns how many loops it reached.
@@ -40,7 +51,10 @@ package final class LuaStoreObject {
     store.dependencies.notifications.post(name, value)
   }
 
-  isolated deinit { host.untrack(store) }
+  isolated deinit {
+    host.untrack(store)
+    if let (shares, id) = sharesLink { shares.unlink(id) }
+  }
 
   /// `relua.Store(Feature, { state = table, json = text, deps = { … } })`.
   static func make(host: ReluaHost, stack: LuaStack) throws -> LuaValue {
