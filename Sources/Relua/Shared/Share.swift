@@ -16,6 +16,8 @@ package final class Share {
   var keepStoredAside = false
   /// Counts changes (a save in flight compares it to know whether it is the latest).
   var version: UInt64 = 0
+  /// How many saves ran (a burst of changes is saved a few times at most, not once per change).
+  package internal(set) var saveCount = 0
   /// The debounced save waiting to run.
   var pendingSave: DispatchWorkItem?
   var subscription: ReluaSharedSubscription?

@@ -207,7 +207,9 @@ package final class SharedRegistry {
         outcome = "\(error)"
       }
       Task { @MainActor in
-        guard let share, share.version == version || outcome != nil else { return }
+        guard let share else { return }
+        share.saveCount += 1
+        guard share.version == version || outcome != nil else { return }
         share.saveError = outcome
         if let outcome { self?.warn("\(key.description): could not save: \(outcome)") }
       }
@@ -223,6 +225,7 @@ package final class SharedRegistry {
         share.keepStoredAside = false
       }
       try share.key.save(value)
+      share.saveCount += 1
       share.saveError = nil
     } catch {
       share.saveError = "\(error)"

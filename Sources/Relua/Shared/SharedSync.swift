@@ -65,8 +65,50 @@ enum SharedSync {
   /// Every holder in the tree of `feature` (its state `state`, at `path` in the whole state)
   /// takes its share's value. Walks only the subtrees that hold shares.
   static func syncTree(_ feature: FeatureDefinition, _ state: inout Value, registry: SharedRegistry, path: inout ValuePath, log: Log?) throws {
+    try visitHolders(feature, &state, path: &path) { feature, state, path in
+      try pull(feature, &state, registry: registry, path: path, log: log)
+    }
+  }
+
+  /// The other way (a state put back by `:undo`, time travel or `:load`): each share takes the
+  /// value its holders have in `state` (the last holder visited wins where they disagree).
+  static func adoptTree(_ feature: FeatureDefinition, _ state: Value, registry: SharedRegistry) throws {
+    var state = state
+    var path: ValuePath = []
+    try visitHolders(feature, &state, path: &path) { feature, state, _ in
+      guard case .record = state else { return }
+      for binding in feature.sharedBindings where !binding.key.isReadOnly {
+        let holder = state[key: binding.field]
+        guard !holder.isNull else { continue }
+        let share = try registry.share(for: binding.key)
+        if let current = share.projected(binding.key.projection, holder: holder), holder.isIdentical(to: current) || holder == current { continue }
+        if let whole = share.writing(holder, at: binding.key.projection) { registry.write(share, value: whole) }
+      }
+    }
+  }
+
+  /// Where `state` holds shared values, and which: `(state.items, fileStorage("items.json"))`, in
+  /// the tree's order (what the REPL and the inspector mark as shared).
+  static func places(_ feature: FeatureDefinition, in state: Value) -> [(path: ValuePath, key: SharedKeyDescriptor)] {
+    var state = state
+    var path: ValuePath = []
+    var found: [(ValuePath, SharedKeyDescriptor)] = []
+    try? visitHolders(feature, &state, path: &path) { feature, state, path in
+      for binding in feature.sharedBindings where !state[key: binding.field].isNull {
+        found.append((path + [.key(binding.field)], binding.key))
+      }
+    }
+    return found
+  }
+
+  /// Calls `body` with each feature instance in the tree that holds shares itself, its state
+  /// (in place) and its path; walks only the subtrees that hold shares.
+  private static func visitHolders(
+    _ feature: FeatureDefinition, _ state: inout Value, path: inout ValuePath,
+    _ body: (FeatureDefinition, inout Value, ValuePath) throws -> Void
+  ) throws {
     guard feature.reachesShares else { return }
-    try pull(feature, &state, registry: registry, path: path, log: log)
+    if !feature.sharedBindings.isEmpty { try body(feature, &state, path) }
     guard case .record = state else { return }
     for child in feature.children where child.features.contains(where: \.reachesShares) {
       let key = child.key
@@ -77,7 +119,7 @@ enum SharedSync {
         guard !state[key: key].isNull else { continue }
         path.append(.key(key))
         defer { path.removeLast() }
-        try syncChild(child, &state[key: key], registry: registry, path: &path, log: log)
+        try visitChild(child, &state[key: key], path: &path, body)
       case .elements:
         guard case .identified(let elements) = state[key: key] else { continue }
         path.append(.key(key))
@@ -86,7 +128,7 @@ enum SharedSync {
           let id = IdentifiedValues.id(of: element)
           var updated = element
           path.append(.id(id))
-          try syncChild(child, &updated, registry: registry, path: &path, log: log)
+          try visitChild(child, &updated, path: &path, body)
           path.removeLast()
           if !updated.isIdentical(to: element) { state[key: key][id: id] = updated }
         }
@@ -95,14 +137,17 @@ enum SharedSync {
   }
 
   /// One child's state: its only feature's, or the selected kind's inside `{ <kind> = state }`.
-  private static func syncChild(_ child: FeatureChild, _ state: inout Value, registry: SharedRegistry, path: inout ValuePath, log: Log?) throws {
+  private static func visitChild(
+    _ child: FeatureChild, _ state: inout Value, path: inout ValuePath,
+    _ body: (FeatureDefinition, inout Value, ValuePath) throws -> Void
+  ) throws {
     if child.selectsKind {
       guard let kind = DestinationReducer.kind(of: state), case .feature(let feature)? = child.destinationsByKind[kind] else { return }
       path.append(.key(kind))
       defer { path.removeLast() }
-      try syncTree(feature, &state[key: kind], registry: registry, path: &path, log: log)
+      try visitHolders(feature, &state[key: kind], path: &path, body)
     } else if case .feature(let feature)? = child.onlyDestination {
-      try syncTree(feature, &state, registry: registry, path: &path, log: log)
+      try visitHolders(feature, &state, path: &path, body)
     }
   }
 }
