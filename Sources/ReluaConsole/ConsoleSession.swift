@@ -163,6 +163,7 @@ package final class ConsoleSession {
       source.setEventHandler { [weak self] in
         MainActor.assumeIsolated {
           self?.feature?.keepUnsavedRecording(because: "relua got \(number == SIGTERM ? "SIGTERM" : "SIGHUP") while recording")
+          self?.host.flushSharedSaves()
         }
         // Ended by the signal itself, as without the handler (process-directed: the main thread
         // may block it); should it be blocked everywhere, by the exit status a shell gives it.

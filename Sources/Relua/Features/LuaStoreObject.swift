@@ -67,7 +67,9 @@ package final class LuaStoreObject {
   /// `fileStorage("items.json")`): what the REPL's `:state` and the inspector mark as shared.
   package var sharedPlaces: [(place: String, key: String)] {
     guard feature.reachesShares else { return [] }
-    return SharedSync.places(feature, in: store.state).map { (describePath($0.path), $0.key.description) }
+    return SharedSync.places(feature, in: store.state).map {
+      (describePath($0.path).replacingOccurrences(of: "[id = ", with: "[id="), $0.key.description)
+    }
   }
 
   /// The registry this store's holders follow, while it lives.

@@ -69,7 +69,11 @@ public final class ReluaHost {
     // must not keep its stores alive after the run.
     lua.setAppData(host)
     lua.onClose { [unowned host] in
-      MainActor.assumeIsolated { host.forgetTestStores() }
+      MainActor.assumeIsolated {
+        host.forgetTestStores()
+        // Saves still waiting for their quiet spell run now: closing loses no change.
+        host.liveSharesIfMade?.flush()
+      }
     }
     return host
   }

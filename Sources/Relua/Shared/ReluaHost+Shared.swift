@@ -13,6 +13,10 @@ extension ReluaHost {
     return made
   }
 
+  /// Runs the shared values' saves still waiting for their quiet spell (a process about to end:
+  /// a signal, an exit without closing the state).
+  package func flushSharedSaves() { liveSharesIfMade?.flush() }
+
   /// A fresh registry for one test store: its files in memory unless `files` is given.
   package func testShares(files: (any SharedFileSystem)? = nil) -> SharedRegistry {
     SharedRegistry(environment: sharedEnvironment(files: files ?? InMemoryFileSystem(), isTest: true)) { [unowned self] in self.sharedKeyKinds }
