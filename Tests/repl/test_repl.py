@@ -1241,6 +1241,33 @@ def test_shared_state_is_saved_marked_undone_and_kept_across_sessions():
         shutil.rmtree(directory)
 
 
+def test_a_recorded_session_sets_up_and_asserts_shared_state():
+    directory = shared_notes_directory()
+    try:
+        with open(os.path.join(directory, "notes.json"), "w") as f:
+            f.write('[{"id": 1, "text": "milk"}]')
+        t = repl("Notes.lua", cwd=directory)
+        try:
+            t.expect(r"Notes: 1\. milk")
+            t.line(":record notes_test.lua")
+            t.expect(r"recording")
+            t.line(":open 1")
+            t.expect(r"Note: milk")
+            t.line(':edit "oat milk"')
+            t.expect(r"Note: oat milk")
+            t.line(":stop")
+            t.expect(r"wrote notes_test\.lua")
+        finally:
+            t.close()
+        result = subprocess.run([RELUA, "test", "notes_test.lua"], capture_output=True, text=True, cwd=directory, timeout=120)
+        assert result.returncode == 0 and "1 passed, 0 failed" in result.stdout, result.stdout + result.stderr
+        # The recorded state holds the shared fields: the test's fresh shares start from them.
+        with open(os.path.join(directory, "notes_test.lua")) as f:
+            assert '"text":"milk"' in f.read()
+    finally:
+        shutil.rmtree(directory)
+
+
 def main():
     # An optional second argument runs only the tests whose name contains it.
     only = sys.argv[2] if len(sys.argv) > 2 else ""
