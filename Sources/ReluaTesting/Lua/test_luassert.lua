@@ -9,6 +9,13 @@ local function callable(value)
   local mt = getmetatable(value)
   return type(mt) == "table" and rawget(mt, "__call") ~= nil
 end
+local function hasToString(value)
+  local mt = getmetatable(value)
+  return type(value) == "string" or (type(mt) == "table" and rawget(mt, "__tostring") ~= nil)
+end
+
+-- Matchers (`match._`, `match.is_string()`) carry their test under this key.
+local MATCHER = {}
 
 -- Formatters from assert:add_formatter, the latest first: each gets a value (and its fmtargs
 -- entry) and returns its text, or nil to leave it to the next one and then to relua's.
@@ -22,6 +29,7 @@ local function show(value, fmtarg)
     if text ~= nil then return tostring(text) end
   end
   local t = type(value)
+  if t == "table" and rawget(value, MATCHER) ~= nil then return "(matcher) " .. tostring(rawget(value, "label")) end
   if t == "nil" then return "(nil)" end
   if t == "string" then return "(string) '" .. value .. "'" end
   if t == "number" or t == "boolean" then return "(" .. t .. ") " .. tostring(value) end
@@ -110,7 +118,6 @@ end
 local function pack(...) return { n = select("#", ...), ... } end
 
 -- Matchers (`match._`, `match.is_string()`, `match.is_same(x)`): in called_with/returned_with.
-local MATCHER = {}
 local function isMatcher(value) return type(value) == "table" and rawget(value, MATCHER) ~= nil end
 -- A call matches when each argument is `same` as the expected one (as it was at the call:
 -- `vals`) or satisfies its matcher (given the argument itself: `refs`, so `match.is_ref` works).
@@ -396,9 +403,14 @@ end
 local customMatchers = {}
 local spyAssertions = { spy = true, stub = true }
 
-local function parse(key, known)
-  local tokens = {}
+local function tokensOf(key, into)
+  local tokens = { unpack(into or {}) }
   for token in lower(key):gmatch("[^_]+") do tokens[#tokens + 1] = token end
+  return tokens
+end
+-- The words of a chain's tokens, read from the right, the longest known name first; nil when a
+-- token is no word (`was.called.at_least` is the tokens was, called, at, least: `called_at_least`).
+local function parse(tokens, known)
   local words, i = {}, #tokens
   while i > 0 do
     local found
@@ -406,18 +418,35 @@ local function parse(key, known)
       local candidate = concat(tokens, "_", j, i)
       if modifiers[candidate] or known[candidate] then found = j break end
     end
-    if not found then return nil, tokens[i] end
+    if not found then return nil end
     table.insert(words, 1, concat(tokens, "_", found, i))
     i = found - 1
   end
   return words
+end
+-- Whether tokens that do not parse yet may still begin a longer name (`called.at` before
+-- `.least`): the tokens before some point parse, and those after it begin a known name.
+local function pending(tokens, known, names)
+  for k = #tokens, 1, -1 do
+    local head = { unpack(tokens, 1, k - 1) }
+    if parse(head, known) then
+      local tail = concat(tokens, "_", k) .. "_"
+      for _, list in next, names do
+        for name in next, list do
+          if type(name) == "string" and name:sub(1, #tail) == tail then return true end
+        end
+      end
+    end
+  end
+  return false
 end
 
 local spyMethods = {}
 local spyMT = { __index = spyMethods }
 local function isSpy(value) return type(value) == "table" and getmetatable(value) == spyMT end
 
-local STATE = {}
+-- A string key, so that a copy of a chain (penlight's tablex.deepcopy) is `same` as it.
+local STATE = "__luassert_chain"
 local chainMT = {}
 local function chain(st) return setmetatable({ [STATE] = st }, chainMT) end
 
@@ -438,28 +467,37 @@ end
 
 local rootMethods = {}
 
-function chainMT.__index(self, key)
-  if type(key) ~= "string" then return nil end
-  local st = rawget(self, STATE)
-  if st.root and rootMethods[key] then return rootMethods[key] end
-  local words, unknown = parse(key, knownAssertions)
-  if not words then error(format("luassert: unknown modifier/assertion: '%s'", unknown), 2) end
-  local negated, name = st.negated, st.name
-  local mods = st.mods or {}
+local function chainNames() return { assertions, customModifiers, modifiers, spyAssertions } end
+-- The chain's words: negation, the assertion's name and the registered modifiers met, from the
+-- tokens read since the chain last took arguments.
+local function resolve(st, words)
+  local negated, name, mods = st.negated, nil, { unpack(st.mods or {}) }
   for _, word in next, words do
     if modifiers[word] == "not" then negated = not negated
     elseif modifiers[word] == nil then
-      if customModifiers[word] and not assertions[word] then
-        local more = { unpack(mods) }
-        more[#more + 1] = customModifiers[word]
-        mods = more
+      if customModifiers[word] and not assertions[word] and not spyAssertions[word] then
+        mods[#mods + 1] = customModifiers[word]
       else
-        if name ~= nil then error(format("luassert: '%s' follows the assertion '%s'", word, name), 2) end
+        if name ~= nil then error(format("luassert: '%s' follows the assertion '%s'", word, name), 3) end
         name = word
       end
     end
   end
-  return chain({ negated = negated, name = name, payload = st.payload, failure_message = st.failure_message, mods = mods })
+  return negated, name, mods
+end
+
+function chainMT.__index(self, key)
+  if type(key) ~= "string" then return nil end
+  local st = rawget(self, STATE)
+  if st.root and rootMethods[key] then return rootMethods[key] end
+  local tokens = tokensOf(key, st.tokens)
+  local words = parse(tokens, knownAssertions)
+  if not words and not pending(tokens, knownAssertions, chainNames()) then
+    error(format("luassert: unknown modifier/assertion: '%s'", key), 2)
+  end
+  if words then resolve(st, words) end
+  return chain({ negated = st.negated, payload = st.payload, failure_message = st.failure_message,
+    mods = st.mods, tokens = tokens })
 end
 
 function chainMT.__call(self, ...)
@@ -471,8 +509,12 @@ function chainMT.__call(self, ...)
     if count < 2 then error("assertion failed!", 2) end
     error((select(2, ...)), 2)
   end
-  local name = st.name
-  local mods = st.mods or {}
+  local words = parse(st.tokens or {}, knownAssertions)
+  if not words then
+    error(format("luassert: unknown modifier/assertion: '%s'", concat(st.tokens, "_")), 2)
+  end
+  local negated, name, mods = resolve(st, words)
+  st = { negated = negated, payload = st.payload, failure_message = st.failure_message, mods = mods }
   if name == nil then
     -- Only modifiers, given arguments (`assert.message("why")`): they act now, the chain goes on.
     if #mods == 0 then error("luassert: the chain names no assertion", 2) end
@@ -751,6 +793,7 @@ local matcherNames = {
   ["true"] = true, ["false"] = true, ["nil"] = true, boolean = true, number = true, string = true,
   table = true, ["function"] = true, userdata = true, thread = true, truthy = true, falsy = true,
   same = true, equals = true, equal = true, near = true, matches = true, match = true, ref = true,
+  unique = true,
 }
 local function composite(name, combine)
   customMatchers[name] = function(_, arguments, level)
@@ -778,39 +821,94 @@ composite("none_of", function(list, value)
   return true
 end)
 local knownMatchers = setmetatable({}, { __index = function(_, k) return matcherNames[k] or customMatchers[k] end })
-match = setmetatable({ _ = matcher(function() return true end, "match._"), is_matcher = isMatcher }, {
+local function needs(name, count, arguments, level)
+  if arguments.n < count then
+    error(format("the '%s' function requires a minimum of %d arguments, got: %d", name, count, arguments.n), level + 1)
+  end
+end
+local function number(name, index, value, level)
+  local n = tonumber(value)
+  if n == nil then
+    error(format("bad argument #%d to '%s' (number or object convertible to a number expected, got %s)",
+      index, name, show(value)), level + 1)
+  end
+  return n
+end
+local referenceTypes = { table = true, ["function"] = true, thread = true, userdata = true }
+-- The test of a value for relua's own matchers, its arguments checked as luassert checks them.
+local function builtinMatcher(name, expected, level)
+  if name == "ref" then
+    needs(name, 1, expected, level + 1)
+    if not referenceTypes[type(expected[1])] then
+      error(format("bad argument #1 to 'ref' (object expected, got %s)", type(expected[1])), level + 1)
+    end
+    return function(value) return rawequal(value, expected[1]) end
+  elseif name == "same" or name == "equals" or name == "equal" then
+    needs(name, 1, expected, level + 1)
+    return function(value) return assertions[name].test({ n = 2, expected[1], value }, {}) end
+  elseif name == "matches" or name == "match" then
+    needs(name, 1, expected, level + 1)
+    if type(expected[1]) ~= "string" then
+      error(format("bad argument #1 to 'matches' (string expected, got %s)", type(expected[1])), level + 1)
+    end
+    if expected[2] ~= nil and tonumber(expected[2]) == nil then
+      error(format("bad argument #2 to 'matches' (number expected, got %s)", type(expected[2])), level + 1)
+    end
+    return function(value)
+      if type(value) ~= "string" and type(value) ~= "number" and not hasToString(value) then return false end
+      return tostring(value):find(expected[1], tonumber(expected[2]), expected[3]) ~= nil
+    end
+  elseif name == "near" then
+    needs(name, 2, expected, level + 1)
+    local centre, tolerance = number(name, 1, expected[1], level + 1), number(name, 2, expected[2], level + 1)
+    return function(value)
+      value = tonumber(value)
+      return value ~= nil and value >= centre - tolerance and value <= centre + tolerance
+    end
+  elseif name == "unique" then
+    return function(value) return type(value) == "table" and assertions.unique.test({ n = 2, value, expected[1] }, {}) end
+  end
+  return function(value) return assertions[name].test({ n = 1, value }, {}) end
+end
+
+-- match.x, match.is.x, match.is_not.x, match.x.Not: the words read as `assert`'s are, and
+-- resolved when the chain is called (as luassert does).
+local matchChainMT = {}
+local function matchChain(tokens) return setmetatable({ [STATE] = tokens }, matchChainMT) end
+function matchChainMT.__index(self, key)
+  if type(key) ~= "string" then return nil end
+  return matchChain(tokensOf(key, rawget(self, STATE)))
+end
+function matchChainMT.__call(self, ...)
+  local tokens = rawget(self, STATE)
+  local words = parse(tokens, knownMatchers)
+  if not words then error(format("luassert: unknown matcher: '%s'", concat(tokens, "_")), 2) end
+  local negated, name, path = false, nil, {}
+  for _, word in next, words do
+    if modifiers[word] == "not" then negated = not negated elseif modifiers[word] == nil then name = word end
+    path[#path + 1] = word
+  end
+  if name == nil then error(format("luassert: '%s' names no matcher", concat(tokens, "_")), 2) end
+  if #path == 1 then table.insert(path, 1, "is") end
+  local expected = pack(...)
+  local shown = {}
+  for i = 1, expected.n do shown[i] = show(expected[i]) end
+  local label = concat(path, ".") .. "(" .. concat(shown, ", ") .. ")"
+  local registered = customMatchers[name]
+  if registered then
+    -- luassert's protocol: callback(state, arguments, level) gives the test of a value.
+    local state = { mod = not negated }
+    local test = registered(state, expected, 2)
+    return matcher(function(value) return test(value) == state.mod end, label)
+  end
+  local test = builtinMatcher(name, expected, 2)
+  return matcher(function(value) return (not not test(value)) ~= negated end, label)
+end
+
+match = setmetatable({ _ = matcher(function() return true end, "_ *"), is_matcher = isMatcher }, {
   __index = function(_, key)
     if type(key) ~= "string" then return nil end
-    local words, unknown = parse(key, knownMatchers)
-    local negated, name = false, nil
-    if not words then error(format("luassert: unknown matcher: '%s'", unknown), 2) end
-    for _, word in next, words do
-      if modifiers[word] == "not" then negated = not negated elseif modifiers[word] == nil then name = word end
-    end
-    if name == nil then error(format("luassert: '%s' names no matcher", key), 2) end
-    local registered = customMatchers[name]
-    return function(...)
-      local expected = pack(...)
-      local label = "match." .. key .. "(" .. (expected.n > 0 and render(expected[1]) or "") .. ")"
-      if registered then
-        -- luassert's protocol: callback(state, arguments, level) gives the test of a value.
-        local state = { mod = not negated }
-        local test = registered(state, expected, 2)
-        return matcher(function(value) return test(value) == state.mod end, label)
-      end
-      return matcher(function(value)
-        local holds
-        if name == "ref" then holds = rawequal(value, expected[1])
-        elseif name == "matches" or name == "match" or name == "same" or name == "equals" or name == "equal" then
-          holds = assertions[name].test({ n = 2, expected[1], value }, {})
-        elseif name == "near" then
-          holds = type(value) == "number" and abs(expected[1] - value) <= expected[2]
-        else
-          holds = assertions[name].test({ n = 1, value }, {})
-        end
-        return holds ~= negated
-      end, label)
-    end
+    return matchChain(tokensOf(key))
   end,
 })
 
