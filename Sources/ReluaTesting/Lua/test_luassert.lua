@@ -151,7 +151,16 @@ end
 -- arguments giving it); `run.returns`, set by `test`, is what a passing assertion returns
 -- (else its arguments). assert:register adds assertions of another shape (`callback`).
 local assertions = {}
-local function same(args) return deepEqual(args[1], args[2]) end
+-- luassert's check of an assertion's argument count (level: that of the assertion's caller).
+local function atLeast(name, count, a, level)
+  if a.n < count then
+    error(format("the '%s' function requires a minimum of %d arguments, got: %d", name, count, a.n), level + 1)
+  end
+end
+local function same(args)
+  atLeast("same", 2, args, 3)
+  return deepEqual(args[1], args[2])
+end
 assertions.same = {
   message = 3, test = same,
   positive = function(a)
@@ -163,7 +172,11 @@ assertions.same = {
   end,
 }
 assertions.equals = {
-  message = 3, test = function(a) return a[1] == a[2] end,
+  message = 3,
+  test = function(a)
+    atLeast("equals", 2, a, 3)
+    return a[1] == a[2]
+  end,
   positive = function(a)
     local text = format("Expected objects to be equal.\nPassed in:\n%s\nExpected:\n%s", show(a[2]), show(a[1]))
     if type(a[1]) == "table" and type(a[2]) == "table" and deepEqual(a[1], a[2]) then
@@ -176,13 +189,24 @@ assertions.equals = {
   end,
 }
 assertions.equal = assertions.equals
+-- near(expected, actual, tolerance): numbers, or values tonumber reads (`'1.5'`).
+local function nearNumbers(a)
+  atLeast("near", 3, a, 4)
+  local numbers = {}
+  for i = 1, 3 do
+    numbers[i] = tonumber(a[i])
+    if numbers[i] == nil then
+      error(format("bad argument #%d to 'near' (number or object convertible to a number expected, got %s)",
+        i, show(a[i])), 4)
+    end
+  end
+  return numbers[1], numbers[2], numbers[3]
+end
 assertions.near = {
   message = 4,
   test = function(a)
-    if type(a[1]) ~= "number" or type(a[2]) ~= "number" or type(a[3]) ~= "number" then
-      error("bad arguments to 'near' (numbers expected: expected, passed in, tolerance)", 3)
-    end
-    return abs(a[1] - a[2]) <= a[3]
+    local expected, actual, tolerance = nearNumbers(a)
+    return actual >= expected - tolerance and actual <= expected + tolerance
   end,
   positive = function(a)
     return format("Expected values to be near.\nPassed in:\n%s\nExpected:\n%s +/- %s", show(a[2]), show(a[1]), show(a[3]))
@@ -242,15 +266,53 @@ assertions.unique = {
   positive = function(a) return "Expected object to be unique:\n" .. show(a[1]) end,
   negative = function(a) return "Expected object to not be unique:\n" .. show(a[1]) end,
 }
+-- The custom message of matches and error_matches: the first argument from the third on that is
+-- neither a boolean nor a number (nor text tonumber reads), as luassert picks it; the rest are
+-- init and plain.
+local function laterMessage(a)
+  for i = 3, a.n do
+    local v = a[i]
+    if v and type(v) ~= "boolean" and not tonumber(v) then return v, i end
+  end
+end
+local function initAndPlain(a, name)
+  local options, count = {}, 0
+  local _, skipped = laterMessage(a)
+  for i = 3, a.n do
+    if i ~= skipped then count = count + 1 options[count] = a[i] end
+  end
+  if options[1] ~= nil and tonumber(options[1]) == nil then
+    error(format("bad argument #%d to '%s' (number expected, got %s)", skipped == 3 and 4 or 3, name, type(options[1])), 4)
+  end
+  return tonumber(options[1]), options[2]
+end
+-- matches(pattern, s[, init[, plain]][, message]): `s` (a number or a value with __tostring made
+-- text) matches; a passing one returns the captures (with plain, the pattern).
+local function stringMatch(text, pattern, init, plain, run)
+  if plain then
+    local found = text:find(pattern, init, true) ~= nil
+    run.returns = found and { n = 1, pattern } or { n = 0 }
+    return found
+  end
+  local captures = pack(text:match(pattern, init))
+  run.returns = captures[1] ~= nil and captures or { n = 0 }
+  return captures[1] ~= nil
+end
 assertions.matches = {
-  message = 3,
-  test = function(a)
+  message = laterMessage,
+  test = function(a, run)
+    atLeast("matches", 2, a, 3)
     if type(a[1]) ~= "string" then
       error(format("bad argument #1 to 'matches' (string expected, got %s)", type(a[1])), 3)
     end
     local s = a[2]
-    if type(s) == "number" then s = tostring(s) end
-    return type(s) == "string" and s:find(a[1]) ~= nil
+    if type(s) == "number" or hasToString(s) then s = tostring(s) end
+    if type(s) ~= "string" then
+      error(format("bad argument #2 to 'matches' (string or object convertible to a string expected, got %s)",
+        show(a[2])), 3)
+    end
+    local init, plain = initAndPlain(a, "matches")
+    return stringMatch(s, a[1], init, plain, run)
   end,
   positive = function(a) return format("Expected strings to match.\nPassed in:\n%s\nExpected:\n%s", show(a[2]), show(a[1])) end,
   negative = function(a) return format("Expected strings not to match.\nPassed in:\n%s\nDid not expect:\n%s", show(a[2]), show(a[1])) end,
@@ -258,76 +320,89 @@ assertions.matches = {
 assertions.match = assertions.matches
 
 -- has_error(fn[, expected]): a string error is compared without its `file:line: ` prefix. A
--- passing one returns what luassert's does: the error (so prefixed), then the other arguments.
-local function caught(a)
+-- passing one returns what luassert's does: the error (so prefixed) or, when fn raised none, what
+-- it returned first; then the other arguments.
+local function caught(a, name)
   if not callable(a[1]) then
-    error(format("bad argument #1 to 'error' (function expected, got %s)", type(a[1])), 4)
+    error(format("bad argument #1 to '%s' (function expected, got %s)", name, type(a[1])), 4)
   end
   local ok, value = pcall(a[1])
+  if type(value) == "string" then value = value:gsub("^.-:%d+: ", "", 1) end
   return not ok, value
 end
-local function stripped(raised)
-  if type(raised) == "string" then raised = raised:gsub("^.-:%d+: ", "", 1) end
-  return raised
+-- What the messages show as caught: `(no error)` when fn raised none and an error was expected.
+local function caughtText(a, run)
+  if not run.raised and a[2] ~= nil then return "(no error)" end
+  return show(run.caught)
 end
 assertions.error = {
   message = 3,
   test = function(a, run)
-    local raisedAny, raised = caught(a)
-    run.caught = raisedAny and raised or nil
-    run.returns = { n = max(a.n, 1), stripped(raised), select(2, unpack(a, 1, a.n)) }
-    if a[2] == nil then return raisedAny end
-    if run.negated then return raisedAny end  -- has_no.error(fn, x): any error fails
-    return raisedAny and deepEqual(a[2], stripped(raised))
+    local raised, err = caught(a, "error")
+    run.raised, run.caught = raised, raised and err or nil
+    run.returns = { n = max(a.n, 1), err, select(2, unpack(a, 1, a.n)) }
+    if not raised or a[2] == nil then return raised end
+    local expected = a[2]
+    if type(expected) == "string" then
+      if hasToString(err) then
+        err = tostring(err)
+        run.returns[1] = err
+      end
+      if type(err) == "string" then return expected == err end
+    elseif type(expected) == "number" and type(err) == "string" then
+      return tostring(expected) == tostring(tonumber(err))
+    end
+    return deepEqual(expected, err)
   end,
   positive = function(a, run)
-    return format("Expected a different error.\nCaught:\n%s\nExpected:\n%s", show(stripped(run.caught)),
+    return format("Expected a different error.\nCaught:\n%s\nExpected:\n%s", caughtText(a, run),
       a[2] == nil and "(any error)" or show(a[2]))
   end,
   negative = function(_, run) return "Expected no error, but caught:\n" .. show(run.caught) end,
 }
 assertions.errors = assertions.error
--- error_matches(fn, pattern[, init[, plain]][, message]): the error's text, without its
--- `file:line: ` prefix, matches; the custom message is the first later argument that is
--- neither a number nor a boolean (luassert's rule). A passing one returns the captures.
-local function errorMatchesMessage(a)
-  for i = 3, a.n do
-    local v = a[i]
-    if v and type(v) ~= "boolean" and not tonumber(v) then return v, i end
-  end
-end
+-- error_matches(fn, pattern[, init[, plain]][, message]): the error's text (a number, boolean or
+-- value with __tostring made text), without its `file:line: ` prefix, matches; no error and no
+-- pattern match too. A passing one returns the captures; else the error, then the arguments.
 assertions.error_matches = {
-  message = errorMatchesMessage,
+  message = laterMessage,
   test = function(a, run)
+    atLeast("error_matches", 2, a, 3)
+    if not callable(a[1]) then
+      error(format("bad argument #1 to 'error_matches' (function expected, got %s)", type(a[1])), 3)
+    end
     if a[2] ~= nil and type(a[2]) ~= "string" then
       error(format("bad argument #2 to 'error_matches' (string expected, got %s)", type(a[2])), 3)
     end
-    local raisedAny, raised = caught(a)
-    run.caught = raisedAny and raised or nil
-    if not raisedAny then return false end
-    local options = {}
-    local _, skipped = errorMatchesMessage(a)
-    for i = 3, a.n do if i ~= skipped then options[#options + 1] = a[i] end end
-    local text = stripped(raised)
-    local mt = getmetatable(text)
-    if type(text) == "number" or type(text) == "boolean" or (type(mt) == "table" and rawget(mt, "__tostring")) then
-      text = tostring(text)
+    local init, plain = initAndPlain(a, "error_matches")
+    local raised, err = caught(a, "error_matches")
+    run.raised, run.caught = raised, raised and err or nil
+    local rest = { n = a.n }
+    for i = 2, a.n do rest[i] = a[i] end
+    rest[1] = err
+    run.returns = rest
+    if not raised then return false end
+    if err == nil and a[2] == nil then
+      run.returns = { n = 0 }
+      return true
     end
-    if type(text) ~= "string" then return false end
-    if a[2] == nil then return false end
-    if options[2] then
-      run.returns = { n = 1, a[2] }
-      return text:find(a[2], tonumber(options[1]), true) ~= nil
+    if type(err) == "number" or type(err) == "boolean" or hasToString(err) then
+      err = tostring(err)
+      rest[1] = err
     end
-    local captures = pack(text:match(a[2], tonumber(options[1])))
-    run.returns = captures
-    return captures[1] ~= nil
+    if type(err) ~= "string" or a[2] == nil then return false end
+    local matched = {}
+    if stringMatch(err, a[2], init, plain, matched) then
+      run.returns = matched.returns
+      return true
+    end
+    return false
   end,
   positive = function(a, run)
-    return format("Expected a different error.\nCaught:\n%s\nExpected:\n%s", show(stripped(run.caught)), show(a[2]))
+    return format("Expected a different error.\nCaught:\n%s\nExpected:\n%s", caughtText(a, run), show(a[2]))
   end,
   negative = function(a, run)
-    return format("Expected the error not to match.\nCaught:\n%s\nDid not expect:\n%s", show(stripped(run.caught)), show(a[2]))
+    return format("Expected the error not to match.\nCaught:\n%s\nDid not expect:\n%s", show(run.caught), show(a[2]))
   end,
 }
 assertions.error_match = assertions.error_matches
