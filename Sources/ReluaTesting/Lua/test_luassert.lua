@@ -1,8 +1,8 @@
 local render, diffTables, sameValues = ...
 local type, next, rawget, rawequal, getmetatable, setmetatable, tostring, pcall, error, select =
   type, next, rawget, rawequal, getmetatable, setmetatable, tostring, pcall, error, select
-local format, lower, concat, mathtype, abs, unpack, max =
-  string.format, string.lower, table.concat, math.type, math.abs, table.unpack, math.max
+local format, lower, concat, mathtype, unpack, max =
+  string.format, string.lower, table.concat, math.type, table.unpack, math.max
 
 local function callable(value)
   if type(value) == "function" then return true end
@@ -288,8 +288,8 @@ local function initAndPlain(a, name)
 end
 -- matches(pattern, s[, init[, plain]][, message]): `s` (a number or a value with __tostring made
 -- text) matches; a passing one returns the captures (with plain, the pattern).
-local function stringMatch(text, pattern, init, plain, run)
-  if plain then
+local function stringMatch(text, pattern, init, plainFind, run)
+  if plainFind then
     local found = text:find(pattern, init, true) ~= nil
     run.returns = found and { n = 1, pattern } or { n = 0 }
     return found
@@ -311,8 +311,8 @@ assertions.matches = {
       error(format("bad argument #2 to 'matches' (string or object convertible to a string expected, got %s)",
         show(a[2])), 3)
     end
-    local init, plain = initAndPlain(a, "matches")
-    return stringMatch(s, a[1], init, plain, run)
+    local init, plainFind = initAndPlain(a, "matches")
+    return stringMatch(s, a[1], init, plainFind, run)
   end,
   positive = function(a) return format("Expected strings to match.\nPassed in:\n%s\nExpected:\n%s", show(a[2]), show(a[1])) end,
   negative = function(a) return format("Expected strings not to match.\nPassed in:\n%s\nDid not expect:\n%s", show(a[2]), show(a[1])) end,
@@ -374,7 +374,7 @@ assertions.error_matches = {
     if a[2] ~= nil and type(a[2]) ~= "string" then
       error(format("bad argument #2 to 'error_matches' (string expected, got %s)", type(a[2])), 3)
     end
-    local init, plain = initAndPlain(a, "error_matches")
+    local init, plainFind = initAndPlain(a, "error_matches")
     local raised, err = caught(a, "error_matches")
     run.raised, run.caught = raised, raised and err or nil
     local rest = { n = a.n }
@@ -392,7 +392,7 @@ assertions.error_matches = {
     end
     if type(err) ~= "string" or a[2] == nil then return false end
     local matched = {}
-    if stringMatch(err, a[2], init, plain, matched) then
+    if stringMatch(err, a[2], init, plainFind, matched) then
       run.returns = matched.returns
       return true
     end
