@@ -438,12 +438,13 @@ countAssertion("called_more_than", function(count, n) return count > n end,
 countAssertion("called_less_than", function(count, n) return count < n end,
   function(n) return format("less than %d time(s)", n) end)
 
-local function withAssertion(name, list, field, what)
-  -- The failure message: `template` says what went wrong (with `what`), then the last call and the arguments.
-  local function message(template, a, st)
+-- called_with/returned_with: `positive` and `negative` are the failure's first two lines
+-- (luassert's), then come the last call's values and the arguments.
+local function withAssertion(name, list, field, positive, negative)
+  local function message(lines, expectedLabel, a, st)
     local records = spyOf(st, name)[list]
     local last = records[#records]
-    return format(template, what, what:gsub("^%l", string.upper), showList(last and (last[field] or last)), showList(a))
+    return format("%s\n%s\n%s\n%s", lines, showList(last and (last[field] or last)), expectedLabel, showList(a))
   end
   assertions[name] = {
     test = function(a, st)
@@ -452,16 +453,16 @@ local function withAssertion(name, list, field, what)
       end
       return false
     end,
-    positive = function(a, st)
-      return message("Function was never %s matching arguments.\n%s (last call if any):\n%s\nExpected:\n%s", a, st)
-    end,
-    negative = function(a, st)
-      return message("Function was %s matching arguments at least once.\n%s (last call if any):\n%s\nDid not expect:\n%s", a, st)
-    end,
+    positive = function(a, st) return message(positive, "Expected:", a, st) end,
+    negative = function(a, st) return message(negative, "Did not expect:", a, st) end,
   }
 end
-withAssertion("called_with", "calls", "vals", "called with")
-withAssertion("returned_with", "returnvals", nil, "returned with")
+withAssertion("called_with", "calls", "vals",
+  "Function was never called with matching arguments.\nCalled with (last call if any):",
+  "Function was called with matching arguments at least once.\nCalled with (last call if any):")
+withAssertion("returned_with", "returnvals", nil,
+  "Function never returned matching arguments.\nReturned (last call if any):",
+  "Function returned matching arguments at least once.\nReturned (last matching call):")
 
 -- Chains: `assert.is_not.same`, `assert.has_no.errors`, `assert.spy(s).was_not.called()`.
 -- A key splits at `_` into modifiers (is, are, was, has, does: no-ops; not, no: negate; and the
@@ -700,7 +701,8 @@ function rootMethods.get_parameter(_, name) return parameters[name] end
 -- spy.new(fn), spy.on(t, "name"), stub(t, "name"[, returns...]), stub.new(...).
 
 local function deepCopy(value, seen)
-  if type(value) ~= "table" then return value end
+  -- A spy (a spy called with itself) is kept as is: its record would hold itself.
+  if type(value) ~= "table" or getmetatable(value) == spyMT then return value end
   seen = seen or {}
   if seen[value] then return seen[value] end
   local copy = {}
@@ -716,17 +718,22 @@ function spyMT.__call(self, ...)
   local calls = rawget(self, "calls")
   calls[#calls + 1] = { vals = vals, refs = refs }
   local function record(...)
+    -- As the values were when returned (luassert's): a table changed later does not match.
     local returnvals = rawget(self, "returnvals")
-    returnvals[#returnvals + 1] = pack(...)
+    local values = pack(...)
+    for i = 1, values.n do values[i] = deepCopy(values[i]) end
+    returnvals[#returnvals + 1] = values
     return ...
   end
   return record(rawget(self, "callback")(...))
 end
 
+-- Puts the spied field back, and returns what the spy stood for (luassert's): the field's
+-- original value, a spy.new's function, nil for a blank stub.
 function spyMethods:revert()
   local target = rawget(self, "target_table")
   if target ~= nil then target[rawget(self, "target_key")] = rawget(self, "original") end
-  return self
+  return rawget(self, "original")
 end
 function spyMethods:clear()
   self.calls, self.returnvals = {}, {}
@@ -746,7 +753,7 @@ local function newSpy(callback)
   if callback ~= nil and not callable(callback) then
     error(format("spy.new expects a function, got %s", type(callback)), 3)
   end
-  return setmetatable({ calls = {}, returnvals = {}, callback = callback or function() end }, spyMT)
+  return setmetatable({ calls = {}, returnvals = {}, callback = callback or function() end, original = callback }, spyMT)
 end
 
 spy = setmetatable({}, { __call = function(_, callback) return newSpy(callback) end })
@@ -812,9 +819,14 @@ local function newStub(target, key, ...)
     return answers
   end
   if select("#", ...) == 1 and callable((...)) then invokes((...)) else returns(...) end
+  s.original = nil
   if target ~= nil then
     if type(target) ~= "table" then error(format("bad argument #1 to 'stub' (table expected, got %s)", type(target)), 3) end
-    s.target_table, s.target_key, s.original = target, key, target[key]
+    local original = target[key]
+    if original ~= nil and not callable(original) then
+      error(format("bad argument #2 to 'stub' (the field '%s' is a %s, not a function)", tostring(key), type(original)), 3)
+    end
+    s.target_table, s.target_key, s.original = target, key, original
     target[key] = s
   end
   return s
