@@ -16,23 +16,79 @@ end
 
 -- Matchers (`match._`, `match.is_string()`) carry their test under this key.
 local MATCHER = {}
+-- The payload of a chain after `array(t)` (luassert's array modifier) carries this key.
+local ARRAY = {}
 
--- Formatters from assert:add_formatter, the latest first: each gets a value (and its fmtargs
--- entry) and returns its text, or nil to leave it to the next one and then to relua's.
-local formatters = {}
+-- luassert's state levels (assert:snapshot()): each holds the formatters added, the parameters
+-- set and the spies made since it was taken, and its revert() undoes them and the newer levels'.
+-- The base level is the test's own (a test's state is fresh: nothing outlives it anyway).
+local NOTHING = {}  -- a parameter set to nil, hiding an older level's value
+local parameterDefaults = { TableFormatLevel = 3, TableErrorHighlightCharacter = "*", TableErrorHighlightColor = "none" }
+local baseLevel = { formatters = {}, parameters = {}, spies = {} }
+local currentLevel = baseLevel
+local levelMethods = {}
+function levelMethods:revert()
+  local newer = rawget(self, "next")
+  if newer ~= nil then newer:revert() end
+  for i = #self.spies, 1, -1 do self.spies[i]:revert() end
+  local previous = self.previous
+  if previous ~= nil then
+    previous.next = nil
+    currentLevel = previous
+  end
+end
+local levelMT = { __index = levelMethods }
+local function snapshot()
+  local level = setmetatable({ previous = currentLevel, formatters = {}, parameters = {}, spies = {} }, levelMT)
+  currentLevel.next = level
+  currentLevel = level
+  return level
+end
+-- Formatters from assert:add_formatter, the newest level's first and in each the latest first:
+-- each gets a value (and its fmtargs entry) and returns its text, or nil to leave it to the next
+-- one and then to relua's.
+local function eachFormatter()
+  local level, i = currentLevel, 0
+  return function()
+    while level ~= nil do
+      i = i + 1
+      local formatter = level.formatters[i]
+      if formatter ~= nil then return formatter end
+      level, i = level.previous, 0
+    end
+  end
+end
+-- Numbers as luassert shows them: NaN, Inf, -Inf, else with 20 significant digits (`%.20g`), a
+-- float that looks like an integer with `.0`.
+local function numberText(value)
+  if value ~= value then return "NaN" end
+  if value == math.huge then return "Inf" end
+  if value == -math.huge then return "-Inf" end
+  local text = format("%.20g", value)
+  if mathtype(value) == "float" and not text:find("[%.,]") then text = text:gsub("%d+", "%0.0", 1) end
+  return text
+end
 
 -- Values as luassert shows them: `(number) 3`, `(string) 'text'`, `(nil)`; tables and the rest
 -- as `expect` prints them (`render`, from LuaTestAssertions: one line, cut by the same rule).
+-- luassert.util.make_arglist's lists: shown as `(values list) ((string) 'a', (nil))`.
+local ARGLIST = {}
 local function show(value, fmtarg)
-  for i = 1, #formatters do
-    local text = formatters[i](value, fmtarg)
+  for formatter in eachFormatter() do
+    local text = formatter(value, fmtarg)
     if text ~= nil then return tostring(text) end
   end
   local t = type(value)
   if t == "table" and rawget(value, MATCHER) ~= nil then return "(matcher) " .. tostring(rawget(value, "label")) end
+  if t == "table" and getmetatable(value) == ARGLIST then
+    local parts = {}
+    for i = 1, value.n or #value do parts[i] = show(value[i]) end
+    return "(values list) (" .. concat(parts, ", ") .. ")"
+  end
   if t == "nil" then return "(nil)" end
   if t == "string" then return "(string) '" .. value .. "'" end
-  if t == "number" or t == "boolean" then return "(" .. t .. ") " .. tostring(value) end
+  if t == "number" then return "(number) " .. numberText(value) end
+  if t == "boolean" then return "(boolean) " .. tostring(value) end
   return "(" .. t .. ") " .. render(value)
 end
 local function showList(list)
@@ -405,6 +461,47 @@ assertions.error_matches = {
     return format("Expected the error not to match.\nCaught:\n%s\nDid not expect:\n%s", show(run.caught), show(a[2]))
   end,
 }
+-- holes([length]) after array(t): some index from 1 to length (the largest integer key when not
+-- given) holds nil; a passing one returns the first such index.
+local function firstHole(a, run)
+  local payload = run.payload
+  if type(payload) ~= "table" or not rawget(payload, ARRAY) then
+    error("No array set, please use the array modifier to set the array to validate", 3)
+  end
+  local array, length = payload.array, a[1]
+  if length == nil then
+    length = 0
+    for i in next, array do
+      if mathtype(i) == "integer" and i > length then length = i end
+    end
+  end
+  if type(length) ~= "number" then
+    error("expected array length to be of type 'number', got: " .. tostring(length), 3)
+  end
+  for i = 1, length do
+    if array[i] == nil then return i end
+  end
+end
+assertions.holes = {
+  test = function(a, run)
+    local missing = firstHole(a, run)
+    run.missing = missing
+    run.returns = { n = 1, missing }
+    return missing ~= nil
+  end,
+  positive = function() return "Expected array to have holes, but none was found." end,
+  negative = function(_, run) return "Expected array to not have holes, hole found at position: " .. show(run.missing) end,
+}
+-- returned_arguments(n, ...): the values after n are n in number (`select("#", ...)`).
+assertions.returned_arguments = {
+  test = function(a) return tostring(a[1]) == tostring(a.n - 1) end,
+  positive = function(a)
+    return format("Expected to be called with %s argument(s), but was called with %s", tostring(a[1]), tostring(a.n - 1))
+  end,
+  negative = function(a)
+    return format("Expected not to be called with %s argument(s), but was called with %s", tostring(a[1]), tostring(a.n - 1))
+  end,
+}
 assertions.error_match = assertions.error_matches
 assertions.matches_error = assertions.error_matches
 assertions.match_error = assertions.error_matches
@@ -475,6 +572,14 @@ local modifiers = { is = "", are = "", was = "", has = "", does = "", ["not"] = 
 local customModifiers = {}
 customModifiers.message = function(state, arguments)
   if arguments then state.failure_message = arguments[1] end
+end
+-- luassert's array modifier: `assert.array(t).has.no.holes()` (the array is the chain's payload).
+customModifiers.array = function(state, arguments, level)
+  if arguments == nil then return end
+  if arguments.n == 0 then error("No array provided to the array-modifier", level + 1) end
+  local payload = rawget(state, "payload")
+  if type(payload) == "table" and rawget(payload, ARRAY) then error("Array already set", level + 1) end
+  state.payload = { [ARRAY] = true, array = arguments[1] }
 end
 local customMatchers = {}
 local spyAssertions = { spy = true, stub = true }
@@ -686,17 +791,41 @@ function rootMethods.add_formatter(_, formatter)
   if not callable(formatter) then
     error(format("bad argument #1 to 'add_formatter' (function expected, got %s)", type(formatter)), 2)
   end
-  table.insert(formatters, 1, formatter)
+  table.insert(currentLevel.formatters, 1, formatter)
 end
 function rootMethods.remove_formatter(_, formatter)
-  for i = 1, #formatters do
-    if rawequal(formatters[i], formatter) then table.remove(formatters, i) return end
+  local level = currentLevel
+  while level ~= nil do
+    for i = 1, #level.formatters do
+      if rawequal(level.formatters[i], formatter) then table.remove(level.formatters, i) return end
+    end
+    level = level.previous
   end
 end
--- Kept and given back; relua's printer does not read them (it prints tables its own way).
-local parameters = { TableFormatLevel = 3, TableErrorHighlightCharacter = "*", TableErrorHighlightColor = "none" }
-function rootMethods.set_parameter(_, name, value) parameters[name] = value end
-function rootMethods.get_parameter(_, name) return parameters[name] end
+-- Kept and given back, by level; relua's printer does not read them (it prints tables its own way).
+function rootMethods.set_parameter(_, name, value)
+  if value == nil then value = NOTHING end
+  currentLevel.parameters[name] = value
+end
+function rootMethods.get_parameter(_, name)
+  local level = currentLevel
+  while level ~= nil do
+    local value = level.parameters[name]
+    if value == NOTHING then return nil end
+    if value ~= nil then return value end
+    level = level.previous
+  end
+  return parameterDefaults[name]
+end
+function rootMethods.snapshot() return snapshot() end
+-- assert:level(n) marks an error level for assert's messages; get_level reads it back (nil for
+-- anything else). relua raises at the test's line whatever the level.
+local LEVEL = {}
+function rootMethods.level(_, level) return setmetatable({ level = level }, LEVEL) end
+function rootMethods.get_level(_, value)
+  if type(value) == "table" and getmetatable(value) == LEVEL then return value.level end
+  return nil
+end
 
 -- spy.new(fn), spy.on(t, "name"), stub(t, "name"[, returns...]), stub.new(...).
 
@@ -765,6 +894,8 @@ function spy.on(target, key)
   local s = newSpy(original)
   s.target_table, s.target_key, s.original = target, key, original
   target[key] = s
+  local spies = currentLevel.spies
+  spies[#spies + 1] = s
   return s
 end
 
@@ -828,6 +959,8 @@ local function newStub(target, key, ...)
     end
     s.target_table, s.target_key, s.original = target, key, original
     target[key] = s
+    local spies = currentLevel.spies
+    spies[#spies + 1] = s
   end
   return s
 end
@@ -999,5 +1132,41 @@ match = setmetatable({ _ = matcher(function() return true end, "_ *"), is_matche
   end,
 })
 
+-- luassert.util: the helpers luassert's own specs and extensions use.
+local util = { pack = pack, unpack = unpack, callable = callable }
+function util.deepcompare(a, b) return deepEqual(a, b) end
+function util.hastostring(value) return hasToString(value) end
+function util.shallowcopy(t)
+  if type(t) ~= "table" then return t end
+  local copy = {}
+  for k, v in next, t do copy[k] = v end
+  return copy
+end
+function util.deepcopy(t) return deepCopy(t) end
+function util.copyargs(args)
+  local copy = { n = args.n }
+  for i = 1, args.n or #args do copy[i] = deepCopy(args[i]) end
+  return copy
+end
+function util.make_arglist(...) return setmetatable(pack(...), ARGLIST) end
+function util.is_arglist(value) return getmetatable(value) == ARGLIST end
+-- table.insert and table.remove on a list counted by its `n` (nils allowed).
+function util.tinsert(t, ...)
+  local n = t.n or #t
+  local position, value = n + 1, ...
+  if select("#", ...) > 1 then position, value = ... end
+  for i = n, position, -1 do t[i + 1] = t[i] end
+  t[position] = value
+  t.n = n + 1
+end
+function util.tremove(t, position)
+  local n = t.n or #t
+  position = position or n
+  local value = t[position]
+  for i = position, n do t[i] = t[i + 1] end
+  t.n = n > 0 and n - 1 or 0
+  return value
+end
+
 -- For `require "luassert"`, `require "say"`… (LuaTestModules).
-return { assert = assert, spy = spy, stub = stub, mock = mock, match = match, say = say }
+return { assert = assert, spy = spy, stub = stub, mock = mock, match = match, say = say, util = util }
