@@ -89,10 +89,18 @@ local function show(value, fmtarg)
   if t == "string" then return "(string) '" .. value .. "'" end
   if t == "number" then return "(number) " .. numberText(value) end
   if t == "boolean" then return "(boolean) " .. tostring(value) end
+  if t == "userdata" or t == "thread" then return "(" .. t .. ") '" .. tostring(value) .. "'" end
+  if t == "function" then
+    -- luassert's: where it was defined, when the state has the debug library (trusted).
+    local debugLibrary = rawget(_G, "debug")
+    local info = debugLibrary and debugLibrary.getinfo and debugLibrary.getinfo(value, "S")
+    if info then return format("%s @ line %s in %s", tostring(value), tostring(info.linedefined), tostring(info.source)) end
+    return tostring(value)
+  end
   return "(" .. t .. ") " .. render(value)
 end
 local function showList(list)
-  if list == nil then return "(no calls)" end
+  if list == nil then return "(nil)" end  -- never called (luassert's word)
   local parts = {}
   for i = 1, list.n do parts[i] = render(list[i]) end
   return "(" .. concat(parts, ", ") .. ")"
@@ -1103,17 +1111,16 @@ function matchChainMT.__call(self, ...)
   local tokens = rawget(self, STATE)
   local words = parse(tokens, knownMatchers)
   if not words then error(format("luassert: unknown matcher: '%s'", concat(tokens, "_")), 2) end
-  local negated, name, path = false, nil, {}
+  local negated, name = false, nil
   for _, word in next, words do
     if modifiers[word] == "not" then negated = not negated elseif modifiers[word] == nil then name = word end
-    path[#path + 1] = word
   end
   if name == nil then error(format("luassert: '%s' names no matcher", concat(tokens, "_")), 2) end
-  if #path == 1 then table.insert(path, 1, "is") end
   local expected = pack(...)
   local shown = {}
   for i = 1, expected.n do shown[i] = show(expected[i]) end
-  local label = concat(path, ".") .. "(" .. concat(shown, ", ") .. ")"
+  -- As luassert's formatter shows it: `is.match((string) 'x')`, `no.string()`.
+  local label = (negated and "no." or "is.") .. name .. "(" .. concat(shown, ", ") .. ")"
   local registered = customMatchers[name]
   if registered then
     -- luassert's protocol: callback(state, arguments, level) gives the test of a value.
