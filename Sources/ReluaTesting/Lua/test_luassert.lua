@@ -872,6 +872,26 @@ function spyMethods:revert()
   if target ~= nil then target[rawget(self, "target_key")] = rawget(self, "original") end
   return rawget(self, "original")
 end
+-- luassert's spy methods: s:called([n[, compare]]) and s:called_with(args) /
+-- s:returned_with(args) (args a list, counted by `n` when it has one) say whether it holds, then
+-- the count, or the matching (else the last) call's values.
+function spyMethods:called(times, compare)
+  local count = #rawget(self, "calls")
+  if times == nil and compare == nil then return count > 0, count end
+  compare = compare or function(actual, expected) return actual == expected end
+  return compare(count, times), count
+end
+local function matchingRecord(records, field, args)
+  local expected = { n = args.n or #args, unpack(args, 1, args.n or #args) }
+  for _, record in next, records do
+    local values = field and record[field] or record
+    if matchArgs(values, expected, record.refs) then return true, values end
+  end
+  local last = records[#records]
+  return false, last and (field and last[field] or last)
+end
+function spyMethods:called_with(args) return matchingRecord(rawget(self, "calls"), "vals", args) end
+function spyMethods:returned_with(args) return matchingRecord(rawget(self, "returnvals"), nil, args) end
 function spyMethods:clear()
   self.calls, self.returnvals = {}, {}
   return self
