@@ -384,8 +384,8 @@ assertions.matches = {
 assertions.match = assertions.matches
 
 -- has_error(fn[, expected]): a string error is compared without its `file:line: ` prefix. A
--- passing one returns what luassert's does: the error (so prefixed) or, when fn raised none, what
--- it returned first; then the other arguments.
+-- passing one returns what luassert's does: the error (a string without that prefix) or, when fn
+-- raised none, what it returned first; then the other arguments.
 local function caught(a, name)
   if not callable(a[1]) then
     error(format("bad argument #1 to '%s' (function expected, got %s)", name, type(a[1])), 4)
@@ -474,7 +474,7 @@ assertions.error_matches = {
 local function firstHole(a, run)
   local payload = run.payload
   if type(payload) ~= "table" or not rawget(payload, ARRAY) then
-    error("No array set, please use the array modifier to set the array to validate", 3)
+    error("No array set, please use the array modifier to set the array to validate", 4)
   end
   local array, length = payload.array, a[1]
   if length == nil then
@@ -484,7 +484,7 @@ local function firstHole(a, run)
     end
   end
   if type(length) ~= "number" then
-    error("expected array length to be of type 'number', got: " .. tostring(length), 3)
+    error("expected array length to be of type 'number', got: " .. tostring(length), 4)
   end
   for i = 1, length do
     if array[i] == nil then return i end
