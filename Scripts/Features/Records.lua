@@ -49,7 +49,7 @@ local RecordList = feature "Records" {
 
   reduce = on {
     add = function(s) s.destination = { form = RecordForm.draft(nil) } end,
-    ["destination.form.save"] = function(s)
+    ["destination.form.done"] = function(s)
       local draft = s.destination.form
       if draft.problem then return end
       s.records[#s.records + 1] = RecordForm.record(draft, nextID(s.records))

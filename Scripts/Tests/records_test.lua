@@ -64,7 +64,7 @@ describe("Records: the list and records.json", function()
     local first = relua.TestStore(Records)
     first:send("add", function(s) s.destination = { form = form("New record", "", "", false) } end)
     first:send("destination.form.binding.title", "Dune", function(s) s.destination.form.title = "Dune" end)
-    first:send("destination.form.save", function(s)
+    first:send("destination.form.done", function(s)
       s.records[1] = record(1, "Dune")
       s.destination = nil
     end)
@@ -80,7 +80,7 @@ describe("Records: the new-record sheet", function()
     store:send("destination.form.binding.title", "  Piranesi II ", function(s) s.destination.form.title = "  Piranesi II " end)
     store:send("destination.form.binding.notes", "The House.", function(s) s.destination.form.notes = "The House." end)
     store:send("destination.form.binding.favourite", true, function(s) s.destination.form.favourite = true end)
-    store:send("destination.form.save", function(s)
+    store:send("destination.form.done", function(s)
       s.records[3] = record(3, "Piranesi II", "The House.", true)
       s.destination = nil
     end)
@@ -91,13 +91,13 @@ describe("Records: the new-record sheet", function()
     local store = relua.TestStore(Records)
     store:send("add", function(s) s.destination = { form = form("New record", "", "", false) } end)
     store:send("destination.form.binding.title", "   ", function(s) s.destination.form.title = "   " end)
-    store:send("destination.form.save", function(s)
+    store:send("destination.form.done", function(s)
       s.destination.form.title = ""
       s.destination.form.problem = "A record needs a title."
     end)
     expect(Records.Form.view(store:state("destination.form"))).to_contain("  ! A record needs a title.")
     store:send("destination.form.binding.title", "Dune", function(s) s.destination.form.title = "Dune" end)
-    store:send("destination.form.save", function(s)
+    store:send("destination.form.done", function(s)
       s.records[1] = record(1, "Dune")
       s.destination = nil
     end)
@@ -124,7 +124,7 @@ describe("Records: the new-record sheet", function()
       "  Title:     (none)",
       "  Notes:     (none)",
       "  Favourite: no",
-      ':binding.title "…"   :binding.notes "…"   :binding.favourite true|false   :save   :discard',
+      ':binding.title "…"   :binding.notes "…"   :binding.favourite true|false   :done   :discard',
     }, "\n"))
   end)
 end)
@@ -170,7 +170,7 @@ describe("Records: delete, with an alert", function()
     expect(#next:state("records")).to_be(0)
     next:send("add", function(s) s.destination = { form = form("New record", "", "", false) } end)
     next:send("destination.form.binding.title", "Dune", function(s) s.destination.form.title = "Dune" end)
-    next:send("destination.form.save", function(s)
+    next:send("destination.form.done", function(s)
       s.records[1] = record(1, "Dune")
       s.destination = nil
     end)
@@ -252,7 +252,7 @@ describe("Records: the detail screen", function()
     -- The draft is the sheet's own: the list and the file do not see it yet.
     expect(store:state("records[1].title")).to_be("Dune")
     expect(saved(store)).to_equal({ dune(), piranesi() })
-    store:send("path[id=0].detail.form.save", function(s)
+    store:send("path[id=0].detail.form.done", function(s)
       local edited = record(1, "Dune Messiah", "A desert planet.", false)
       s.path[1].detail.record = edited
       s.path[1].detail.form = nil
@@ -283,7 +283,7 @@ describe("Records: the detail screen", function()
       s.path[1].detail.form = form("Edit record", "Dune", "A desert planet.", true)
     end)
     store:send("path[id=0].detail.form.binding.title", "", function(s) s.path[1].detail.form.title = "" end)
-    store:send("path[id=0].detail.form.save", function(s)
+    store:send("path[id=0].detail.form.done", function(s)
       s.path[1].detail.form.problem = "A record needs a title."
     end)
     expect(saved(store)).to_equal({ dune() })
@@ -329,7 +329,7 @@ describe("Records: a records.json that cannot be read", function()
     expect(store:sharedError(Records.Records)).to_contain("records.json is not valid JSON")
     store:send("add", function(s) s.destination = { form = form("New record", "", "", false) } end)
     store:send("destination.form.binding.title", "Piranesi", function(s) s.destination.form.title = "Piranesi" end)
-    store:send("destination.form.save", function(s)
+    store:send("destination.form.done", function(s)
       s.records[1] = record(1, "Piranesi")
       s.destination = nil
     end)

@@ -32,8 +32,8 @@ local RecordDetail = feature "RecordDetail" {
     timerTicked = function(s) s.secondsViewed = s.secondsViewed + 1 end,
     toggleFavourite = function(s) s.record.favourite = not s.record.favourite end,
     edit = function(s) s.form = RecordForm.draft(s.record) end,
-    -- The sheet checked the draft first: a draft with a problem stays open.
-    ["form.save"] = function(s)
+    -- (done: the sheet checked the draft first; a draft with a problem stays open.)
+    ["form.done"] = function(s)
       if s.form.problem then return end
       s.record = RecordForm.record(s.form, s.record.id)
       s.form = nil

@@ -13,11 +13,12 @@ local RecordForm = feature "RecordForm" {
   -- :binding.title "Dune", :binding.notes "…", :binding.favourite true
   bindable = { "title", "notes", "favourite" },
 
-  -- save and discard are the presenter's to carry out; the sheet only checks the draft first.
-  actions = { save = {}, discard = {} },
+  -- done (save the draft) and discard are the presenter's to carry out; the sheet only checks
+  -- the draft first. (Not `save` and `cancel`: those are REPL commands, :save FILE and :cancel.)
+  actions = { done = {}, discard = {} },
 
   reduce = on {
-    save = function(s)
+    done = function(s)
       s.title = trimmed(s.title)
       s.problem = s.title == "" and "A record needs a title." or nil
     end,
@@ -31,7 +32,7 @@ local RecordForm = feature "RecordForm" {
       ("  Favourite: %s"):format(s.favourite and "yes" or "no"),
     }
     if s.problem then lines[#lines + 1] = "  ! " .. s.problem end
-    lines[#lines + 1] = ':binding.title "…"   :binding.notes "…"   :binding.favourite true|false   :save   :discard'
+    lines[#lines + 1] = ':binding.title "…"   :binding.notes "…"   :binding.favourite true|false   :done   :discard'
     return table.concat(lines, "\n")
   end,
 }
