@@ -150,6 +150,7 @@ package final class ConsoleSession {
     if reader.isInteractive { output.write("") }
     feature?.keepUnsavedRecording(because: "quitting while recording (no :stop)")
     feature?.stop()
+    host.flushShares()
     return 0
   }
 
@@ -163,6 +164,7 @@ package final class ConsoleSession {
       source.setEventHandler { [weak self] in
         MainActor.assumeIsolated {
           self?.feature?.keepUnsavedRecording(because: "relua got \(number == SIGTERM ? "SIGTERM" : "SIGHUP") while recording")
+          self?.host.flushShares()
         }
         // Ended by the signal itself, as without the handler (process-directed: the main thread
         // may block it); should it be blocked everywhere, by the exit status a shell gives it.

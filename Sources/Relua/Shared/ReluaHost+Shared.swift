@@ -13,6 +13,10 @@ extension ReluaHost {
     return made
   }
 
+  /// Runs the live shares' saves still waiting out their debounce: called before the program
+  /// ends (the REPL quitting, `relua run` finishing), so a change made just before is not lost.
+  package func flushShares() { liveSharesIfMade?.flush() }
+
   /// A fresh registry for one test store: its files in memory unless `files` is given.
   package func testShares(files: (any SharedFileSystem)? = nil) -> SharedRegistry {
     SharedRegistry(environment: sharedEnvironment(files: files ?? InMemoryFileSystem(), isTest: true)) { [unowned self] in self.sharedKeyKinds }
