@@ -150,6 +150,7 @@ package final class ConsoleSession {
     if reader.isInteractive { output.write("") }
     feature?.keepUnsavedRecording(because: "quitting while recording (no :stop)")
     feature?.stop()
+    host.flushSharedSaves()
     return 0
   }
 

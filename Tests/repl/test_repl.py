@@ -724,6 +724,39 @@ def test_save_then_load_reopens_the_same_screens():
         t.close()
 
 
+def test_records_app_keeps_its_records_across_launches():
+    # The records app on a copy of Scripts/Features: records.json goes beside the copied script
+    # (the first directory its scripts may use), never into the repository.
+    directory = copy_scripts()
+    saved = os.path.join(directory, "Scripts", "Features", "records.json")
+    t = repl("Scripts/Features/Records.lua", cwd=directory)
+    try:
+        t.expect(r"No records yet\.")
+        t.line(":add")
+        t.expect(r"Records › RecordForm")
+        t.line(':binding.title "Dune"')
+        t.expect(r"Title:\s+Dune")
+        t.line(":done")
+        t.expect(r"Records: 1 \(0 favourites\)\s+1  Dune")
+        # At once: the save still waiting out its debounce runs before relua ends.
+        t.line(":quit")
+        assert t.wait_exit() == 0
+    finally:
+        t.close()
+    with open(saved) as f:
+        assert json.load(f) == [{"id": 1, "title": "Dune", "notes": "", "favourite": False}]
+    t = repl("Scripts/Features/Records.lua", cwd=directory)
+    try:
+        t.expect(r"Records: 1 \(0 favourites\)\s+1  Dune")
+        t.line(":open 1")
+        t.expect(r"Records › RecordDetail")
+        t.expect(r"Viewed for 0:01")  # the detail's reading clock, a live effect
+        t.line(":back")
+        t.expect(r"── Records ──")
+    finally:
+        t.close()
+
+
 def start_recording(feature, test_file, first_screen, env=None):
     """A REPL on a copy of Scripts/Features opened on `feature`, recording to Scripts/Tests/`test_file`."""
     directory = copy_scripts()
