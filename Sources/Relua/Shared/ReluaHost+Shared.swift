@@ -164,7 +164,10 @@ extension ReluaHost {
 @MainActor
 package final class SharedStoreLink {
   package let id: ObjectIdentifier
-  private weak var store: Store<Value, FeatureAction>?
+  /// Not weak: a weak reference gives the store a side table, and every retain of it on the
+  /// send path would take the slow path. The store's owner unlinks it before it goes
+  /// (`LuaStoreObject`'s deinit; a test store's registry goes with it).
+  private unowned(unsafe) let store: Store<Value, FeatureAction>
   private let feature: FeatureDefinition
   private var refreshScheduled = false
   /// Told after the store's state changed this way (a test store moves its expected state).
@@ -177,15 +180,16 @@ package final class SharedStoreLink {
   }
 
   func refresh(using registry: SharedRegistry) {
-    guard let store else { return registry.unlink(id) }
     if store.isSending {
       // (An effect's first turn runs inside a send: the state is the send's until it ends.)
       guard !refreshScheduled else { return }
       refreshScheduled = true
-      Task { @MainActor [weak self, weak registry] in
-        guard let self, let registry else { return }
-        self.refreshScheduled = false
-        self.refresh(using: registry)
+      let id = id
+      registry.later { registry in
+        // (Still linked: the store is alive.)
+        guard let link = registry.linked(id) else { return }
+        link.refreshScheduled = false
+        link.refresh(using: registry)
       }
       return
     }
