@@ -118,9 +118,12 @@ extension ReluaHost {
 
   /// The registry a key function called from Lua works with: the store reducing or running the
   /// effect now.
+  /// Outside any store (a view, a script's own code) it is the runtime's live registry; a test
+  /// body reaches its test store's with `store:shared(key)`.
   private func currentRegistry(_ what: String) throws -> SharedRegistry {
-    guard let registry = DependencyValues.currentOrNil?[SharedRegistryKey.self] else {
-      throw ReluaError.usage("\(what) works inside a reducer or an effect (a store's); in a test, use store:shared(key) and store:setShared(key, value)")
+    guard let values = DependencyValues.currentOrNil else { return liveShares }
+    guard let registry = values[SharedRegistryKey.self] else {
+      throw ReluaError.usage("\(what): this store has no shared values (a store of a Swift program's own reducer); in a test, use store:shared(key) and store:setShared(key, value)")
     }
     return registry
   }
