@@ -179,6 +179,7 @@ final class FeatureConsole {
       InterruptSignal.deliverToPrompt()  // and a fresh prompt, as a press at the prompt gives
     }
     shownState = store.store.state
+    session.showPromptOfTopScreen()
   }
 
   /// Prints the diff since `old` (like TCA's `_printChanges`) and the screen, if anything changed.
@@ -331,7 +332,29 @@ final class FeatureConsole {
       // `:rows[1].toggle`: actions name elements by id; say which id the n-th element has.
       return session.report(ReluaError.badAction(errorText(of: action) + "\n(the element at that position: :\(suggestion))"))
     }
-    perform { try self.store.send(action, payload: payload) }
+    // `:add milk`: a payload is a Lua expression, and a bare word is a variable (nil when there is
+    // no such global). Not taken as text: `:setCount n` sends the global n, as `store:send` would;
+    // the error says how to write the text instead.
+    let unsetName = payload.isNull ? payloadSource.flatMap(Self.luaName) : nil
+    perform {
+      do {
+        try self.store.send(action, payload: payload)
+      } catch ReluaError.badAction(let message) where unsetName != nil && message.hasSuffix("got nil") {
+        let name = unsetName!
+        throw ReluaError.badAction(
+          message + " — \(name) is a Lua name (a variable, nil here); write \"\(name)\" to send the text \(name)")
+      }
+    }
+  }
+
+  /// `source` when it is one Lua name (`milk`), not a keyword; nil otherwise.
+  private static func luaName(_ source: String) -> String? {
+    let word = source.trimmingCharacters(in: .whitespaces)
+    guard let first = word.unicodeScalars.first, first == "_" || (first.isASCII && first.properties.isAlphabetic),
+      word.unicodeScalars.allSatisfy({ $0 == "_" || ($0.isASCII && ($0.properties.isAlphabetic || ("0"..."9").contains($0))) }),
+      !["nil", "true", "false", "not", "function"].contains(word)
+    else { return nil }
+    return word
   }
 
   private func errorText(of action: String) -> String {
