@@ -154,6 +154,10 @@ final class FeatureConsole {
 
   // MARK: Showing
 
+  /// Rows a diff shows of those added or removed together, before it sums up the rest (a page of
+  /// search results: three rows and `… 7 more rows [id=…]`). Test failures show them all.
+  static let rowsShown = 3
+
   /// `background`: the change came from an effect, not a command; Ctrl-C while it shows stops
   /// the running effects too, as at a prompt (the Ctrl-C was meant for what keeps changing it).
   func showScreen(background: Bool = false) {
@@ -185,7 +189,7 @@ final class FeatureConsole {
   /// Prints the diff since `old` (like TCA's `_printChanges`) and the screen, if anything changed.
   func showChange(from old: Value, cause: String?) {
     let new = store.store.state
-    guard let diff = ValueDiff.lines(from: old, to: new) else { return }
+    guard let diff = ValueDiff.lines(from: old, to: new, rowsShown: Self.rowsShown) else { return }
     let output = session.output
     if let cause { output.write(output.styled("(\(cause))", .dim)) }
     output.write(output.diff(diff))
@@ -437,7 +441,7 @@ final class FeatureConsole {
     store.store.restore(state)
     export?.restart(since: reason, store: store.store)
     if let entry { eventTap?.jumped(to: entry, state: currentState) } else { eventTap?.replaced(reason, state: currentState) }
-    if let diff = ValueDiff.lines(from: before, to: state) { session.output.write(session.output.diff(diff)) }
+    if let diff = ValueDiff.lines(from: before, to: state, rowsShown: Self.rowsShown) { session.output.write(session.output.diff(diff)) }
     showScreen()
   }
 

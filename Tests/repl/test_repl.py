@@ -1263,6 +1263,31 @@ def test_sigterm_right_after_a_command_under_load_is_never_lost():
             process.wait()
 
 
+def test_a_page_of_search_results_reads_in_a_screenful():
+    # Ten rows with 150-character avatar URLs: three shown on a line each, the rest summed up.
+    port = free_port()
+    server = subprocess.Popen([RELUA, "fake-github", "--port", str(port), "--total-count", "15"],
+                              stdout=subprocess.DEVNULL)
+    try:
+        wait_for_port(port)
+        t = repl("Scripts/Features/RepositorySearch.lua", env={"RELUA_GITHUB_API": "http://127.0.0.1:%d" % port})
+        try:
+            t.expect(r"RepositorySearch> ")
+            t.line(':binding.query "tca"')
+            t.expect(r"\(effect\)")
+            diff = t.expect(r"(?s)items = \{(.*?)\n\s*\},").group(1)
+            rows = [line for line in diff.splitlines() if line.strip()]
+            assert len(rows) == 4, diff
+            assert re.match(r"\+\s+\{ id = \d+, liked = false, repository = \{ … 9 more \} \},", rows[0]), diff
+            assert re.match(r"\+\s+… 7 more rows \[id=\d+…id=\d+\]", rows[3]), diff
+            assert "avatar_url" not in diff, diff
+        finally:
+            t.close()
+    finally:
+        server.kill()
+        server.wait()
+
+
 def main():
     # An optional second argument runs only the tests whose name contains it.
     only = sys.argv[2] if len(sys.argv) > 2 else ""
