@@ -1172,20 +1172,24 @@ local relua = require "relua"
 local Effect = relua.Effect
 return relua.feature "Later" {
   state = { count = 0 },
-  actions = { alertLater = {}, showAlert = {} },
+  actions = { alertLater = {}, showAlert = {}, closeLater = {}, closeAlert = {} },
   compose = { relua.presents("alert", relua.alert {}) },
   reduce = relua.on {
     alertLater = function(_, _, deps)
       return Effect.run(function(send) deps.clock.sleep(0.5) send("showAlert") end)
     end,
     showAlert = function(s) s.alert = { title = "Later!", buttons = { { label = "OK" } } } end,
+    closeLater = function(_, _, deps)
+      return Effect.run(function(send) deps.clock.sleep(0.5) send("closeAlert") end)
+    end,
+    closeAlert = function(s) s.alert = nil end,
   },
   view = function(s) return ("Count: %d"):format(s.count) end,
 }
 """
 
 
-def test_a_screen_an_effect_opens_changes_the_prompt_at_once():
+def test_the_prompt_follows_at_once_a_screen_an_effect_opens_or_closes():
     # The alert comes from an effect while a line is being typed: the prompt names it with the
     # breadcrumb, before Enter, and what was typed stays.
     directory = tempfile.mkdtemp(prefix="relua_repl_")
@@ -1202,9 +1206,14 @@ def test_a_screen_an_effect_opens_changes_the_prompt_at_once():
         t.expect(r"Later/Alert> :sta")
         t.line("te count")
         t.expect(r"\n0\r?\n")
-        t.line(":back")
+        # And closed by an effect: the prompt goes back with the breadcrumb.
+        t.line(":closeLater")
+        t.expect(r"Later/Alert> ")
+        t.send(":scr")
         t.expect(r"── Later ──")
-        t.expect(r"\nLater> ")
+        t.expect(r"Later> :scr")
+        t.line("eens")
+        t.expect(r"\nLater\r?\n")
     finally:
         t.close()
 
