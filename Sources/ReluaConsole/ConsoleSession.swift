@@ -150,6 +150,7 @@ package final class ConsoleSession {
     if reader.isInteractive { output.write("") }
     feature?.keepUnsavedRecording(because: "quitting while recording (no :stop)")
     feature?.stop()
+    host.flushSharedSaves()
     return 0
   }
 
@@ -159,6 +160,7 @@ package final class ConsoleSession {
   private func catchEndingSignals() -> [any DispatchSourceRead] {
     [EndingSignal.catchSignals { [weak self] number in
       self?.feature?.keepUnsavedRecording(because: "relua got \(number == SIGTERM ? "SIGTERM" : "SIGHUP") while recording")
+      self?.host.flushSharedSaves()
       // Ended by the signal itself, as without the handler (process-directed: the main thread
       // may block it); should it be blocked everywhere, by the exit status a shell gives it.
       LineReader.flushBeforeExit()

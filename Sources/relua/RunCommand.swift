@@ -78,7 +78,7 @@ struct RunCommand: AsyncParsableCommand {
       let lua = try LuaState(options: options)
       defer { lua.close() }
       InterruptSignal.install(interactive: false)
-      try ReluaHost.install(in: lua)
+      let host = try ReluaHost.install(in: lua)
       let argTable = try lua.table(array: arguments.map { .text($0) })
       try argTable.rawSet(.integer(0), .text(file))
       try lua.setGlobal("arg", .table(argTable))
@@ -91,6 +91,7 @@ struct RunCommand: AsyncParsableCommand {
       }
       let chunk = try lua.load(file: file)
       _ = try await LuaCoroutineDriver.run(chunk, arguments: arguments.map { .text($0) })
+      host.flushSharedSaves()
       // The finalizers run now, under a budget of their own: one that loops is stopped (a
       // warning each) and the run fails, naming where it was, instead of hanging at exit.
       lua.close()
