@@ -156,28 +156,19 @@ package final class ConsoleSession {
 
   /// SIGTERM and SIGHUP (a `kill`, the terminal closed) end relua as they would without these
   /// handlers, but first keep a recording not yet written (`keepUnsavedRecording`). Handled on
-  /// the main queue, between what the main actor runs.
-  private func catchEndingSignals() -> [any DispatchSourceSignal] {
-    [SIGTERM, SIGHUP].map { number in
-      signal(number, SIG_IGN)
-      let source = DispatchSource.makeSignalSource(signal: number, queue: .main)
-      source.setEventHandler { [weak self] in
-        MainActor.assumeIsolated {
-          self?.feature?.keepUnsavedRecording(because: "relua got \(number == SIGTERM ? "SIGTERM" : "SIGHUP") while recording")
-          self?.host.flushSharedSaves()
-        }
-        // Ended by the signal itself, as without the handler (process-directed: the main thread
-        // may block it); should it be blocked everywhere, by the exit status a shell gives it.
-        LineReader.flushBeforeExit()
-        signal(number, SIG_DFL)
-        kill(getpid(), number)
-        usleep(100_000)
-        exit(128 + number)
-      }
-      source.setCancelHandler { signal(number, SIG_DFL) }
-      source.resume()
-      return source
-    }
+  /// the main queue, between what the main actor runs (see `EndingSignal`).
+  private func catchEndingSignals() -> [any DispatchSourceRead] {
+    [EndingSignal.catchSignals { [weak self] number in
+      self?.feature?.keepUnsavedRecording(because: "relua got \(number == SIGTERM ? "SIGTERM" : "SIGHUP") while recording")
+      self?.host.flushSharedSaves()
+      // Ended by the signal itself, as without the handler (process-directed: the main thread
+      // may block it); should it be blocked everywhere, by the exit status a shell gives it.
+      LineReader.flushBeforeExit()
+      signal(number, SIG_DFL)
+      kill(getpid(), number)
+      usleep(100_000)
+      exit(128 + number)
+    }]
   }
 
   private func prompt(continuation: Bool) -> String {
@@ -186,6 +177,16 @@ package final class ConsoleSession {
     // ASCII only: libedit measures the prompt in bytes in the C locale.
     if let feature { return feature.promptPath + "> " }
     return "> "
+  }
+
+  /// Whether the line being read continues a chunk (on `>>`, a prompt that names no screen).
+  private var readingContinuation = false
+
+  /// The prompt names the screen on top (`Game/ResultList> `): when an effect opens or closes a
+  /// screen, the prompt of the line being typed changes with the breadcrumb, at once.
+  func showPromptOfTopScreen() {
+    guard !readingContinuation else { return }
+    reader.changePrompt(to: prompt(continuation: false))
   }
 
   /// Whether a line is being handled (an inspector's request waits for the prompt: see
@@ -218,7 +219,10 @@ package final class ConsoleSession {
           chunk = try lua.load(source, name: "=stdin")
         } catch LuaError.syntax(_, let incompleteInput) where incompleteInput {
           // Ctrl-C abandons the unfinished chunk; so does Ctrl-D, going back to the first prompt.
-          guard case .line(let more) = await reader.readLine(prompt: prompt(continuation: true)) else { return }
+          readingContinuation = true
+          let input = await reader.readLine(prompt: prompt(continuation: true))
+          readingContinuation = false
+          guard case .line(let more) = input else { return }
           source += "\n" + more
         } catch {
           report(error)
@@ -324,25 +328,60 @@ package final class ConsoleSession {
 
   // MARK: Completion
 
+  /// Lists what Tab completes after a global's name: `name.field` three levels deep (tables),
+  /// `name:method` for a userdata's methods (`store:send`). Takes `methodNames`; returns the
+  /// names, one a line, at most 5,000.
+  static let completionSource = """
+    local methodNames = ...
+    local names, limit = {}, 5000
+    local function add(name) if #names < limit then names[#names + 1] = name end end
+    local function isName(key) return type(key) == "string" and string.find(key, "^[%a_][%w_]*$") ~= nil end
+    -- next, not pairs: completing runs none of the script's __pairs.
+    local function walk(prefix, value, depth)
+      if type(value) == "table" then
+        for key, field in next, value do
+          if isName(key) then
+            add(prefix .. "." .. key)
+            if depth < 3 then walk(prefix .. "." .. key, field, depth + 1) end
+          end
+        end
+      elseif type(value) == "userdata" then
+        for _, method in ipairs(methodNames(value)) do add(prefix .. ":" .. method) end
+      end
+    end
+    for key, value in next, _G do
+      if isName(key) then
+        add(key)
+        if key ~= "_G" and key ~= "package" then walk(key, value, 1) end
+      end
+    end
+    return table.concat(names, "\\n")
+    """
+
+  /// `methodNames(userdata)`: the names of its methods (the functions of its metatable's
+  /// `__index` table, read raw: no script runs), for completion.
+  private lazy var methodNames: LuaFunction? = try? lua.function { [lua] stack in
+    guard case .userdata(let userdata)? = stack.values.first, let metatable = try userdata.metatable,
+      let index = try metatable.rawGet("__index").tableValue
+    else { return [.table(try lua.table(array: []))] }
+    var names: [LuaValue] = []
+    for (key, value) in try index.pairs() {
+      if let name = key.stringValue, !name.hasPrefix("_"), case .function = value { names.append(.text(name)) }
+    }
+    return [.table(try lua.table(array: names))]
+  }
+
   func refreshCompletions() {
     // Nothing completes without a terminal (and no Lua runs between piped chunks, where Ctrl-C
     // must end relua, not stop a completion pass).
     guard reader.isInteractive else { return }
     var names: [String] = []
     // (Armed: the script may have replaced `type` or `next`.)
-    if let values = try? InterruptSignal.armed(lua, { try lua.execute("""
-      local names = {}
-      -- next, not pairs: completing runs none of the script's __pairs.
-      for k, v in next, _G do
-        if type(k) == "string" then
-          names[#names + 1] = k
-          if type(v) == "table" and k ~= "_G" and k ~= "package" then
-            for field in next, v do if type(field) == "string" then names[#names + 1] = k .. "." .. field end end
-          end
-        end
-      end
-      return table.concat(names, "\\n")
-      """, name: "=[completion]") }).first?.stringValue {
+    if let methodNames,
+      let values = try? InterruptSignal.armed(lua, {
+        try lua.call(lua.load(Self.completionSource, name: "=[completion]"), .function(methodNames))
+      }).first?.stringValue
+    {
       names += values.split(separator: "\n").map(String.init)
     }
     for keyword in ["and", "break", "do", "else", "elseif", "end", "false", "for", "function", "goto", "if", "in",

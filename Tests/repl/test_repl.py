@@ -1301,6 +1301,136 @@ def test_a_recorded_session_sets_up_and_asserts_shared_state():
         shutil.rmtree(directory)
 
 
+LATER_ALERT_FEATURE = """
+local relua = require "relua"
+local Effect = relua.Effect
+return relua.feature "Later" {
+  state = { count = 0 },
+  actions = { alertLater = {}, showAlert = {}, closeLater = {}, closeAlert = {} },
+  compose = { relua.presents("alert", relua.alert {}) },
+  reduce = relua.on {
+    alertLater = function(_, _, deps)
+      return Effect.run(function(send) deps.clock.sleep(0.5) send("showAlert") end)
+    end,
+    showAlert = function(s) s.alert = { title = "Later!", buttons = { { label = "OK" } } } end,
+    closeLater = function(_, _, deps)
+      return Effect.run(function(send) deps.clock.sleep(0.5) send("closeAlert") end)
+    end,
+    closeAlert = function(s) s.alert = nil end,
+  },
+  view = function(s) return ("Count: %d"):format(s.count) end,
+}
+"""
+
+
+def test_the_prompt_follows_at_once_a_screen_an_effect_opens_or_closes():
+    # The alert comes from an effect while a line is being typed: the prompt names it with the
+    # breadcrumb, before Enter, and what was typed stays.
+    directory = tempfile.mkdtemp(prefix="relua_repl_")
+    with open(os.path.join(directory, "Later.lua"), "w") as f:
+        f.write(LATER_ALERT_FEATURE)
+    t = repl("Later.lua", cwd=directory)
+    try:
+        t.expect(r"Count: 0")
+        t.expect(r"Later> ")
+        t.line(":alertLater")
+        t.expect(r"Later> ")
+        t.send(":sta")
+        t.expect(r"── Later › Alert ──")
+        t.expect(r"Later/Alert> :sta")
+        t.line("te count")
+        t.expect(r"\n0\r?\n")
+        # And closed by an effect: the prompt goes back with the breadcrumb.
+        t.line(":closeLater")
+        t.expect(r"Later/Alert> ")
+        t.send(":scr")
+        t.expect(r"── Later ──")
+        t.expect(r"Later> :scr")
+        t.line("eens")
+        t.expect(r"\nLater\r?\n")
+    finally:
+        t.close()
+
+
+def test_a_bare_word_payload_says_how_to_quote_it():
+    t = repl("Scripts/Features/CaseStudies/SharedState.lua")
+    try:
+        t.expect(r"> ")
+        t.line(":selectTab profile")
+        t.expect(r"got nil — profile is a Lua name \(a variable, nil here\); write \"profile\" to send the text")
+        t.line(':selectTab "profile"')
+        t.expect(r"currentTab = \"profile\"")
+    finally:
+        t.close()
+
+
+def test_tab_completes_store_methods_and_nested_fields():
+    t = repl("Scripts/Features/GuessingGame.lua")
+    try:
+        t.expect(r"Game> ")
+        time.sleep(0.3)
+        t.send("store:sta\t")
+        t.expect(r"store:state")
+        t.send("()\r")
+        t.expect(r"counter = \{")
+        t.line("config = { window = { title = 'x' } }")
+        t.expect(r"Game> ")
+        time.sleep(0.3)
+        t.send("=config.window.ti\t")
+        t.expect(r"config\.window\.title")
+        t.send("\r")
+        t.expect(r"\nx\r?\n")
+    finally:
+        t.close()
+
+
+def test_sigterm_right_after_a_command_under_load_is_never_lost():
+    # SIGTERM as the prompt comes back, 4 busy loops loading the CPU: libedit's readline must not
+    # have saved (and restored) an ignored SIGTERM (1 run in 30 did, before EndingSignal).
+    load = [subprocess.Popen(["sh", "-c", "while :; do :; done"]) for _ in range(4)]
+    try:
+        for run in range(5):
+            directory, recorded, t = start_recording("Scripts/Features/GuessingGame.lua", "term_test.lua", r"Games played: 0")
+            try:
+                t.line(":increment")
+                t.expect(r"Guess: 1")
+                time.sleep(0.01 * run)
+                os.kill(t.pid, signal.SIGTERM)
+                t.wait_exit(timeout=10)
+            finally:
+                t.close()
+            assert os.path.exists(recorded), "run %d: no recording" % (run + 1)
+    finally:
+        for process in load:
+            process.kill()
+            process.wait()
+
+
+def test_a_page_of_search_results_reads_in_a_screenful():
+    # Ten rows with 150-character avatar URLs: three shown on a line each, the rest summed up.
+    port = free_port()
+    server = subprocess.Popen([RELUA, "fake-github", "--port", str(port), "--total-count", "15"],
+                              stdout=subprocess.DEVNULL)
+    try:
+        wait_for_port(port)
+        t = repl("Scripts/Features/RepositorySearch.lua", env={"RELUA_GITHUB_API": "http://127.0.0.1:%d" % port})
+        try:
+            t.expect(r"RepositorySearch> ")
+            t.line(':binding.query "tca"')
+            t.expect(r"\(effect\)")
+            diff = t.expect(r"(?s)items = \{(.*?)\n\s*\},").group(1)
+            rows = [line for line in diff.splitlines() if line.strip()]
+            assert len(rows) == 4, diff
+            assert re.match(r"\+\s+\{ id = \d+, liked = false, repository = \{ … 9 more \} \},", rows[0]), diff
+            assert re.match(r"\+\s+… 7 more rows \[id=\d+…id=\d+\]", rows[3]), diff
+            assert "avatar_url" not in diff, diff
+        finally:
+            t.close()
+    finally:
+        server.kill()
+        server.wait()
+
+
 def main():
     # An optional second argument runs only the tests whose name contains it.
     only = sys.argv[2] if len(sys.argv) > 2 else ""
