@@ -748,12 +748,17 @@ int relua_gc_count_bytes(lua_State *L) {
 
 typedef struct relua_open_arguments {
   int trusted;
+  int ignore_environment;
   const char *const *roots;
   int root_count;
 } relua_open_arguments;
 
 static int relua_openlibs_body(lua_State *L) {
   relua_open_arguments *arguments = lua_touserdata(L, 1);
+  if (arguments->ignore_environment) {  // read by luaopen_package (lua.c's -E)
+    lua_pushboolean(L, 1);
+    lua_setfield(L, LUA_REGISTRYINDEX, "LUA_NOENV");
+  }
   luaL_openlibs(L);
 
   lua_createtable(L, 0, 2);
@@ -797,9 +802,11 @@ static int relua_openlibs_body(lua_State *L) {
   return 0;
 }
 
-int relua_openlibs(lua_State *L, int trusted, const char *const *roots, int root_count) {
-  relua_open_arguments arguments = {trusted, roots, root_count};
+int relua_openlibs(lua_State *L, int trusted, int ignore_environment, const char *const *roots, int root_count) {
+  relua_open_arguments arguments = {trusted, ignore_environment, roots, root_count};
   lua_pushcfunction(L, relua_openlibs_body);
   lua_pushlightuserdata(L, &arguments);
   return relua_protected(L, 1, 0);
 }
+
+const char *relua_copyright(void) { return LUA_COPYRIGHT; }

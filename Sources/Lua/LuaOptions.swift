@@ -31,6 +31,12 @@ public struct LuaOptions {
   /// states running the same code, as a test runner's fresh state per test. Scripts never load
   /// bytecode themselves; the cache holds only what relua compiled.
   public var sharesCompiledChunks: Bool
+  /// Whether warnings (`warn`, errors in finalizers) are shown from the start. On by default;
+  /// lua.c starts with them off (`-W` or `warn "@on"` turns them on).
+  public var warnsByDefault = true
+  /// lua.c's `-E`: `package.path` and `package.cpath` ignore LUA_PATH and LUA_CPATH (trusted
+  /// states; a sandboxed one reads no environment anyway).
+  public var ignoresEnvironment = false
 
   /// Options for a state; the defaults make a sandboxed state with no limits beyond the memory
   /// ceiling.

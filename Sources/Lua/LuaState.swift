@@ -60,7 +60,7 @@ public final class LuaState {
     }
 
     let status = withCStrings(options.scriptRoots) { roots in
-      relua_openlibs(L, options.trusted ? 1 : 0, roots, Int32(options.scriptRoots.count))
+      relua_openlibs(L, options.trusted ? 1 : 0, options.ignoresEnvironment ? 1 : 0, roots, Int32(options.scriptRoots.count))
     }
     if status != LUA_OK {
       let error = failure(status: status, on: L, traceback: nil)
@@ -72,6 +72,7 @@ public final class LuaState {
     instructionLimit = options.instructionLimit
     isInterruptible = options.interruptible
     relua_getcontrol(L).pointee.shares_chunks = options.sharesCompiledChunks ? 1 : 0
+    if !options.warnsByDefault { relua_getcontrol(L).pointee.warn_on = 0 }
   }
 
   private var closeHandlers: [() -> Void] = []

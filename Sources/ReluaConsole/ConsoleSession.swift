@@ -82,8 +82,9 @@ package final class ConsoleSession {
     }
   }
 
-  /// Runs `file` first (like `lua -i FILE`); if it returns a feature, starts feature mode on it.
-  package func load(file: String) async -> Bool {
+  /// Runs `file` first (like `lua -i FILE`), `arguments` its `...`; if it returns a feature,
+  /// starts feature mode on it.
+  package func load(file: String, arguments: [LuaValue] = []) async -> Bool {
     do {
       if let loaded = try lua.global("package").tableValue?["loaded"].tableValue {
         builtinModules = Set(try loaded.pairs().compactMap { $0.key.stringValue })
@@ -91,7 +92,7 @@ package final class ConsoleSession {
       InterruptSignal.arm(lua)
       defer { InterruptSignal.disarm() }
       let chunk = try lua.load(file: file)
-      let results = try await runInterruptibly(chunk)
+      let results = try await runInterruptibly(chunk, arguments: arguments)
       if let first = results.first, case .table(let table) = first, try host.tags.isFeature(table) {
         feature = try FeatureConsole(session: self, file: file, featureValue: first)
         try lua.setGlobal("store", feature!.storeValue)
@@ -110,11 +111,16 @@ package final class ConsoleSession {
   /// its `...`, printing nothing but errors.
   /// False after an error (reported).
   package func execute(_ source: String, chunkName: String = "=(command line)", arguments: [String] = []) async -> Bool {
+    await execute(source, chunkName: chunkName, values: arguments.map { .text($0) })
+  }
+
+  /// `execute` with any values as the chunk's `...`.
+  package func execute(_ source: String, chunkName: String, values: [LuaValue]) async -> Bool {
     do {
       let chunk = try lua.load(source, name: chunkName)
       InterruptSignal.arm(lua)
       defer { InterruptSignal.disarm() }
-      _ = try await LuaCoroutineDriver.run(chunk, arguments: arguments.map { .text($0) })
+      _ = try await LuaCoroutineDriver.run(chunk, arguments: values)
       return true
     } catch {
       report(error)
@@ -147,7 +153,7 @@ package final class ConsoleSession {
       case .end: running = false
       }
     }
-    if reader.isInteractive { output.write("") }
+    if reader.isInteractive || promptsWithoutTerminal { output.write("") }
     feature?.keepUnsavedRecording(because: "quitting while recording (no :stop)")
     feature?.stop()
     return 0
@@ -178,12 +184,27 @@ package final class ConsoleSession {
     }
   }
 
+  /// Whether prompts are written when standard input is not a terminal (lua.c's `-i`): off, a
+  /// scripted REPL prints only what the chunks print.
+  package var promptsWithoutTerminal = false
+
+  /// lua.c's prompts: `_PROMPT` and `_PROMPT2` when set (through `tostring`), else `> ` and
+  /// `>> `; a feature's screen path in feature mode.
   private func prompt(continuation: Bool) -> String {
-    guard reader.isInteractive else { return "" }
+    guard reader.isInteractive || promptsWithoutTerminal else { return "" }
+    if let custom = customPrompt(continuation ? "_PROMPT2" : "_PROMPT") { return custom }
     if continuation { return ">> " }
     // ASCII only: libedit measures the prompt in bytes in the C locale.
     if let feature { return feature.promptPath + "> " }
     return "> "
+  }
+
+  /// The global `name` through `tostring` (its `__tostring` is the script's code: run armed, and
+  /// any failure falls back to the default prompt).
+  private func customPrompt(_ name: String) -> String? {
+    guard let value = try? lua.global(name) else { return nil }
+    if case .nil = value { return nil }
+    return try? InterruptSignal.armed(lua, { try lua.global("tostring").functionValue?.call(value).first?.stringValue })
   }
 
   /// Whether a line is being handled (an inspector's request waits for the prompt: see
@@ -269,17 +290,17 @@ package final class ConsoleSession {
   }
 
   /// Runs a chunk as a driven coroutine (so it can await), with Ctrl-C interrupting it.
-  func runInterruptibly(_ chunk: LuaFunction) async throws -> [LuaValue] {
+  func runInterruptibly(_ chunk: LuaFunction, arguments: [LuaValue] = []) async throws -> [LuaValue] {
     InterruptSignal.arm(lua)
     defer { InterruptSignal.disarm() }
-    return try await LuaCoroutineDriver.run(chunk)
+    return try await LuaCoroutineDriver.run(chunk, arguments: arguments)
   }
 
   /// An error's text as `report` prints it, without its traceback or colour: what a page shows.
   static func message(of error: any Error) -> String { ReluaError.message(of: error) }
 
   /// An error, its message cut as any text is (`error(hugeString)` prints a screenful).
-  func report(_ error: any Error) {
+  package func report(_ error: any Error) {
     var text = output.styled(Self.message(of: error), .red)
     if let error = error as? LuaError, let traceback = error.traceback {
       switch error {

@@ -51,7 +51,11 @@ package final class LineReader: @unchecked Sendable {
   }
 
   private func readBlocking(prompt: String) -> Input {
-    guard isInteractive else { return Swift.readLine(strippingNewline: true).map(Input.line) ?? .end }
+    guard isInteractive else {
+      // A prompt without a terminal (lua.c's -i on a pipe): written as is, before reading.
+      if !prompt.isEmpty { FileHandle.standardOutput.write(Data(prompt.utf8)) }
+      return Swift.readLine(strippingNewline: true).map(Input.line) ?? .end
+    }
     InterruptSignal.dropPresses()
     LineReader.interrupted = false
     LineReader.beginEditing()

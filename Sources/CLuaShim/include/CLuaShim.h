@@ -150,7 +150,10 @@ static inline relua_control *relua_getcontrol(lua_State *L) {
 
 /// Opens the standard library, sandboxed unless trusted. Roots: directories `require` may load
 /// from. Protected; on error returns a status with the message on top.
-int relua_openlibs(lua_State *L, int trusted, const char *const *roots, int root_count);
+/// `ignore_environment`: lua.c's `-E` (the registry's LUA_NOENV: `package` reads no LUA_PATH/LUA_CPATH).
+int relua_openlibs(lua_State *L, int trusted, int ignore_environment, const char *const *roots, int root_count);
+/// LUA_COPYRIGHT: "Lua 5.4.x  Copyright (C) … Lua.org, PUC-Rio", as lua.c's `-v` prints it.
+const char *relua_copyright(void);
 
 #pragma mark - Protected entries from Swift
 
