@@ -171,7 +171,9 @@ void relua_charge_steps(lua_State *L, long long steps, int may_raise) {
 
 static void relua_warnf(void *ud, const char *message, int tocont) {
   relua_control *c = ud;
-  if (!tocont && c->warn_length == 0 && message[0] == '@') {  // control message
+  int continued = c->warn_continued;
+  c->warn_continued = tocont;
+  if (!tocont && !continued && message[0] == '@') {  // control message
     if (strcmp(message, "@on") == 0) c->warn_on = 1;
     else if (strcmp(message, "@off") == 0) c->warn_on = 0;
     return;

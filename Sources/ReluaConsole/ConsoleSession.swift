@@ -53,7 +53,7 @@ package final class ConsoleSession {
   private func routePrint() throws {
     guard let tostring = try lua.global("tostring").functionValue else { return }
     let output = self.output
-    try lua.setGlobal("print", .function(lua.function { stack in
+    routedPrint = .function(try lua.function { stack in
       var parts: [String] = []
       for value in stack.values {
         guard let text = try tostring.call(value).first?.stringValue else {
@@ -63,8 +63,13 @@ package final class ConsoleSession {
       }
       output.write(parts.joined(separator: "\t"))
       return []
-    }))
+    })
+    try lua.setGlobal("print", routedPrint)
   }
+
+  /// The `print` the REPL installed; a script that replaces it gets its results printed through
+  /// its own, as lua.c prints them (an error there: "error calling 'print' (…)").
+  private var routedPrint: LuaValue = .nil
 
   /// Names Tab completes (globals, fields, commands, actions), refreshed after each line.
   let completionSnapshot = LockedValue<[String]>([])
@@ -252,7 +257,17 @@ package final class ConsoleSession {
     let all = Self.asksForEverything(source)
     do {
       let results = try await runInterruptibly(chunk!)
-      if !results.isEmpty { output.write(try results.map { try printed($0, all: all) }.joined(separator: "\t")) }
+      let print = try lua.global("print")
+      if !results.isEmpty, print != routedPrint {
+        do {
+          _ = try await LuaCoroutineDriver.run(try lua.load("local print = ...; print(select(2, ...))", name: "=[print]"), arguments: [print] + results)
+        } catch let error as LuaError {
+          if case .interrupted = error { throw error }
+          output.writeError(output.styled("error calling 'print' (\(Self.message(of: error)))", .red))
+        }
+      } else if !results.isEmpty {
+        output.write(try results.map { try printed($0, all: all) }.joined(separator: "\t"))
+      }
     } catch {
       if case LuaError.interrupted = error { interrupted = true }
       report(error)

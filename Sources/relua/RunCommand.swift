@@ -92,7 +92,7 @@ struct RunCommand: AsyncParsableCommand {
       InterruptSignal.arm(lua)
       defer { InterruptSignal.disarm() }
       // lua.c's LUA_INIT (trusted only), then `-e`/`-l` in order.
-      let initialization = commandLine?.line.initialization ?? (sandbox.trusted ? LuaCommandLine.initialization() : nil)
+      let initialization = commandLine.map { $0.line.initialization } ?? (sandbox.trusted ? LuaCommandLine.initialization() : nil)
       for step in [initialization].compactMap({ $0 }) + (commandLine?.line.steps ?? []).map(\.chunk) {
         _ = try await LuaCoroutineDriver.run(try lua.load(step.source, name: step.name), arguments: step.arguments.map { .text($0) })
       }

@@ -101,6 +101,7 @@ typedef struct relua_control {
   char *warn_buffer;
   size_t warn_length, warn_capacity;
   int warn_on;
+  int warn_continued;  // the last piece had `tocont`: the next one is no control message
   relua_print_fn print;
   void *print_context;
   // a host C target's slots: its functions and their context, NULL once released (relua's state
