@@ -37,6 +37,9 @@ public struct LuaOptions {
   /// lua.c's `-E`: `package.path` and `package.cpath` ignore LUA_PATH and LUA_CPATH (trusted
   /// states; a sandboxed one reads no environment anyway).
   public var ignoresEnvironment = false
+  /// lua.c's Ctrl-C: an interrupt raises "interrupted!" once, which `pcall` may catch; only a
+  /// second one cannot be caught. Off by default: every interrupt stops the code, `pcall` or not.
+  public var interruptsAreCatchable = false
 
   /// Options for a state; the defaults make a sandboxed state with no limits beyond the memory
   /// ceiling.

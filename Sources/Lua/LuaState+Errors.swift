@@ -22,8 +22,9 @@ extension LuaState {
         let raised = errorMessage(at: -1, in: L)
         return .instructionLimit(location: LuaError.location(in: raised, before: LuaError.instructionLimitMessage))
       }
-      if control.pointee.interrupted != 0 {
-        let raised = errorMessage(at: -1, in: L)
+      let raised = control.pointee.interrupted != 0 || control.pointee.interrupt_raised != 0 ? errorMessage(at: -1, in: L) : ""
+      // (A catchable interrupt that no pcall caught is an interrupt too.)
+      if control.pointee.interrupted != 0 || raised.hasSuffix(LuaError.interruptedMessage) {
         return .interrupted(location: LuaError.location(in: raised, before: LuaError.interruptedMessage), traceback: traceback)
       }
     }

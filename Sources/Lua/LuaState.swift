@@ -73,6 +73,7 @@ public final class LuaState {
     isInterruptible = options.interruptible
     relua_getcontrol(L).pointee.shares_chunks = options.sharesCompiledChunks ? 1 : 0
     if !options.warnsByDefault { relua_getcontrol(L).pointee.warn_on = 0 }
+    relua_getcontrol(L).pointee.interrupt_catchable = options.interruptsAreCatchable ? 1 : 0
   }
 
   private var closeHandlers: [() -> Void] = []

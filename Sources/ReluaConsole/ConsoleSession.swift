@@ -64,7 +64,17 @@ package final class ConsoleSession {
       output.write(parts.joined(separator: "\t"))
       return []
     })
+    originalPrint = try lua.global("print")
     try lua.setGlobal("print", routedPrint)
+  }
+
+  /// The state's own `print`, put back when the session ends (`restorePrint`).
+  private var originalPrint: LuaValue = .nil
+
+  /// Puts the state's own `print` back (if the script did not replace the REPL's), so that the
+  /// finalizers closing the state runs print as lua.c's do: the REPL's output is gone by then.
+  package func restorePrint() {
+    if (try? lua.global("print")) == routedPrint { try? lua.setGlobal("print", originalPrint) }
   }
 
   /// The `print` the REPL installed; a script that replaces it gets its results printed through

@@ -81,6 +81,7 @@ struct ReplCommand: AsyncParsableCommand {
     let lua = try LuaState(options: options)
     defer { lua.close() }
     let session = try ConsoleSession(lua: lua, reader: LineReader())
+    defer { session.restorePrint() }  // (before the state closes)
     var inspector: InspectorServer?
     if let inspect { inspector = try await startInspector(port: inspect, for: session) }
     // Prompts even without a terminal when -i asks for the interactive mode, as lua.c.

@@ -58,6 +58,7 @@ struct LuaCommandLine {
       trusted: own.trusted, memoryLimit: own.memoryLimit, instructionLimit: own.instructionLimit, scriptRoots: scriptRoots)
     options.warnsByDefault = warnings
     options.ignoresEnvironment = ignoresEnvironment
+    options.interruptsAreCatchable = true
     return options
   }
 

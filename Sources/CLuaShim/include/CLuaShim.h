@@ -88,6 +88,8 @@ typedef struct relua_control {
                               // after it names that place, not the host code it unwinds through
   int shared_budget;          // 1: the budget spans top-level calls until Swift resets it
   int interrupted;
+  int interrupt_catchable;    // lua.c's rule: the first interrupt raises once, and `pcall` may catch it
+  int interrupt_raised;       // that raise happened (since the outermost entry); a next press is `interrupted`
   int interruptible;          // install the count hook even without a limit, for interrupts
   int hook_step;
   relua_flag *interrupt_flag; // owned by Swift
