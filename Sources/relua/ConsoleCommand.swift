@@ -40,8 +40,15 @@ struct ReplCommand: AsyncParsableCommand {
 
   @MainActor
   func run() async throws {
+    try await Self.run(words: words)
+  }
+
+  /// `relua repl WORDS…`, its words as typed (relua's main calls it directly: the argument parser
+  /// refuses some words lua.c's command line has its own message for, as `---`).
+  @MainActor
+  static func run(words typed: [String]) async throws {
     let line: LuaCommandLine
-    var words = self.words
+    var words = typed
     let inspect: UInt16?
     do {
       inspect = try InspectOption.take(from: &words)
@@ -52,12 +59,12 @@ struct ReplCommand: AsyncParsableCommand {
       throw ExitCode.failure
     }
     if line.help {
-      print(Self.helpMessage())
+      print(helpMessage())
       return
     }
     // `arg`'s words: the program and `repl` as typed (the words before this command's own), then
     // those lua.c's command line read (--inspect taken out).
-    let program = Array(CommandLine.arguments.dropLast(self.words.count))
+    let program = Array(CommandLine.arguments.dropLast(typed.count))
     let argTable = LuaArgTable(commandLine: program + words, hasScript: line.script != nil, scriptArguments: line.arguments)
     try await Self.run(line, argTable: argTable, interactive: true, inspect: inspect)
   }

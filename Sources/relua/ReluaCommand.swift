@@ -31,6 +31,12 @@ struct ReluaCommand: AsyncParsableCommand {
       await runLuaCommandLine(words)
       return
     }
+    // `relua repl` and lua.c's options: read by LuaCommandLine, not the argument parser (which
+    // refuses `---` as its own error); `relua repl --help` is still the parser's.
+    if words.first == "repl", !["-h", "--help", "help"].contains(words.dropFirst().first ?? "") {
+      do { try await ReplCommand.run(words: Array(words.dropFirst())) } catch { exit(withError: error) }
+      return
+    }
     do {
       var command = try parseAsRoot()
       if var asyncCommand = command as? AsyncParsableCommand {
