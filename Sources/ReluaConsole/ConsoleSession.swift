@@ -168,7 +168,7 @@ package final class ConsoleSession {
       case .end: running = false
       }
     }
-    if reader.isInteractive || promptsWithoutTerminal { output.write("") }
+    if reader.isInteractive || promptWrittenWithoutTerminal { output.write("") }
     feature?.keepUnsavedRecording(because: "quitting while recording (no :stop)")
     feature?.stop()
     return 0
@@ -199,14 +199,21 @@ package final class ConsoleSession {
     }
   }
 
-  /// Whether prompts are written when standard input is not a terminal (lua.c's `-i`): off, a
-  /// scripted REPL prints only what the chunks print.
+  /// Whether `_PROMPT` and `_PROMPT2`, when set, are written when standard input is not a
+  /// terminal (lua.c's `-i`). The default prompts are not: a scripted REPL prints only what the
+  /// chunks print.
   package var promptsWithoutTerminal = false
+  /// The last prompt was written without a terminal: the end of input ends its line (lua.c).
+  private var promptWrittenWithoutTerminal = false
 
   /// lua.c's prompts: `_PROMPT` and `_PROMPT2` when set (through `tostring`), else `> ` and
   /// `>> `; a feature's screen path in feature mode.
   private func prompt(continuation: Bool) -> String {
-    guard reader.isInteractive || promptsWithoutTerminal else { return "" }
+    guard reader.isInteractive else {
+      let written = promptsWithoutTerminal ? customPrompt(continuation ? "_PROMPT2" : "_PROMPT") ?? "" : ""
+      promptWrittenWithoutTerminal = !written.isEmpty
+      return written
+    }
     if let custom = customPrompt(continuation ? "_PROMPT2" : "_PROMPT") { return custom }
     if continuation { return ">> " }
     // ASCII only: libedit measures the prompt in bytes in the C locale.
@@ -250,10 +257,16 @@ package final class ConsoleSession {
       } catch {
         do {
           chunk = try lua.load(source, name: "=stdin")
-        } catch LuaError.syntax(_, let incompleteInput) where incompleteInput {
+        } catch let error as LuaError where error.isIncompleteInput {
           // Ctrl-C abandons the unfinished chunk; so does Ctrl-D, going back to the first prompt.
-          guard case .line(let more) = await reader.readLine(prompt: prompt(continuation: true)) else { return }
-          source += "\n" + more
+          // Input that ends there without a terminal is an error, as in lua.c ("near <eof>").
+          switch await reader.readLine(prompt: prompt(continuation: true)) {
+          case .line(let more): source += "\n" + more
+          case .end where !reader.isInteractive:
+            report(error)
+            return
+          case .end, .interrupted: return
+          }
         } catch {
           report(error)
           return
@@ -397,5 +410,13 @@ package final class ConsoleSession {
     names += [":help", ":quit"]
     if let feature { names += feature.completions() }
     completionSnapshot.withLock { $0 = names }
+  }
+}
+
+extension LuaError {
+  /// A syntax error at the end of the text: more input may complete it.
+  var isIncompleteInput: Bool {
+    if case .syntax(_, let incomplete) = self { return incomplete }
+    return false
   }
 }

@@ -91,7 +91,7 @@ struct ReplCommand: AsyncParsableCommand {
     defer { session.restorePrint() }  // (before the state closes)
     var inspector: InspectorServer?
     if let inspect { inspector = try await startInspector(port: inspect, for: session) }
-    // Prompts even without a terminal when -i asks for the interactive mode, as lua.c.
+    // _PROMPT even without a terminal when -i asks for the interactive mode, as lua.c.
     session.promptsWithoutTerminal = line.interactive
     try argTable.install(in: lua)
     for chunk in [line.initialization].compactMap({ $0 }) + line.steps.map(\.chunk) {
