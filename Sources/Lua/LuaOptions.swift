@@ -40,6 +40,10 @@ public struct LuaOptions {
   /// lua.c's Ctrl-C: an interrupt raises "interrupted!" once, which `pcall` may catch; only a
   /// second one cannot be caught. Off by default: every interrupt stops the code, `pcall` or not.
   public var interruptsAreCatchable = false
+  /// lua.c's message handler: an error object that is not a string or a number and has no
+  /// `__tostring` is described as `(error object is a table value)`. Off by default: as `tostring`
+  /// (`table: 0x…`).
+  public var namesErrorObjectsByType = false
 
   /// Options for a state; the defaults make a sandboxed state with no limits beyond the memory
   /// ceiling.

@@ -65,13 +65,16 @@ extension LuaState {
       guard lua_checkstack(L, 3) != 0 else { return "(error object is a \(typeName) value)" }
       let index = lua_absindex(L, index)
       let hasToString = luaL_getmetafield(L, index, "__tostring") != LUA_TNIL
-      // As lua.c's message handler: an object without `__tostring` is named by its type only.
-      guard hasToString else { return "(error object is a \(typeName) value)" }
-      lua_settop(L, -2)
+      if hasToString {
+        lua_settop(L, -2)
+      } else if namesErrorObjectsByType {
+        return "(error object is a \(typeName) value)"
+      }
       var exhausted = false
       let status = withOwnInstructionBudget(Self.errorDescriptionBudget, exhausted: &exhausted) { relua_ptostring(L, index) }
       defer { lua_settop(L, -2) }
       if status == LUA_OK, let text = relua_tolstring(L, -1, nil) { return String(cString: text) }
+      guard hasToString else { return "(error object is a \(typeName) value)" }
       let why: String
       if exhausted {
         why = "it ran past \(Self.errorDescriptionBudget) instructions"

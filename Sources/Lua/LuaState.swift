@@ -21,6 +21,8 @@ public final class LuaState {
   public let interruptHandle: LuaInterruptHandle
   /// Whether the full standard library is open (no sandbox).
   public let isTrusted: Bool
+  /// `LuaOptions.namesErrorObjectsByType`.
+  let namesErrorObjectsByType: Bool
   private let textSinks: [LuaTextSink]
   private var userdataTypes: [ObjectIdentifier: AnyObject] = [:]
   private var cachedGlobals: LuaTable?
@@ -33,6 +35,7 @@ public final class LuaState {
   public init(options: LuaOptions = LuaOptions()) throws {
     interruptHandle = LuaInterruptHandle()
     isTrusted = options.trusted
+    namesErrorObjectsByType = options.namesErrorObjectsByType
     coverage = options.coverage
     guard let L = relua_newstate(interruptHandle.flag) else {
       throw LuaError.memory(message: "not enough memory to create a Lua state")

@@ -59,6 +59,7 @@ struct LuaCommandLine {
     options.warnsByDefault = warnings
     options.ignoresEnvironment = ignoresEnvironment
     options.interruptsAreCatchable = true
+    options.namesErrorObjectsByType = true
     return options
   }
 
