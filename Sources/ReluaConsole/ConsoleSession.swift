@@ -412,11 +412,3 @@ package final class ConsoleSession {
     completionSnapshot.withLock { $0 = names }
   }
 }
-
-extension LuaError {
-  /// A syntax error at the end of the text: more input may complete it.
-  var isIncompleteInput: Bool {
-    if case .syntax(_, let incomplete) = self { return incomplete }
-    return false
-  }
-}
