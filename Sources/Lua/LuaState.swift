@@ -23,6 +23,8 @@ public final class LuaState {
   public let isTrusted: Bool
   /// `LuaOptions.namesErrorObjectsByType`.
   let namesErrorObjectsByType: Bool
+  /// The directories a sandboxed script may read (`require`) and keep files in (`fileStorage`).
+  public let scriptRoots: [String]
   private let textSinks: [LuaTextSink]
   private var userdataTypes: [ObjectIdentifier: AnyObject] = [:]
   private var cachedGlobals: LuaTable?
@@ -36,6 +38,7 @@ public final class LuaState {
     interruptHandle = LuaInterruptHandle()
     isTrusted = options.trusted
     namesErrorObjectsByType = options.namesErrorObjectsByType
+    scriptRoots = options.scriptRoots
     coverage = options.coverage
     guard let L = relua_newstate(interruptHandle.flag) else {
       throw LuaError.memory(message: "not enough memory to create a Lua state")

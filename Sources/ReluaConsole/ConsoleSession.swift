@@ -171,6 +171,7 @@ package final class ConsoleSession {
     if reader.isInteractive || promptWrittenWithoutTerminal { output.write("") }
     feature?.keepUnsavedRecording(because: "quitting while recording (no :stop)")
     feature?.stop()
+    host.flushSharedSaves()
     return 0
   }
 
@@ -184,6 +185,7 @@ package final class ConsoleSession {
       source.setEventHandler { [weak self] in
         MainActor.assumeIsolated {
           self?.feature?.keepUnsavedRecording(because: "relua got \(number == SIGTERM ? "SIGTERM" : "SIGHUP") while recording")
+          self?.host.flushSharedSaves()
         }
         // Ended by the signal itself, as without the handler (process-directed: the main thread
         // may block it); should it be blocked everywhere, by the exit status a shell gives it.

@@ -277,7 +277,14 @@ final class FeatureConsole {
     }
     do {
       let format = all ? LuaLiteralFormat.multiLine : .multiLine.elided()
-      session.output.write(try currentState.at(path: path.trimmingCharacters(in: .whitespaces)).luaLiteral(format))
+      let path = path.trimmingCharacters(in: .whitespaces)
+      session.output.write(try currentState.at(path: path).luaLiteral(format))
+      // Shared fields, marked with their keys (under the path shown).
+      let shown = path.isEmpty ? "state" : "state." + path
+      let shared = store.sharedPlaces.filter { $0.place == shown || $0.place.hasPrefix(shown + ".") || $0.place.hasPrefix(shown + "[") }
+      for (place, key) in shared {
+        session.output.write(session.output.styled("shared: \(place) ← \(key)", .dim))
+      }
     } catch {
       session.report(error)
     }
@@ -411,7 +418,7 @@ final class FeatureConsole {
   /// after that entry of its log), tells the inspector, and shows the change.
   func restore(_ state: Value, reason: ConsoleEvent.Reason, jumpedTo entry: Int? = nil) {
     let before = currentState
-    store.store.restore(state)
+    store.restore(state)
     export?.restart(since: reason, store: store.store)
     if let entry { eventTap?.jumped(to: entry, state: currentState) } else { eventTap?.replaced(reason, state: currentState) }
     if let diff = ValueDiff.lines(from: before, to: state) { session.output.write(session.output.diff(diff)) }

@@ -81,7 +81,7 @@ struct RunCommand: AsyncParsableCommand {
       let lua = try LuaState(options: options)
       defer { lua.close() }
       InterruptSignal.install(interactive: false)
-      try ReluaHost.install(in: lua)
+      let host = try ReluaHost.install(in: lua)
       if let commandLine {
         try commandLine.arg.install(in: lua)
       } else {
@@ -99,6 +99,7 @@ struct RunCommand: AsyncParsableCommand {
       let chunk = try lua.load(file: file)
       let scriptArguments = commandLine == nil ? arguments.map { .text($0) } : try LuaArgTable.scriptArguments(in: lua)
       _ = try await LuaCoroutineDriver.run(chunk, arguments: scriptArguments)
+      host.flushSharedSaves()
       // The finalizers run now, under a budget of their own: one that loops is stopped (a
       // warning each) and the run fails, naming where it was, instead of hanging at exit.
       lua.close()

@@ -80,7 +80,7 @@ public struct DependencyValues: Sendable {
     return task ?? fallback
   }
 
-  static var currentOrNil: DependencyValues? {
+  package static var currentOrNil: DependencyValues? {
     if let reducing { return reducing }
     return task
   }

@@ -139,6 +139,9 @@ public final class Store<State, Action> {
     if !root.observers.isEmpty { root.notifyObservers() }
   }
 
+  /// Adds a runtime warning (a host's own: a shared value that could not be loaded or saved).
+  package func warn(_ message: String) { root?.warn(message) }
+
   /// Runtime warnings collected so far (actions for absent children, effect errors, …).
   public var warnings: [RuntimeWarning] { root?.warnings ?? view!.warnings() }
 

@@ -8,6 +8,10 @@ import Foundation
 public final class TestStore<State, Action> {
   /// The state as asserted so far.
   public private(set) var state: State
+
+  /// Takes the store's state as it is now as the state the next step starts from: a change the
+  /// test made itself (setting a shared value), which no step asserts.
+  package func adoptCurrentState() { state = store.state }
   /// Whether every change and received action must be asserted (`.on`, the default), or only those
   /// the test states.
   public var exhaustivity: Exhaustivity = .on

@@ -10,10 +10,12 @@ final class FeatureCompiler {
   /// made, whose children are filled in when it ends.
   private var inProgress: [UnsafeRawPointer: FeatureDefinition] = [:]
   private let tags: ReluaTags
+  private unowned let host: ReluaHost
   /// The reducer of a registered Swift feature, by name (see `ReluaSwiftFeature`).
   private let swiftReducer: (String) -> AnyFeatureReducer?
 
-  init(tags: ReluaTags, swiftReducer: @escaping (String) -> AnyFeatureReducer? = { _ in nil }) {
+  init(host: ReluaHost, tags: ReluaTags, swiftReducer: @escaping (String) -> AnyFeatureReducer? = { _ in nil }) {
+    self.host = host
     self.tags = tags
     self.swiftReducer = swiftReducer
   }
@@ -51,6 +53,7 @@ final class FeatureCompiler {
       name: name, table: table, actions: actions, children: [], bindable: bindable, own: own,
       viewFunction: try table.rawGet("view").functionValue, definedAt: try table.rawGet("definedAt").stringValue ?? name)
     if let swift = try table.rawGet("swift").stringValue { definition.swiftReducer = swiftReducer(swift) }
+    definition.sharedBindings = try sharedBindings(table, feature: name, definedAt: definition.definedAt)
     inProgress[identity] = definition
     defer { inProgress[identity] = nil }
     var children: [FeatureChild] = []
@@ -92,6 +95,19 @@ final class FeatureCompiler {
     }
     byTable[identity] = definition
     return definition
+  }
+
+  /// The `shared = { field = key }` of a feature, fields sorted (the prelude checked the keys).
+  private func sharedBindings(_ table: LuaTable, feature: String, definedAt: String) throws -> [SharedBinding] {
+    guard let shared = try table.rawGet("shared").tableValue else { return [] }
+    var bindings: [SharedBinding] = []
+    for (field, key) in try shared.pairs() {
+      guard let field = field.stringValue, let key = key.tableValue else { continue }
+      bindings.append(SharedBinding(
+        field: field, key: try SharedKeyDescriptor(table: key, host: host),
+        definedAt: try key.rawGet("definedAt").stringValue ?? definedAt))
+    }
+    return bindings.sorted { $0.field < $1.field }
   }
 
   /// A `reduce` field or a `relua.reduce` entry: `relua.on` handlers or a plain function.

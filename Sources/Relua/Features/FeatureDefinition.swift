@@ -16,6 +16,8 @@ public final class FeatureDefinition {
   /// Its own reducer: the `reduce` field.
   let own: FeatureOwnReducer
   package let viewFunction: LuaFunction?
+  /// Fields of its state bound to shared keys (`shared = { items = Items }`).
+  package internal(set) var sharedBindings: [SharedBinding] = []
   /// Where `relua.feature` was called (`Scripts/Features/Counter.lua:4`).
   public let definedAt: String
   /// What runs, in order: the children, the own reducer (where `relua.own` stands; by default
@@ -48,7 +50,20 @@ public final class FeatureDefinition {
 
   /// Whether the feature is only its own reducer (no children, no further reducers, no
   /// dependencies given): a store runs it as a leaf, without the composition's nodes.
-  var isLeaf: Bool { children.isEmpty && steps.count == 1 && !givesDependencies && swiftReducer == nil }
+  var isLeaf: Bool {
+    children.isEmpty && steps.count == 1 && !givesDependencies && swiftReducer == nil && sharedBindings.isEmpty
+  }
+
+  /// Whether it or a feature below it holds a shared value (worked out once: a store walks only
+  /// the subtrees that do, see `SharedSync.syncTree`).
+  var reachesShares: Bool {
+    if let reaches = reachesSharesMemo { return reaches }
+    reachesSharesMemo = false  // (a recursive feature reaching itself adds nothing)
+    let reaches = !sharedBindings.isEmpty || children.contains { $0.features.contains(where: \.reachesShares) }
+    reachesSharesMemo = reaches
+    return reaches
+  }
+  private var reachesSharesMemo: Bool?
 
   /// The `onChange` entries, in order (their index is their place in `OnChangeSnapshot`).
   var onChanges: [FeatureOnChange] {

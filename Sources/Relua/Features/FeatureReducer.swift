@@ -75,6 +75,10 @@ enum FeatureReducerBuilder {
       case .onChange(let entry):
         sequence.append(AnyFeatureReducer(OnChangeReducer(entry: entry, feature: feature, host: host, baseline: baseline)))
       }
+      if case .child = step { continue }
+      if !feature.sharedBindings.isEmpty {
+        sequence[sequence.count - 1] = AnyFeatureReducer(SharedFieldsReducer(base: sequence[sequence.count - 1], feature: feature, host: host))
+      }
     }
     var reducer = sequence.count == 1 ? sequence[0] : AnyFeatureReducer(SequenceReducer(reducers: sequence))
     // The other operators wrap it: their child runs first; the first declared is outermost.

@@ -22,16 +22,58 @@ package final class LuaStoreObject {
     self.feature = feature
     resolver = host.resolver(for: feature)
     noEffectsTask = Int64(host.noEffectsTask.registryReference)
-    let initial = try state.map { state in
+    var dependencies = dependencies
+    let shares = dependencies[SharedRegistryKey.self] ?? host.liveShares
+    dependencies[SharedRegistryKey.self] = shares
+    var initial = try state.map { state in
       try FeatureStateCheck.check(state, against: feature)
       return FeatureStateShape.conform(state, to: feature)
     }
       ?? host.initialState(of: feature, dependencies: dependencies)
-    var dependencies = dependencies
+    try DependencyValues.withValues(dependencies) { try host.prepareShares(&initial, of: feature, registry: shares) }
     dependencies.withOwnNotifications()
     store = host.rootStore(of: feature, initialState: initial, dependencies: dependencies)
     host.track(store)
+    if feature.reachesShares {
+      let link = SharedStoreLink(store: store, feature: feature)
+      shares.link(link)
+      sharesLink = (shares, link.id)
+    }
   }
+
+  /// Puts back a state (`:undo`, `:redo`, `:load`, an inspector's jump) — not an action: no
+  /// reducer runs. Its shared fields become the shares' values (saved, and copied into the other
+  /// stores sharing them), as a state put back must hold what it held.
+  package func restore(_ state: Value) {
+    guard let (shares, _) = sharesLink else { return store.restore(state) }
+    var state = state
+    do {
+      try DependencyValues.withValues(store.dependencies) {
+        shares.beginSend()
+        try SharedSync.adoptTree(feature, state, registry: shares)
+        var path: ValuePath = []
+        try SharedSync.syncTree(feature, &state, registry: shares, path: &path, log: nil)
+      }
+      store.restore(state)
+      shares.commitSend(sender: ObjectIdentifier(store))
+    } catch {
+      shares.rollBackSend()
+      shares.warn("\(error)")
+      store.restore(state)
+    }
+  }
+
+  /// Where the state holds shared values, and which keys (`state.items`,
+  /// `fileStorage("items.json")`): what the REPL's `:state` and the inspector mark as shared.
+  package var sharedPlaces: [(place: String, key: String)] {
+    guard feature.reachesShares else { return [] }
+    return SharedSync.places(feature, in: store.state).map {
+      (describePath($0.path).replacingOccurrences(of: "[id = ", with: "[id="), $0.key.description)
+    }
+  }
+
+  /// The registry this store's holders follow, while it lives.
+  private var sharesLink: (SharedRegistry, ObjectIdentifier)?
 
   /// `store:post(name[, value])`: posts to the store's notifications (`deps.notifications(name)`);
   /// returns how many loops it reached.
@@ -40,7 +82,10 @@ package final class LuaStoreObject {
     store.dependencies.notifications.post(name, value)
   }
 
-  isolated deinit { host.untrack(store) }
+  isolated deinit {
+    host.untrack(store)
+    if let (shares, id) = sharesLink { shares.unlink(id) }
+  }
 
   /// `relua.Store(Feature, { state = table, json = text, deps = { … } })`.
   static func make(host: ReluaHost, stack: LuaStack) throws -> LuaValue {

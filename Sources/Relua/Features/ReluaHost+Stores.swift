@@ -6,7 +6,11 @@ import Lua
 /// state views' write log.
 extension ReluaHost {
   /// The store-side transaction over this host's views (see `StoreTransaction`).
-  var storeTransaction: StoreTransaction<Value> { ViewsTransaction(views: views) }
+  var storeTransaction: StoreTransaction<Value> { ViewsTransaction(views: views, shares: nil) }
+
+  /// The same, also giving back the changes a failed send made to `shares`, and saving and
+  /// spreading those of a send that ended.
+  func storeTransaction(shares: SharedRegistry?) -> ViewsTransaction { ViewsTransaction(views: views, shares: shares) }
 
   /// A store of `feature` over this host's views (transactional through the views' write log).
   /// A feature without children is reduced by a closure written here, in the argument: a closure
@@ -17,9 +21,11 @@ extension ReluaHost {
     of feature: FeatureDefinition, initialState: Value, dependencies: DependencyValues
   ) -> Store<Value, FeatureAction> {
     guard feature.isLeaf else {
-      return Store(
-        initialState: initialState, reduce: rootReducer(for: feature), dependencies: dependencies,
-        transaction: storeTransaction)
+      let transaction = ViewsTransaction(views: views, shares: feature.reachesShares ? dependencies[SharedRegistryKey.self] : nil)
+      let store = Store(
+        initialState: initialState, reduce: rootReducer(for: feature), dependencies: dependencies, transaction: transaction)
+      transaction.sender = ObjectIdentifier(store)
+      return store
     }
     let root = LeafRootReducer(host: self, feature: feature)
     return Store(
@@ -38,6 +44,13 @@ extension ReluaHost {
     // Captures the host's `currentSend`, not the host (stores must not keep it alive).
     let currentSend = currentSend
     let reducer = FeatureReducerBuilder.reducer(for: feature, host: self)
+    if feature.reachesShares {
+      return { [unowned self] state, action in
+        currentSend.set(feature, action)
+        let effect = reducer.reduce(into: &state, action: action)
+        return self.syncShares(in: &state, of: feature) ?? effect
+      }
+    }
     return { state, action in
       currentSend.set(feature, action)
       return reducer.reduce(into: &state, action: action)
@@ -71,10 +84,31 @@ struct LeafRootReducer {
 /// A store's transactions through the state views' write log (see `StoreTransaction`).
 final class ViewsTransaction: StoreTransaction<Value> {
   let views: StateViews
+  /// The shares of the store's tree, if it holds any.
+  let shares: SharedRegistry?
+  /// The store (its state is up to date when its send ends: the others are updated).
+  var sender: ObjectIdentifier?
 
-  init(views: StateViews) { self.views = views }
+  init(views: StateViews, shares: SharedRegistry?) {
+    self.views = views
+    self.shares = shares
+  }
 
-  override func begin() { views.beginTransaction() }
-  override func end() { views.endTransaction() }
-  override func rollBack(_ state: inout Value) { views.rollBackTransaction(&state) }
+  override func begin() {
+    views.beginTransaction()
+    if let shares { MainActor.assumeIsolated { shares.beginSend() } }
+  }
+
+  override func end() {
+    views.endTransaction()
+    if let shares {
+      let sender = sender
+      MainActor.assumeIsolated { shares.commitSend(sender: sender) }
+    }
+  }
+
+  override func rollBack(_ state: inout Value) {
+    views.rollBackTransaction(&state)
+    if let shares { MainActor.assumeIsolated { shares.rollBackSend() } }
+  }
 }

@@ -46,6 +46,13 @@ public final class ReluaHost {
   /// Lets go of the test stores made in this state (when it closes).
   private func forgetTestStores() { testStateIfMade?.stores.removeAll() }
 
+  /// The registry of the live stores' shared values (see `liveShares`).
+  var liveSharesIfMade: SharedRegistry?
+  /// Kinds of shared key registered from Swift (`ReluaRuntime.registerSharedKey`).
+  package var sharedKeyKinds: [String: @Sendable (ReluaSharedKeyRequest) throws -> any ReluaSharedKey] = [:]
+  /// The app whose `appStorage` file live stores use (a script's name, by default "relua").
+  package var sharedAppName = "relua"
+
   /// The store and action being processed right now (see `StateAnchors`). Written by the root
   /// reducers, which stores run on the main actor; `nonisolated(unsafe)` spares the per-action
   /// executor check of `MainActor.assumeIsolated`.
@@ -62,7 +69,11 @@ public final class ReluaHost {
     // must not keep its stores alive after the run.
     lua.setAppData(host)
     lua.onClose { [unowned host] in
-      MainActor.assumeIsolated { host.forgetTestStores() }
+      MainActor.assumeIsolated {
+        host.forgetTestStores()
+        // Saves still waiting for their quiet spell run now: closing loses no change.
+        host.liveSharesIfMade?.flush()
+      }
     }
     return host
   }
@@ -74,7 +85,7 @@ public final class ReluaHost {
     try lua.collectGenerationally()
     views = try StateViews(lua: lua)
     driver = try LuaCoroutineDriver.of(lua)
-    compiler = FeatureCompiler(tags: tags) { [unowned self] name in self.swiftFeatures[name]?.reducer }
+    compiler = FeatureCompiler(host: self, tags: tags) { [unowned self] name in self.swiftFeatures[name]?.reducer }
     stateMemory = StateMemory(lua: lua, views: views) { [unowned self] in self.heldStates() }
     views.willGrow = { [unowned self] bytes in try self.stateMemory.willGrow(by: bytes) }
     named = try NamedDependencies(host: self)
@@ -121,6 +132,7 @@ public final class ReluaHost {
     try primitives.rawSet("testHelper", .function(lua.function { [unowned self] stack in
       [try self.testHelperFunction(try stack.string(at: 1))]
     }))
+    try installSharedPrimitives(into: primitives)
     let prelude = try lua.load(ReluaPrelude.source, name: ReluaPrelude.chunkName)
     guard let module = try lua.call(prelude, .table(primitives)).first?.tableValue else {
       throw ReluaError.usage("the relua prelude did not return its module")

@@ -26,8 +26,100 @@ local function validPayloadType(t)
   return payloadTypes[element or t] == true
 end
 
+-- Shared keys (TCA's @Shared): relua.inMemory(name), relua.fileStorage(path), relua.appStorage(name),
+-- relua.sharedKey(kind, argument) for a kind a Swift program registered. A feature binds fields
+-- of its state to keys (`shared = { items = Items }`); key:element(), key:field(path) and
+-- key:readOnly() make keys for a part of the value, or one its holders cannot write.
+local SharedKeyMT = { __name = "relua.sharedKey" }
+local SharedKeyMethods = {}
+SharedKeyMT.__index = SharedKeyMethods
+
+local function sharedKey(kind, argument, level)
+  return setmetatable({ kind = kind, argument = argument, definedAt = host.where(level + 1) }, SharedKeyMT)
+end
+local function named(what, name)
+  if type(name) ~= "string" or name == "" then fail(3, "relua.%s: expected a name (a non-empty string), got %s", what, type(name)) end
+  return name
+end
+function M.inMemory(name) return sharedKey("inMemory", named("inMemory", name), 2) end
+function M.fileStorage(path) return sharedKey("fileStorage", named("fileStorage", path), 2) end
+function M.appStorage(name) return sharedKey("appStorage", named("appStorage", name), 2) end
+function M.sharedKey(kind, argument)
+  if type(kind) ~= "string" or kind == "" then fail(2, "relua.sharedKey: expected the kind's name (a string), got %s", type(kind)) end
+  return sharedKey(kind, argument, 2)
+end
+M.isSharedKey = function(value) return getmetatable(value) == SharedKeyMT end
+
+local function derivedKey(key, changes)
+  local copy = {}
+  for k, v in pairs(key) do copy[k] = v end
+  for k, v in pairs(changes) do copy[k] = v end
+  copy.definedAt = host.where(3)
+  return setmetatable(copy, SharedKeyMT)
+end
+local function checkKey(key, method)
+  if getmetatable(key) ~= SharedKeyMT then fail(3, "key:%s: call it with ':' on a shared key", method) end
+  return key
+end
+-- The element of a shared identified collection with the holder's own id (TCA's $items[id:]).
+function SharedKeyMethods:element()
+  checkKey(self, "element")
+  if self.projection then fail(2, "%s: a key for a part of a value cannot be narrowed again", tostring(self)) end
+  return derivedKey(self, { projection = "element" })
+end
+-- A field (or a path of fields, "a.b") of a shared record.
+function SharedKeyMethods:field(path)
+  checkKey(self, "field")
+  if type(path) ~= "string" or not path:match("^[%a_][%w_]*$") and not path:match("^[%a_][%w_.]*[%w_]$") then
+    fail(2, "key:field: expected a field name or a path of them (\"settings.theme\"), got %s", type(path) == "string" and format("%q", path) or type(path))
+  end
+  if self.projection then fail(2, "%s: a key for a part of a value cannot be narrowed again", tostring(self)) end
+  return derivedKey(self, { projection = "field", path = path })
+end
+-- A SharedReader: holders see the value and cannot write it.
+function SharedKeyMethods:readOnly()
+  checkKey(self, "readOnly")
+  return derivedKey(self, { readOnly = true })
+end
+-- The value (a plain table), in a reducer or an effect: the store's share.
+function SharedKeyMethods:get() return host.sharedGet(checkKey(self, "get")) end
+-- In an effect: sets the value (every holder sees it; saved).
+function SharedKeyMethods:set(value) host.sharedSet(checkKey(self, "set"), value) end
+-- In an effect: fn(value) changes the value (a plain table) in place or returns a new one; no
+-- other write comes between reading and writing it (fn cannot await).
+function SharedKeyMethods:withLock(fn)
+  checkKey(self, "withLock")
+  if type(fn) ~= "function" then fail(2, "key:withLock: expected a function(value)") end
+  local value = host.sharedGet(self)
+  local body = coroutine.create(fn)
+  local ok, result = coroutine.resume(body, value)
+  if not ok then error(result, 0) end
+  if coroutine.status(body) ~= "dead" then
+    fail(2, "%s:withLock: the function awaited; a locked change cannot wait (await before withLock)", tostring(self))
+  end
+  if result ~= nil then value = result end
+  host.sharedSet(self, value)
+  return value
+end
+-- Why the stored value could not be read (the default is used), or nil.
+function SharedKeyMethods:loadError() return host.sharedError(checkKey(self, "loadError"), "load") end
+-- Why the last save failed, or nil.
+function SharedKeyMethods:saveError() return host.sharedError(checkKey(self, "saveError"), "save") end
+function SharedKeyMT:__tostring()
+  local text
+  if self.kind == "inMemory" or self.kind == "fileStorage" or self.kind == "appStorage" then
+    text = format("%s(%q)", self.kind, self.argument)
+  else
+    text = format("sharedKey(%q, %s)", self.kind, tostring(self.argument))
+  end
+  if self.projection == "element" then text = text .. ":element()" end
+  if self.projection == "field" then text = format("%s:field(%q)", text, self.path) end
+  if self.readOnly then text = text .. ":readOnly()" end
+  return text
+end
+
 -- feature "Name" { state = …, actions = …, compose = {…}, bindable = {…}, reduce = …, view = … }
-local featureFields = { state = true, actions = true, compose = true, bindable = true, reduce = true, view = true, dependencies = true }
+local featureFields = { state = true, actions = true, compose = true, bindable = true, reduce = true, view = true, dependencies = true, shared = true }
 function M.feature(name)
   if type(name) ~= "string" or name == "" then
     fail(2, "relua.feature: expected a feature name (a string), got %s", type(name))
@@ -39,7 +131,7 @@ function M.feature(name)
     end
     for key in pairs(spec) do
       if not featureFields[key] then
-        fail(2, "feature '%s': unknown field '%s' (known: actions, bindable, compose, dependencies, reduce, state, view)", name, tostring(key))
+        fail(2, "feature '%s': unknown field '%s' (known: actions, bindable, compose, dependencies, reduce, shared, state, view)", name, tostring(key))
       end
     end
     local state = spec.state
@@ -89,12 +181,25 @@ function M.feature(name)
     if spec.dependencies ~= nil and type(spec.dependencies) ~= "table" then
       fail(2, "feature '%s': 'dependencies' must be a table { name = value } (as a store's deps)", name)
     end
+    local shared = spec.shared
+    if shared ~= nil then
+      if type(shared) ~= "table" then fail(2, "feature '%s': 'shared' must be a table { field = key } (keys: relua.inMemory, relua.fileStorage, relua.appStorage, relua.sharedKey)", name) end
+      for field, key in pairs(shared) do
+        if type(field) ~= "string" or not field:match("^[%a_][%w_]*$") then
+          fail(2, "feature '%s': shared: fields are names, got %s", name, tostring(field))
+        end
+        if getmetatable(key) ~= SharedKeyMT then
+          fail(2, "feature '%s': shared.%s must be a shared key (relua.inMemory, relua.fileStorage, relua.appStorage or relua.sharedKey), got %s", name, field, type(key))
+        end
+        if keys[field] then fail(2, "feature '%s': '%s' is both a child and a shared field", name, field) end
+      end
+    end
     if spec.view ~= nil and type(spec.view) ~= "function" then
       fail(2, "feature '%s': 'view' must be a function(state) returning text", name)
     end
     return setmetatable({
       name = name, state = state, actions = actions, compose = compose, bindable = bindable,
-      reduce = reduce, view = spec.view, dependencies = spec.dependencies, definedAt = definedAt,
+      reduce = reduce, view = spec.view, dependencies = spec.dependencies, shared = shared, definedAt = definedAt,
     }, FeatureMT)
   end
 end

@@ -25,6 +25,8 @@ package final class LuaTestStoreObject {
   let testStore: TestStore<Value, FeatureAction>
   let resolver: ActionResolver
   let clock: TestStoreClock?
+  /// This test's shared values (fresh for each test store).
+  let shares: SharedRegistry
   private var failures: [String] = []
   /// Skipped assertions, each starting with the script line it concerns.
   package private(set) var skipped: [String] = []
@@ -33,7 +35,10 @@ package final class LuaTestStoreObject {
   /// The script line of the operation running now.
   private var callerLocation: String?
 
-  init(host: ReluaHost, feature: FeatureDefinition, state: Value?, options: DependencyOptions, location: String) throws {
+  init(
+    host: ReluaHost, feature: FeatureDefinition, state: Value?, options: DependencyOptions, files: (any SharedFileSystem)? = nil,
+    location: String
+  ) throws {
     self.host = host
     self.feature = feature
     resolver = host.resolver(for: feature)
@@ -41,7 +46,14 @@ package final class LuaTestStoreObject {
     let missingDependencies = LockedValue<[String]>([])
     var initialDependencies = DependencyValues.test { name in missingDependencies.withLock { $0.append(name) } }
     options.prepare(&initialDependencies)
-    let initial = try state.map { state in
+    // Each test store starts from fresh shares: its files in memory, unless the test gives some.
+    let shares = host.testShares(files: files)
+    self.shares = shares
+    // Load and save errors are the store's warnings (until it exists, kept here).
+    var earlyWarnings: [String] = []
+    shares.warn = { earlyWarnings.append($0) }
+    initialDependencies[SharedRegistryKey.self] = shares
+    var initial = try state.map { state in
       try FeatureStateCheck.check(state, against: feature)
       return FeatureStateShape.conform(state, to: feature)
     }
@@ -49,21 +61,31 @@ package final class LuaTestStoreObject {
     if let missing = missingDependencies.withLock({ $0.first }) {
       throw ReluaError.usage("Unimplemented dependency: \(missing) (feature '\(feature.name)' reads it in state(deps); give it in deps = { … })")
     }
+    try DependencyValues.withValues(initialDependencies) { try host.prepareShares(&initial, of: feature, registry: shares) }
     self.location = location
     let (file, line) = Self.split(location)
+    let transaction = host.storeTransaction(shares: feature.reachesShares ? shares : nil)
     testStore = TestStore(
       initialState: initial, reducer: Reduce(host.rootReducer(for: feature)), isEqual: { $0.sameInLua(as: $1) },
       reporter: ClosureTestFailureReporter { _, _ in }, withDependencies: {
         options.prepare(&$0)
         $0.withOwnNotifications()
+        $0[SharedRegistryKey.self] = shares
       },
-      transaction: host.storeTransaction, location: SourceLocation(file: file, line: line))
+      transaction: transaction, location: SourceLocation(file: file, line: line))
     testStore.reporter = ClosureTestFailureReporter(
       { [weak self] message, _ in self?.failures.append(message) },
       skipped: { [weak self] message, _ in
         guard let self else { return }
         self.skipped.append((self.callerLocation ?? self.location) + ": " + message)
       })
+    transaction.sender = ObjectIdentifier(testStore.store)
+    for warning in earlyWarnings { testStore.store.warn(warning) }
+    shares.warn = { [weak store = testStore.store] in store?.warn($0) }
+    if feature.reachesShares {
+      let link = SharedStoreLink(store: testStore.store, feature: feature)
+      shares.link(link)
+    }
     testStore.diff = { expected, actual in ValueDiff.lines(from: expected, to: actual).map { indent($0) } }
     testStore.describeAction = { $0.description }
     testStore.actionDiff = { expected, received in "− " + expected.description + "\n+ " + received.description }
@@ -88,7 +110,7 @@ package final class LuaTestStoreObject {
       if let json = try options["json"].stringValue { state = try Value(json: json) }
     }
     let object = try LuaTestStoreObject(
-      host: host, feature: feature, state: state, options: dependencies,
+      host: host, feature: feature, state: state, options: dependencies, files: try host.testFiles(options?["files"]),
       location: stack.raw.location(ofLevel: 1) ?? "?")
     object.testStore.limits = try SendLimits(luaOptions: options)
     // TCA's `TestStore.timeout`: how long receive and finish wait for effects on live dependencies.
@@ -225,6 +247,39 @@ package final class LuaTestStoreObject {
           return []
         },
         "skipped": { store, _ in [.table(try lua.table(array: store.skipped.map { .text($0) }))] },
+        // store:shared(key): the test's value of a share (nil: nothing yet);
+        // store:setShared(key, value): sets it, as something outside the feature would (every
+        // holder in the store takes it; the next step starts from there, no step asserts it).
+        "shared": { store, stack in
+          let key = try SharedKeyDescriptor(table: stack.table(at: 2), host: host)
+          let share = try store.shares.share(for: key)
+          return [try share.projected(key.projection, holder: .null).map { try lua.value($0) } ?? .nil]
+        },
+        "setShared": { store, stack in
+          let key = try SharedKeyDescriptor(table: stack.table(at: 2), host: host)
+          let share = try store.shares.share(for: key)
+          let value = try host.value(from: stack.value(at: 3), hint: key.projection == .whole ? share.value : nil)
+          guard let whole = share.writing(value, at: key.projection) else {
+            throw LuaError.argument(position: 3, message: "\(key.description) has no element with id \(value[key: "id"])")
+          }
+          store.shares.writeOutsideSend(share, value: whole)
+          store.testStore.adoptCurrentState()
+          return []
+        },
+        "sharedError": { store, stack in
+          let key = try SharedKeyDescriptor(table: stack.table(at: 2), host: host)
+          let share = try store.shares.share(for: key)
+          let which = stack.isNil(at: 3) ? "load" : try stack.string(at: 3)
+          let error = which == "save" ? share.saveError : share.loadError
+          return [error.map { .text($0) } ?? .nil]
+        },
+        "files": { store, _ in
+          // The test's files as the shares left them (name → contents), for asserting what was saved.
+          guard let files = store.shares.environment.files as? InMemoryFileSystem else { return [.nil] }
+          let table = try lua.table()
+          for (path, data) in files.contents { try table.rawSet(.text(host.sharedFileName(path)), .text(String(decoding: data, as: UTF8.self))) }
+          return [.table(table)]
+        },
         "screens": { store, _ in
           [.table(try lua.table(array: FeatureScreens.screens(of: store.feature, state: store.testStore.state).map { .text($0.place) }))]
         },

@@ -929,6 +929,9 @@ match = {}
 ---@overload fun(feature: Features.CaseStudies.WebSocket, options?: relua.StoreOptions): Features.CaseStudies.WebSocket.Store
 ---@overload fun(feature: Features.Counter, options?: relua.StoreOptions): Features.Counter.Store
 ---@overload fun(feature: Features.GuessingGame, options?: relua.StoreOptions): Features.GuessingGame.Store
+---@overload fun(feature: Features.Records, options?: relua.StoreOptions): Features.Records.Store
+---@overload fun(feature: Features.Records.RecordDetail, options?: relua.StoreOptions): Features.Records.RecordDetail.Store
+---@overload fun(feature: Features.Records.RecordForm, options?: relua.StoreOptions): Features.Records.RecordForm.Store
 ---@overload fun(feature: Features.RepositorySearch, options?: relua.StoreOptions): Features.RepositorySearch.Store
 ---@overload fun(feature: Features.ResultList, options?: relua.StoreOptions): Features.ResultList.Store
 ---@overload fun(feature: Features.Search.RepositoryDetail, options?: relua.StoreOptions): Features.Search.RepositoryDetail.Store
@@ -958,6 +961,9 @@ function relua.Store(feature, options) end
 ---@overload fun(feature: Features.CaseStudies.WebSocket, options?: relua.StoreOptions): Features.CaseStudies.WebSocket.TestStore
 ---@overload fun(feature: Features.Counter, options?: relua.StoreOptions): Features.Counter.TestStore
 ---@overload fun(feature: Features.GuessingGame, options?: relua.StoreOptions): Features.GuessingGame.TestStore
+---@overload fun(feature: Features.Records, options?: relua.StoreOptions): Features.Records.TestStore
+---@overload fun(feature: Features.Records.RecordDetail, options?: relua.StoreOptions): Features.Records.RecordDetail.TestStore
+---@overload fun(feature: Features.Records.RecordForm, options?: relua.StoreOptions): Features.Records.RecordForm.TestStore
 ---@overload fun(feature: Features.RepositorySearch, options?: relua.StoreOptions): Features.RepositorySearch.TestStore
 ---@overload fun(feature: Features.ResultList, options?: relua.StoreOptions): Features.ResultList.TestStore
 ---@overload fun(feature: Features.Search.RepositoryDetail, options?: relua.StoreOptions): Features.Search.RepositoryDetail.TestStore

@@ -1,0 +1,208 @@
+import Composable
+import Foundation
+import Lua
+
+/// Shared state in a host: its live registry, the registries of test stores, the kinds of key
+/// Swift registered, and what Lua calls (`key:get()`, `key:withLock(f)`, `key:loadError()`).
+extension ReluaHost {
+  /// The registry of this runtime's live stores (made on first use).
+  package var liveShares: SharedRegistry {
+    if let made = liveSharesIfMade { return made }
+    let made = SharedRegistry(environment: sharedEnvironment(files: DiskFileSystem(), isTest: false)) { [unowned self] in self.sharedKeyKinds }
+    liveSharesIfMade = made
+    return made
+  }
+
+  /// Runs the shared values' saves still waiting for their quiet spell (a process about to end:
+  /// a signal, an exit without closing the state).
+  package func flushSharedSaves() { liveSharesIfMade?.flush() }
+
+  /// A fresh registry for one test store: its files in memory unless `files` is given.
+  package func testShares(files: (any SharedFileSystem)? = nil) -> SharedRegistry {
+    SharedRegistry(environment: sharedEnvironment(files: files ?? InMemoryFileSystem(), isTest: true)) { [unowned self] in self.sharedKeyKinds }
+  }
+
+  /// A test store's `files` option: `"disk"` (the real files), or a table of file names and
+  /// their contents (in memory, as the test gives them); nil: empty files in memory.
+  func testFiles(_ option: LuaValue?) throws -> (any SharedFileSystem)? {
+    guard let option, !option.isNil else { return nil }
+    if option.stringValue == "disk" { return DiskFileSystem() }
+    guard let table = option.tableValue else {
+      throw ReluaError.usage("relua.TestStore: files must be \"disk\" or a table { [\"name.json\"] = \"contents\" }, got \(option.type)")
+    }
+    var files: [String: Data] = [:]
+    let base = lua.isTrusted ? FileManager.default.currentDirectoryPath
+      : (lua.scriptRoots.first.map { Self.absolute($0, from: FileManager.default.currentDirectoryPath) } ?? FileManager.default.currentDirectoryPath)
+    for (name, contents) in try table.pairs() {
+      guard let name = name.stringValue, let contents = contents.stringValue else {
+        throw ReluaError.usage("relua.TestStore: files: expected file names and their contents (strings)")
+      }
+      files[name == AppStorageKey.appStorageName ? AppStorageKey.file(forApp: sharedAppName) : Self.absolute(name, from: base)] = Data(contents.utf8)
+    }
+    return InMemoryFileSystem(files: files)
+  }
+
+  /// A file's name as a test gives it: relative to the scripts' first root, `appStorage` for the
+  /// app's key–value file.
+  func sharedFileName(_ path: String) -> String {
+    if path == AppStorageKey.file(forApp: sharedAppName) { return AppStorageKey.appStorageName }
+    let base = lua.isTrusted ? FileManager.default.currentDirectoryPath
+      : (lua.scriptRoots.first.map { Self.absolute($0, from: FileManager.default.currentDirectoryPath) } ?? FileManager.default.currentDirectoryPath)
+    return path.hasPrefix(base + "/") ? String(path.dropFirst(base.count + 1)) : path
+  }
+
+  private func sharedEnvironment(files: any SharedFileSystem, isTest: Bool) -> SharedRegistry.Environment {
+    let trusted = lua.isTrusted
+    let roots = lua.scriptRoots.map { Self.absolute($0, from: FileManager.default.currentDirectoryPath) }
+    let base = trusted ? FileManager.default.currentDirectoryPath : (roots.first ?? FileManager.default.currentDirectoryPath)
+    return SharedRegistry.Environment(
+      files: files, isTest: isTest,
+      resolvePath: { path in
+        guard !path.isEmpty else { throw ReluaError.usage("fileStorage: expected a file name, got an empty string") }
+        let resolved = Self.absolute(path, from: base)
+        if trusted || isTest { return resolved }
+        let real = Self.resolvingLinks(resolved)
+        guard roots.contains(where: { root in
+          let root = Self.resolvingLinks(root)
+          return real.hasPrefix(root.hasSuffix("/") ? root : root + "/")
+        }) else {
+          throw ReluaError.usage("fileStorage(\(quoteLuaString(path))): \(resolved) is outside the directories this script may use (\(roots.joined(separator: ", "))); run with --trusted to name any path")
+        }
+        return resolved
+      },
+      appStorageFile: AppStorageKey.file(forApp: sharedAppName))
+  }
+
+  nonisolated private static func absolute(_ path: String, from base: String) -> String {
+    let url = path.hasPrefix("/") ? URL(fileURLWithPath: path) : URL(fileURLWithPath: base).appendingPathComponent(path)
+    return url.standardizedFileURL.path
+  }
+
+  /// The path with the links of its deepest existing directory resolved (the file itself may
+  /// not exist yet).
+  nonisolated private static func resolvingLinks(_ path: String) -> String {
+    var existing = URL(fileURLWithPath: path)
+    var rest: [String] = []
+    while !FileManager.default.fileExists(atPath: existing.path), existing.path != "/" {
+      rest.insert(existing.lastPathComponent, at: 0)
+      existing.deleteLastPathComponent()
+    }
+    var resolved = existing.resolvingSymlinksInPath()
+    for component in rest { resolved.appendPathComponent(component) }
+    return resolved.path
+  }
+
+  /// After an action of a store whose tree holds shares: every holder takes its share's value
+  /// (writes logged for the send's transaction). A failure (a key that cannot be made) fails the send.
+  func syncShares(in state: inout Value, of feature: FeatureDefinition) -> Effect<FeatureAction>? {
+    guard let registry = DependencyValues.current[SharedRegistryKey.self] else { return nil }
+    var path: ValuePath = []
+    let views = views
+    do {
+      try SharedSync.syncTree(feature, &state, registry: registry, path: &path, log: { container, key, old in
+        views.recordWrite(at: container, key: key, old: old)
+      })
+      return nil
+    } catch {
+      return reducerFailure(error, feature: feature, action: FeatureAction(steps: []))
+    }
+  }
+
+  /// A new store's state: holders take what is stored (or give their defaults to empty shares),
+  /// and the store is kept up to date with changes made elsewhere.
+  func prepareShares(_ state: inout Value, of feature: FeatureDefinition, registry: SharedRegistry) throws {
+    guard feature.reachesShares else { return }
+    var path: ValuePath = []
+    try SharedSync.syncTree(feature, &state, registry: registry, path: &path, log: nil)
+  }
+
+  /// The registry a key function called from Lua works with: the store reducing or running the
+  /// effect now.
+  private func currentRegistry(_ what: String) throws -> SharedRegistry {
+    guard let registry = DependencyValues.currentOrNil?[SharedRegistryKey.self] else {
+      throw ReluaError.usage("\(what) works inside a reducer or an effect (a store's); in a test, use store:shared(key) and store:setShared(key, value)")
+    }
+    return registry
+  }
+
+  /// `host.sharedGet(key)`, `host.sharedSet(key, value)`, `host.sharedError(key, "load"|"save")`:
+  /// what the prelude's key methods call.
+  func installSharedPrimitives(into primitives: LuaTable) throws {
+    try primitives.rawSet("sharedGet", .function(lua.function { [unowned self] stack in
+      let key = try SharedKeyDescriptor(table: stack.table(at: 1), host: self)
+      let share = try self.currentRegistry("\(key.description):get()").share(for: key)
+      guard let value = share.projected(key.projection, holder: .null) else { return [.nil] }
+      return [try self.lua.value(value)]
+    }))
+    try primitives.rawSet("sharedSet", .function(lua.function { [unowned self] stack in
+      let key = try SharedKeyDescriptor(table: stack.table(at: 1), host: self)
+      let what = "\(key.description):withLock"
+      if self.views.isActive {
+        throw ReluaError.usage("\(what): a reducer writes a share through its state (the field its feature shares); withLock and set are for effects")
+      }
+      if key.isReadOnly { throw ReluaError.usage("\(what): \(key.description) is read-only") }
+      let registry = try self.currentRegistry(what)
+      let share = try registry.share(for: key)
+      let value = try self.value(from: stack.value(at: 2), hint: share.value.flatMap { key.projection == .whole ? $0 : nil })
+      guard let whole = share.writing(value, at: key.projection) else {
+        throw ReluaError.usage("\(what): \(key.description) has no element with id \(value[key: "id"])")
+      }
+      registry.writeOutsideSend(share, value: whole)
+      return []
+    }))
+    try primitives.rawSet("sharedError", .function(lua.function { [unowned self] stack in
+      let key = try SharedKeyDescriptor(table: stack.table(at: 1), host: self)
+      let share = try self.currentRegistry("\(key.description):loadError()").share(for: key)
+      let error = try stack.string(at: 2) == "save" ? share.saveError : share.loadError
+      return [error.map { .text($0) } ?? .nil]
+    }))
+  }
+}
+
+/// Keeps a store's holders up to date with shares changed elsewhere (another store, an effect's
+/// `withLock`, a file changed outside the process, a test).
+@MainActor
+package final class SharedStoreLink {
+  package let id: ObjectIdentifier
+  /// Not weak: a weak reference gives the store a side table, and every retain of it on the
+  /// send path would take the slow path. The store's owner unlinks it before it goes
+  /// (`LuaStoreObject`'s deinit; a test store's registry goes with it).
+  private unowned(unsafe) let store: Store<Value, FeatureAction>
+  private let feature: FeatureDefinition
+  private var refreshScheduled = false
+  /// Told after the store's state changed this way (a test store moves its expected state).
+  var didRefresh: ((Value) -> Void)?
+
+  init(store: Store<Value, FeatureAction>, feature: FeatureDefinition) {
+    id = ObjectIdentifier(store)
+    self.store = store
+    self.feature = feature
+  }
+
+  func refresh(using registry: SharedRegistry) {
+    if store.isSending {
+      // (An effect's first turn runs inside a send: the state is the send's until it ends.)
+      guard !refreshScheduled else { return }
+      refreshScheduled = true
+      let id = id
+      registry.later { registry in
+        // (Still linked: the store is alive.)
+        guard let link = registry.linked(id) else { return }
+        link.refreshScheduled = false
+        link.refresh(using: registry)
+      }
+      return
+    }
+    var state = store.state
+    var path: ValuePath = []
+    do {
+      try SharedSync.syncTree(feature, &state, registry: registry, path: &path, log: nil)
+    } catch {
+      registry.warn("\(error)")
+      return
+    }
+    guard !state.isIdentical(to: store.state) else { return }
+    store.restore(state)
+    didRefresh?(state)
+  }
+}

@@ -1,0 +1,307 @@
+import Composable
+import Foundation
+
+/// The shared values of a group of stores: a runtime's live stores share one registry (so
+/// `inMemory` keys are per runtime, one Lua state), each test store has its own, fresh (its
+/// `fileStorage` and `appStorage` in memory unless the test gives files).
+///
+/// A send changes shares through its holders (`SharedSync`); the registry remembers each
+/// share's value before the send's first change, so a send that fails gives them back, and
+/// when the send ends it saves what changed and brings the other stores' holders up to date.
+@MainActor
+package final class SharedRegistry {
+  /// Where keys keep their values.
+  package struct Environment: Sendable {
+    package var files: any SharedFileSystem
+    package var isTest: Bool
+    /// Paths scripts name, resolved against the sandbox's roots (throws for one outside).
+    package var resolvePath: @Sendable (String) throws -> String
+    /// The app's key–value file (`appStorage`).
+    package var appStorageFile: String
+  }
+
+  package let environment: Environment
+  /// Kinds of key registered from Swift, by name.
+  private let customKinds: () -> [String: @Sendable (ReluaSharedKeyRequest) throws -> any ReluaSharedKey]
+  private var byDescriptor: [SharedKeyDescriptor: Share] = [:]
+  private var byID: [String: Share] = [:]
+  private var byFeature: [ObjectIdentifier: (feature: FeatureDefinition, shares: [Share])] = [:]
+  @exclusivity(unchecked) private var lastFeature: ObjectIdentifier?
+  @exclusivity(unchecked) private var lastShares: [Share] = []
+  /// What saves and outside changes, finishing on other threads, reach the registry through
+  /// (no weak reference to the registry or its shares: one would give them side tables, and
+  /// their every retain would take the slow path).
+  private let handle = Handle()
+
+  /// The registry, while it lives.
+  private final class Handle: @unchecked Sendable {  // read and written on the main actor only
+    unowned(unsafe) var registry: SharedRegistry?
+  }
+  /// Shares changed by the running send, with what they held before it.
+  private var changed: [(share: Share, before: Value?)] = []
+  private var links: [ObjectIdentifier: SharedStoreLink] = [:]
+  /// Reports a load or save error (the stores' warnings, standard error).
+  package var warn: (String) -> Void = { FileHandle.standardError.write(Data(("relua: " + $0 + "\n").utf8)) }
+
+  package init(
+    environment: Environment,
+    customKinds: @escaping () -> [String: @Sendable (ReluaSharedKeyRequest) throws -> any ReluaSharedKey] = { [:] }
+  ) {
+    self.environment = environment
+    self.customKinds = customKinds
+    handle.registry = self
+  }
+
+  isolated deinit {
+    handle.registry = nil
+    for share in byID.values { share.subscription?.cancel() }
+  }
+
+  /// Every share made so far (what the REPL and the inspector list).
+  package var shares: [Share] { byID.values.sorted { $0.key.id < $1.key.id } }
+
+  // MARK: Shares
+
+  /// The shares of `feature`'s bindings, in their order (found once per feature: a walk over
+  /// many holders looks them up by the feature, not by hashing each key).
+  func shares(of feature: FeatureDefinition) throws -> [Share] {
+    let id = ObjectIdentifier(feature)
+    // A walk over a collection asks for the same feature again and again.
+    if id == lastFeature { return lastShares }
+    let found: [Share]
+    if let known = byFeature[id] {
+      found = known.shares
+    } else {
+      found = try feature.sharedBindings.map { try share(for: $0.key) }
+      byFeature[id] = (feature, found)  // (the feature kept, so its identifier is not reused)
+    }
+    lastFeature = id
+    lastShares = found
+    return found
+  }
+
+  /// The share `descriptor` names, loading its value the first time.
+  package func share(for descriptor: SharedKeyDescriptor) throws -> Share {
+    let whole = descriptor.whole
+    if let share = byDescriptor[whole] { return share }
+    let key = try makeKey(whole)
+    if let share = byID[key.id] {
+      byDescriptor[whole] = share
+      return share
+    }
+    let share = Share(key: key)
+    byDescriptor[whole] = share
+    byID[key.id] = share
+    load(share)
+    let handle = handle
+    let id = key.id
+    share.subscription = key.subscribe {
+      Task { @MainActor in
+        guard let registry = handle.registry, let share = registry.byID[id] else { return }
+        registry.reloadAfterOutsideChange(share)
+      }
+    }
+    return share
+  }
+
+  private func makeKey(_ descriptor: SharedKeyDescriptor) throws -> any ReluaSharedKey {
+    let name = descriptor.argument.stringValue
+    switch descriptor.kind {
+    case "inMemory":
+      return InMemoryKey(name: name ?? "")
+    case "fileStorage":
+      let written = name ?? ""
+      return FileStorageKey(path: try environment.resolvePath(written), written: written, files: environment.files)
+    case "appStorage":
+      return AppStorageKey(name: name ?? "", file: environment.appStorageFile, files: environment.files)
+    default:
+      guard let make = customKinds()[descriptor.kind] else {
+        let known = (["appStorage", "fileStorage", "inMemory"] + customKinds().keys.sorted()).joined(separator: ", ")
+        throw ReluaError.usage("no kind of shared key is called '\(descriptor.kind)' (known: \(known)); a Swift program registers one with ReluaRuntime.registerSharedKey")
+      }
+      let environment = environment
+      return try make(ReluaSharedKeyRequest(argument: descriptor.argument, isTest: environment.isTest, resolvePath: environment.resolvePath))
+    }
+  }
+
+  private func load(_ share: Share) {
+    do {
+      share.value = try share.key.load()
+      share.loadError = nil
+    } catch {
+      share.loadError = "\(error)"
+      share.keepStoredAside = true
+      warn("\(share.key.description): \(error)")
+    }
+  }
+
+  /// A holder of the whole value meets a share not yet checked against one: nothing stored
+  /// makes its default the value (not saved: as TCA's, a default is stored only once changed);
+  /// a stored value takes the default's kinds of containers (a JSON array becomes an identified
+  /// collection), and one of another kind is a load error — the holder keeps its default, and
+  /// what is stored is moved aside before the next save, never overwritten.
+  func settle(_ share: Share, withDefault holder: Value) {
+    if holder.isNull { return }  // (a holder without a default: the next one settles it)
+    share.isSettled = true
+    guard let stored = share.value else {
+      share.value = holder
+      return
+    }
+    if let conformed = try? stored.conformed(to: holder), Self.sameKind(conformed, holder) || (holder.isContainer && holder.count == 0 && conformed.isContainer) {
+      if !conformed.isIdentical(to: stored) { share.value = conformed }
+      return
+    }
+    share.loadError = "\(share.key.description) holds \(describeValue(stored)), but the state holds \(describeValue(holder)) there: the default is used, and what is stored will be moved aside before the next save"
+    share.keepStoredAside = true
+    warn(share.loadError!)
+    share.value = holder
+  }
+
+  private static func sameKind(_ a: Value, _ b: Value) -> Bool {
+    switch (a, b) {
+    case (.integer, .integer), (.float, .float), (.string, .string), (.boolean, .boolean): return true
+    case (.integer, .float), (.float, .integer): return true
+    case (.array, .array), (.record, .record), (.identified, .identified): return true
+    case (.array(let elements), .identified), (.identified, .array(let elements)): return elements.isEmpty
+    default: return false
+    }
+  }
+
+  // MARK: Writes
+
+  /// A holder's change: the share's new value (journalled for the running send).
+  func write(_ share: Share, value: Value) {
+    if !changed.contains(where: { $0.share === share }) { changed.append((share, share.value)) }
+    share.value = value
+    share.version &+= 1
+  }
+
+  /// Starts a send (its changes can be given back).
+  package func beginSend() { if !changed.isEmpty { changed.removeAll() } }
+
+  /// The send failed: every share it changed holds what it held before.
+  package func rollBackSend() {
+    for (share, before) in changed.reversed() {
+      share.value = before
+      share.version &+= 1
+    }
+    changed.removeAll()
+  }
+
+  /// The send ended: saves what changed, and updates the other stores' holders.
+  package func commitSend(sender: ObjectIdentifier?) {
+    guard !changed.isEmpty else { return }
+    let shares = changed.map(\.share)
+    changed.removeAll()
+    for share in shares { scheduleSave(share) }
+    propagate(shares, except: sender)
+  }
+
+  /// A write from outside a send (an effect's `withLock`, a test, a Swift program): saved, and
+  /// every store's holders updated.
+  package func writeOutsideSend(_ share: Share, value: Value) {
+    share.value = value
+    share.version &+= 1
+    scheduleSave(share)
+    propagate([share], except: nil)
+  }
+
+  private func reloadAfterOutsideChange(_ share: Share) {
+    let before = share.value
+    do {
+      guard let loaded = try share.key.load() else { return }
+      share.loadError = nil
+      if let before, loaded.sameInLua(as: before) { return }
+      share.value = before.flatMap { try? loaded.conformed(to: $0) } ?? loaded
+      share.version &+= 1
+      propagate([share], except: nil)
+    } catch {
+      share.loadError = "\(error)"
+      share.keepStoredAside = true
+      warn("\(share.key.description): \(error)")
+    }
+  }
+
+  // MARK: Saving
+
+  private func scheduleSave(_ share: Share) {
+    guard let value = share.value else { return }
+    guard let delay = share.key.saveDelay else {
+      save(share, value)
+      return
+    }
+    share.pendingSave?.cancel()
+    let version = share.version
+    let key = share.key
+    let setAside = share.keepStoredAside
+    share.keepStoredAside = false
+    let handle = handle
+    let id = key.id
+    let item = DispatchWorkItem {
+      let outcome: String?
+      do {
+        if setAside { try key.keepStoredAside() }
+        try key.save(value)
+        outcome = nil
+      } catch {
+        outcome = "\(error)"
+      }
+      Task { @MainActor in
+        guard let registry = handle.registry, let share = registry.byID[id] else { return }
+        share.saveCount += 1
+        guard share.version == version || outcome != nil else { return }
+        share.saveError = outcome
+        if let outcome { registry.warn("\(key.description): could not save: \(outcome)") }
+      }
+    }
+    share.pendingSave = item
+    DispatchQueue.global(qos: .utility).asyncAfter(deadline: .now() + .milliseconds(Int(delay / .milliseconds(1))), execute: item)
+  }
+
+  private func save(_ share: Share, _ value: Value) {
+    do {
+      if share.keepStoredAside {
+        try share.key.keepStoredAside()
+        share.keepStoredAside = false
+      }
+      try share.key.save(value)
+      share.saveCount += 1
+      share.saveError = nil
+    } catch {
+      share.saveError = "\(error)"
+      warn("\(share.key.description): could not save: \(error)")
+    }
+  }
+
+  /// Runs every save still waiting (a store closing, the process exiting, a test ending).
+  package func flush() {
+    for share in byID.values {
+      guard let pending = share.pendingSave, !pending.isCancelled, let value = share.value else { continue }
+      pending.cancel()
+      share.pendingSave = nil
+      save(share, value)
+    }
+  }
+
+  // MARK: Stores
+
+  /// Keeps `store` (of `feature`) up to date with changes made elsewhere.
+  package func link(_ link: SharedStoreLink) { links[link.id] = link }
+
+  package func unlink(_ id: ObjectIdentifier) { links[id] = nil }
+
+  func linked(_ id: ObjectIdentifier) -> SharedStoreLink? { links[id] }
+
+  /// Runs `body` on the main actor after what runs now, if the registry still lives.
+  func later(_ body: @escaping @MainActor (SharedRegistry) -> Void) {
+    let handle = handle
+    Task { @MainActor in
+      guard let registry = handle.registry else { return }
+      body(registry)
+    }
+  }
+
+  private func propagate(_ shares: [Share], except sender: ObjectIdentifier?) {
+    for (id, link) in links where id != sender { link.refresh(using: self) }
+  }
+}

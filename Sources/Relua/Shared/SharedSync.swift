@@ -1,0 +1,184 @@
+import Composable
+
+/// Keeps holders and shares in step during a send. Holders are plain copies in the state (so a
+/// state stays one value: diffs, undo, time travel, save and load and the test store's
+/// comparisons see shared fields as any other); the share is the truth between them:
+///
+/// - before a feature's own logic runs, its holders take their shares' values (`pull`), so a
+///   parent's handler sees what its child wrote earlier in the same send;
+/// - after it ran, a holder it changed writes its share (`push`);
+/// - after each action, every holder in the tree takes its share's value (`syncTree`), so the
+///   state a send leaves, and every other store's, agree.
+///
+/// Writes into the state are logged for the send's transaction, as the engine's own writes are.
+@MainActor
+enum SharedSync {
+  /// Logs a write into the state before it is made: the field `key` of the record at a path.
+  typealias Log = (_ containerPath: ValuePath, _ key: String, _ old: Value) -> Void
+
+  /// The holders of `feature`'s own state take their shares' values; returns what they hold
+  /// then (in `feature.sharedBindings`' order), for `push`.
+  static func pull(_ feature: FeatureDefinition, _ state: inout Value, registry: SharedRegistry, path: ValuePath, log: Log?) throws -> [Value] {
+    var held: [Value] = []
+    held.reserveCapacity(feature.sharedBindings.count)
+    try pull(feature, &state, registry: registry, path: path, log: log) { held.append($0) }
+    return held
+  }
+
+  /// `pull`, telling `held` what each holder holds after it (in the bindings' order).
+  private static func pull(
+    _ feature: FeatureDefinition, _ state: inout Value, registry: SharedRegistry, path: ValuePath, log: Log?,
+    held: (Value) -> Void
+  ) throws {
+    guard case .record = state else { return }
+    let shares = try registry.shares(of: feature)
+    for (binding, share) in zip(feature.sharedBindings, shares) {
+      let holder = state[key: binding.field]
+      if binding.key.projection == .whole, !share.isSettled { registry.settle(share, withDefault: holder) }
+      guard let current = share.projected(binding.key.projection, holder: holder), !holder.isIdentical(to: current) else {
+        held(holder)
+        continue
+      }
+      log?(path, binding.field, holder)
+      state[key: binding.field] = current
+      held(current)
+    }
+  }
+
+  /// A holder of `feature`'s own state that its logic changed (it no longer holds what `pull`
+  /// left there, `held`) writes its share; holders it did not touch write nothing, so a stale
+  /// copy never overwrites what another holder wrote in the same call.
+  static func push(_ feature: FeatureDefinition, _ state: Value, held: [Value], registry: SharedRegistry) throws {
+    guard case .record = state, held.count == feature.sharedBindings.count else { return }
+    let shares = try registry.shares(of: feature)
+    for (index, binding) in feature.sharedBindings.enumerated() {
+      let holder = state[key: binding.field]
+      if holder.isIdentical(to: held[index]) || holder == held[index] { continue }
+      let share = shares[index]
+      let current = share.projected(binding.key.projection, holder: holder)
+      if let current, holder == current { continue }
+      if current == nil, holder.isNull { continue }
+      if binding.key.isReadOnly {
+        throw ReluaError.usage(
+          "state.\(binding.field) of \(feature.name) is a read-only share (\(binding.key.description), \(binding.definedAt)): it cannot be written here; write it where it is shared without :readOnly()")
+      }
+      guard let whole = share.writing(holder, at: binding.key.projection) else {
+        registry.warn("\(feature.name).\(binding.field): \(binding.key.description) has no element with id \(holder[key: "id"]) any more; the write was dropped")
+        continue
+      }
+      registry.write(share, value: whole)
+    }
+  }
+
+  /// Every holder in the tree of `feature` (its state `state`, at `path` in the whole state)
+  /// takes its share's value. Walks only the subtrees that hold shares.
+  static func syncTree(_ feature: FeatureDefinition, _ state: inout Value, registry: SharedRegistry, path: inout ValuePath, log: Log?) throws {
+    try visitHolders(feature, &state, path: &path, log: log) { feature, state, path, log in
+      try pull(feature, &state, registry: registry, path: path, log: log) { _ in }
+    }
+  }
+
+  /// The other way (a state put back by `:undo`, time travel or `:load`): each share takes the
+  /// value its holders have in `state` (the last holder visited wins where they disagree).
+  static func adoptTree(_ feature: FeatureDefinition, _ state: Value, registry: SharedRegistry) throws {
+    var state = state
+    var path: ValuePath = []
+    try visitHolders(feature, &state, path: &path, log: nil) { feature, state, _, _ in
+      guard case .record = state else { return }
+      for binding in feature.sharedBindings where !binding.key.isReadOnly {
+        let holder = state[key: binding.field]
+        guard !holder.isNull else { continue }
+        let share = try registry.share(for: binding.key)
+        if let current = share.projected(binding.key.projection, holder: holder), holder.isIdentical(to: current) || holder == current { continue }
+        if let whole = share.writing(holder, at: binding.key.projection) { registry.write(share, value: whole) }
+      }
+    }
+  }
+
+  /// Where `state` holds shared values, and which: `(state.items, fileStorage("items.json"))`, in
+  /// the tree's order (what the REPL and the inspector mark as shared).
+  static func places(_ feature: FeatureDefinition, in state: Value) -> [(path: ValuePath, key: SharedKeyDescriptor)] {
+    var state = state
+    var path: ValuePath = []
+    var found: [(ValuePath, SharedKeyDescriptor)] = []
+    try? visitHolders(feature, &state, path: &path, log: nil) { feature, state, path, _ in
+      for binding in feature.sharedBindings where !state[key: binding.field].isNull {
+        found.append((path + [.key(binding.field)], binding.key))
+      }
+    }
+    return found
+  }
+
+  /// Calls `body` with each feature instance in the tree that holds shares itself, its state
+  /// (in place), its path and how to log a write; walks only the subtrees that hold shares.
+  /// A collection's elements are changed in place, and logged once as the whole collection
+  /// (one entry instead of one per element: a rollback puts the collection back as it was).
+  private static func visitHolders(
+    _ feature: FeatureDefinition, _ state: inout Value, path: inout ValuePath, log: Log?,
+    _ body: (FeatureDefinition, inout Value, ValuePath, Log?) throws -> Void
+  ) throws {
+    guard feature.reachesShares else { return }
+    if !feature.sharedBindings.isEmpty { try body(feature, &state, path, log) }
+    guard case .record = state else { return }
+    for child in feature.children where child.features.contains(where: \.reachesShares) {
+      let key = child.key
+      switch child.storage {
+      case .derived:
+        continue  // a lens child's state is made from its parent's each time: nothing is held there
+      case .field, .optionalField:
+        guard !state[key: key].isNull else { continue }
+        path.append(.key(key))
+        defer { path.removeLast() }
+        try visitChild(child, &state[key: key], path: &path, log: log, body)
+      case .elements:
+        guard case .identified = state[key: key] else { continue }
+        try visitElements(of: child, &state[key: key], path: &path, log: log, body)
+      }
+    }
+  }
+
+  private static func visitElements(
+    of child: FeatureChild, _ field: inout Value, path: inout ValuePath, log: Log?,
+    _ body: (FeatureDefinition, inout Value, ValuePath, Log?) throws -> Void
+  ) throws {
+    // The collection is taken out of the state while its elements change, so that it is the
+    // only reference (or the log's copy is): each element then changes in place.
+    guard case .identified(var collection) = field else { return }
+    field = .null
+    defer { field = .identified(collection) }
+    path.append(.key(child.key))
+    defer { path.removeLast() }
+    // With a log, the collection as it was is kept (its first change copies it once) and logged
+    // whole if any element changed; the elements' own writes are not logged one by one.
+    var changedAny = false
+    let original = log != nil ? collection : nil
+    for position in 0..<collection.count {
+      try collection.modifyElement(at: position) { element in
+        let id = IdentifiedValues.id(of: element)
+        path.append(.id(id))
+        defer { path.removeLast() }
+        try visitChild(child, &element, path: &path, log: log == nil ? nil : { _, _, _ in changedAny = true }, body)
+      }
+    }
+    if changedAny, let log, let original {
+      var parent = path
+      parent.removeLast()
+      log(parent, child.key, .identified(original))
+    }
+  }
+
+  /// One child's state: its only feature's, or the selected kind's inside `{ <kind> = state }`.
+  private static func visitChild(
+    _ child: FeatureChild, _ state: inout Value, path: inout ValuePath, log: Log?,
+    _ body: (FeatureDefinition, inout Value, ValuePath, Log?) throws -> Void
+  ) throws {
+    if child.selectsKind {
+      guard let kind = DestinationReducer.kind(of: state), case .feature(let feature)? = child.destinationsByKind[kind] else { return }
+      path.append(.key(kind))
+      defer { path.removeLast() }
+      try visitHolders(feature, &state[key: kind], path: &path, log: log, body)
+    } else if case .feature(let feature)? = child.onlyDestination {
+      try visitHolders(feature, &state, path: &path, log: log, body)
+    }
+  }
+}
