@@ -21,8 +21,11 @@ struct ReplCommand: AsyncParsableCommand {
       terminal, no prompts are printed, so the REPL can be scripted.
 
       lua.c's options, in order, before FILE: -e STAT runs STAT, -l MOD requires MOD into the \
-      global MOD (-l G=MOD into G), -v prints the version, -i is accepted (the REPL is \
-      interactive anyway), -- ends the options, - runs standard input as a chunk and ends. relua's \
+      global MOD (-l G=MOD into G), -v prints the version, -E ignores LUA_INIT, LUA_PATH and \
+      LUA_CPATH, -W turns warnings on (off until then, as in lua.c), -i writes _PROMPT and \
+      _PROMPT2 when set even without a terminal (the REPL is interactive anyway), -- ends the \
+      options, - runs standard input as a chunk and ends. The global arg is lua.c's (the words \
+      before FILE at -1, -2, …), set before -e and -l run; FILE's ... is read from it. relua's \
       own --trusted, --memory-limit and --instruction-limit go anywhere before FILE. Trusted, \
       LUA_INIT_5_4 or LUA_INIT runs first (@FILE runs that file) and LUA_PATH/LUA_CPATH set \
       require's paths, as in lua.c. `require "Features.GuessingGame"` finds the repository's \
