@@ -108,6 +108,21 @@ extension ReluaHost {
     }
   }
 
+  /// An expected state a test wrote from `before`: each holder the test changed gives its value
+  /// to its share, and every other holder of that share takes it (so a test asserts a shared
+  /// change once, at any of its places). Works on a scratch registry: the test's shares are
+  /// not touched.
+  func spreadingSharedChanges(in state: Value, from before: Value, of feature: FeatureDefinition) throws -> Value {
+    let scratch = testShares()
+    scratch.warn = { _ in }
+    try SharedSync.adoptTree(feature, before, registry: scratch)
+    try SharedSync.adoptChanges(feature, in: state, from: before, registry: scratch)
+    var state = state
+    var path: ValuePath = []
+    try SharedSync.syncTree(feature, &state, registry: scratch, path: &path, log: nil)
+    return state
+  }
+
   /// A new store's state: holders take what is stored (or give their defaults to empty shares),
   /// and the store is kept up to date with changes made elsewhere.
   func prepareShares(_ state: inout Value, of feature: FeatureDefinition, registry: SharedRegistry) throws {
@@ -118,9 +133,12 @@ extension ReluaHost {
 
   /// The registry a key function called from Lua works with: the store reducing or running the
   /// effect now.
+  /// Outside any store (a view, a script's own code) it is the runtime's live registry; a test
+  /// body reaches its test store's with `store:shared(key)`.
   private func currentRegistry(_ what: String) throws -> SharedRegistry {
-    guard let registry = DependencyValues.currentOrNil?[SharedRegistryKey.self] else {
-      throw ReluaError.usage("\(what) works inside a reducer or an effect (a store's); in a test, use store:shared(key) and store:setShared(key, value)")
+    guard let values = DependencyValues.currentOrNil else { return liveShares }
+    guard let registry = values[SharedRegistryKey.self] else {
+      throw ReluaError.usage("\(what): this store has no shared values (a store of a Swift program's own reducer); in a test, use store:shared(key) and store:setShared(key, value)")
     }
     return registry
   }

@@ -109,6 +109,23 @@ enum SharedSync {
     return found
   }
 
+  /// Each holder in `state` that differs from the holder at the same place in `before` (or that
+  /// `before` does not have) writes its share.
+  static func adoptChanges(_ feature: FeatureDefinition, in state: Value, from before: Value, registry: SharedRegistry) throws {
+    var state = state
+    var path: ValuePath = []
+    try visitHolders(feature, &state, path: &path, log: nil) { feature, state, path, _ in
+      guard case .record = state else { return }
+      let old = before[path: path]
+      for binding in feature.sharedBindings where !binding.key.isReadOnly {
+        let holder = state[key: binding.field]
+        guard !holder.isNull, holder != old[key: binding.field] else { continue }
+        let share = try registry.share(for: binding.key)
+        if let whole = share.writing(holder, at: binding.key.projection) { registry.write(share, value: whole) }
+      }
+    }
+  }
+
   /// Calls `body` with each feature instance in the tree that holds shares itself, its state
   /// (in place), its path and how to log a write; walks only the subtrees that hold shares.
   /// A collection's elements are changed in place, and logged once as the whole collection

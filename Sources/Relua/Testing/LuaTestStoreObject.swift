@@ -161,10 +161,15 @@ package final class LuaTestStoreObject {
 
   private func expectation(_ function: LuaFunction?) -> ((inout Value) throws -> Void)? {
     guard let function else { return nil }
+    let feature = feature
     return { [host] state in
+      let before = state
       let table = try host.lua.value(state)
       try host.lua.call(function, table)
       state = try host.value(from: table, hint: state)
+      // A shared value asserted at one of its places is expected at all of them (as a TCA test
+      // asserts a `@Shared` reference once).
+      if feature.reachesShares { state = try host.spreadingSharedChanges(in: state, from: before, of: feature) }
     }
   }
 
