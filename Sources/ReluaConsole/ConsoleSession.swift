@@ -53,7 +53,7 @@ package final class ConsoleSession {
   private func routePrint() throws {
     guard let tostring = try lua.global("tostring").functionValue else { return }
     let output = self.output
-    try lua.setGlobal("print", .function(lua.function { stack in
+    routedPrint = .function(try lua.function { stack in
       var parts: [String] = []
       for value in stack.values {
         guard let text = try tostring.call(value).first?.stringValue else {
@@ -63,8 +63,23 @@ package final class ConsoleSession {
       }
       output.write(parts.joined(separator: "\t"))
       return []
-    }))
+    })
+    originalPrint = try lua.global("print")
+    try lua.setGlobal("print", routedPrint)
   }
+
+  /// The state's own `print`, put back when the session ends (`restorePrint`).
+  private var originalPrint: LuaValue = .nil
+
+  /// Puts the state's own `print` back (if the script did not replace the REPL's), so that the
+  /// finalizers closing the state runs print as lua.c's do: the REPL's output is gone by then.
+  package func restorePrint() {
+    if (try? lua.global("print")) == routedPrint { try? lua.setGlobal("print", originalPrint) }
+  }
+
+  /// The `print` the REPL installed; a script that replaces it gets its results printed through
+  /// its own, as lua.c prints them (an error there: "error calling 'print' (…)").
+  private var routedPrint: LuaValue = .nil
 
   /// Names Tab completes (globals, fields, commands, actions), refreshed after each line.
   let completionSnapshot = LockedValue<[String]>([])
@@ -82,8 +97,9 @@ package final class ConsoleSession {
     }
   }
 
-  /// Runs `file` first (like `lua -i FILE`); if it returns a feature, starts feature mode on it.
-  package func load(file: String) async -> Bool {
+  /// Runs `file` first (like `lua -i FILE`), `arguments` its `...`; if it returns a feature,
+  /// starts feature mode on it.
+  package func load(file: String, arguments: [LuaValue] = []) async -> Bool {
     do {
       if let loaded = try lua.global("package").tableValue?["loaded"].tableValue {
         builtinModules = Set(try loaded.pairs().compactMap { $0.key.stringValue })
@@ -91,7 +107,7 @@ package final class ConsoleSession {
       InterruptSignal.arm(lua)
       defer { InterruptSignal.disarm() }
       let chunk = try lua.load(file: file)
-      let results = try await runInterruptibly(chunk)
+      let results = try await runInterruptibly(chunk, arguments: arguments)
       if let first = results.first, case .table(let table) = first, try host.tags.isFeature(table) {
         feature = try FeatureConsole(session: self, file: file, featureValue: first)
         try lua.setGlobal("store", feature!.storeValue)
@@ -110,11 +126,16 @@ package final class ConsoleSession {
   /// its `...`, printing nothing but errors.
   /// False after an error (reported).
   package func execute(_ source: String, chunkName: String = "=(command line)", arguments: [String] = []) async -> Bool {
+    await execute(source, chunkName: chunkName, values: arguments.map { .text($0) })
+  }
+
+  /// `execute` with any values as the chunk's `...`.
+  package func execute(_ source: String, chunkName: String, values: [LuaValue]) async -> Bool {
     do {
       let chunk = try lua.load(source, name: chunkName)
       InterruptSignal.arm(lua)
       defer { InterruptSignal.disarm() }
-      _ = try await LuaCoroutineDriver.run(chunk, arguments: arguments.map { .text($0) })
+      _ = try await LuaCoroutineDriver.run(chunk, arguments: values)
       return true
     } catch {
       report(error)
@@ -147,7 +168,7 @@ package final class ConsoleSession {
       case .end: running = false
       }
     }
-    if reader.isInteractive { output.write("") }
+    if reader.isInteractive || promptWrittenWithoutTerminal { output.write("") }
     feature?.keepUnsavedRecording(because: "quitting while recording (no :stop)")
     feature?.stop()
     host.flushSharedSaves()
@@ -171,8 +192,22 @@ package final class ConsoleSession {
     }]
   }
 
+  /// Whether `_PROMPT` and `_PROMPT2`, when set, are written when standard input is not a
+  /// terminal (lua.c's `-i`). The default prompts are not: a scripted REPL prints only what the
+  /// chunks print.
+  package var promptsWithoutTerminal = false
+  /// The last prompt was written without a terminal: the end of input ends its line (lua.c).
+  private var promptWrittenWithoutTerminal = false
+
+  /// lua.c's prompts: `_PROMPT` and `_PROMPT2` when set (through `tostring`), else `> ` and
+  /// `>> `; a feature's screen path in feature mode.
   private func prompt(continuation: Bool) -> String {
-    guard reader.isInteractive else { return "" }
+    guard reader.isInteractive else {
+      let written = promptsWithoutTerminal ? customPrompt(continuation ? "_PROMPT2" : "_PROMPT") ?? "" : ""
+      promptWrittenWithoutTerminal = !written.isEmpty
+      return written
+    }
+    if let custom = customPrompt(continuation ? "_PROMPT2" : "_PROMPT") { return custom }
     if continuation { return ">> " }
     // ASCII only: libedit measures the prompt in bytes in the C locale.
     if let feature { return feature.promptPath + "> " }
@@ -187,6 +222,14 @@ package final class ConsoleSession {
   func showPromptOfTopScreen() {
     guard !readingContinuation else { return }
     reader.changePrompt(to: prompt(continuation: false))
+  }
+
+  /// The global `name` through `tostring` (its `__tostring` is the script's code: run armed, and
+  /// any failure falls back to the default prompt).
+  private func customPrompt(_ name: String) -> String? {
+    guard let value = try? lua.global(name) else { return nil }
+    if case .nil = value { return nil }
+    return try? InterruptSignal.armed(lua, { try lua.global("tostring").functionValue?.call(value).first?.stringValue })
   }
 
   /// Whether a line is being handled (an inspector's request waits for the prompt: see
@@ -217,13 +260,19 @@ package final class ConsoleSession {
       } catch {
         do {
           chunk = try lua.load(source, name: "=stdin")
-        } catch LuaError.syntax(_, let incompleteInput) where incompleteInput {
+        } catch let error as LuaError where error.isIncompleteInput {
           // Ctrl-C abandons the unfinished chunk; so does Ctrl-D, going back to the first prompt.
+          // Input that ends there without a terminal is an error, as in lua.c ("near <eof>").
           readingContinuation = true
           let input = await reader.readLine(prompt: prompt(continuation: true))
           readingContinuation = false
-          guard case .line(let more) = input else { return }
-          source += "\n" + more
+          switch input {
+          case .line(let more): source += "\n" + more
+          case .end where !reader.isInteractive:
+            report(error)
+            return
+          case .end, .interrupted: return
+          }
         } catch {
           report(error)
           return
@@ -237,7 +286,17 @@ package final class ConsoleSession {
     let all = Self.asksForEverything(source)
     do {
       let results = try await runInterruptibly(chunk!)
-      if !results.isEmpty { output.write(try results.map { try printed($0, all: all) }.joined(separator: "\t")) }
+      let print = try lua.global("print")
+      if !results.isEmpty, print != routedPrint {
+        do {
+          _ = try await LuaCoroutineDriver.run(try lua.load("local print = ...; print(select(2, ...))", name: "=[print]"), arguments: [print] + results)
+        } catch let error as LuaError {
+          if case .interrupted = error { throw error }
+          output.writeError(output.styled("error calling 'print' (\(Self.message(of: error)))", .red))
+        }
+      } else if !results.isEmpty {
+        output.write(try results.map { try printed($0, all: all) }.joined(separator: "\t"))
+      }
     } catch {
       if case LuaError.interrupted = error { interrupted = true }
       report(error)
@@ -275,17 +334,17 @@ package final class ConsoleSession {
   }
 
   /// Runs a chunk as a driven coroutine (so it can await), with Ctrl-C interrupting it.
-  func runInterruptibly(_ chunk: LuaFunction) async throws -> [LuaValue] {
+  func runInterruptibly(_ chunk: LuaFunction, arguments: [LuaValue] = []) async throws -> [LuaValue] {
     InterruptSignal.arm(lua)
     defer { InterruptSignal.disarm() }
-    return try await LuaCoroutineDriver.run(chunk)
+    return try await LuaCoroutineDriver.run(chunk, arguments: arguments)
   }
 
   /// An error's text as `report` prints it, without its traceback or colour: what a page shows.
   static func message(of error: any Error) -> String { ReluaError.message(of: error) }
 
   /// An error, its message cut as any text is (`error(hugeString)` prints a screenful).
-  func report(_ error: any Error) {
+  package func report(_ error: any Error) {
     var text = output.styled(Self.message(of: error), .red)
     if let error = error as? LuaError, let traceback = error.traceback {
       switch error {

@@ -52,7 +52,15 @@ package final class LineReader: @unchecked Sendable {
   }
 
   private func readBlocking(prompt: String) -> Input {
-    guard isInteractive else { return Swift.readLine(strippingNewline: true).map(Input.line) ?? .end }
+    guard isInteractive else {
+      // A prompt without a terminal (lua.c's -i on a pipe): written as is, before reading.
+      // (And the line read after it, as lua.c's readline echoes it.)
+      guard !prompt.isEmpty else { return Swift.readLine(strippingNewline: true).map(Input.line) ?? .end }
+      FileHandle.standardOutput.write(Data(prompt.utf8))
+      guard let line = Swift.readLine(strippingNewline: true) else { return .end }
+      FileHandle.standardOutput.write(Data((line + "\n").utf8))
+      return .line(line)
+    }
     InterruptSignal.dropPresses()
     LineReader.interrupted = false
     let prompt = LineReader.beginEditing()
