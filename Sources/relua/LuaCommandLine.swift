@@ -99,7 +99,7 @@ struct LuaCommandLine {
       if !attached.isEmpty { return attached }
       // (As lua.c: a next word that is an option is not taken as the value.)
       guard index < words.endIndex, !words[index].hasPrefix("-") else {
-        throw Invalid(description: "'\(option)' needs an argument")
+        throw Invalid(description: "'\(option)' needs argument")
       }
       defer { index += 1 }
       return words[index]

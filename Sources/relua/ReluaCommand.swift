@@ -75,9 +75,14 @@ struct ReluaCommand: AsyncParsableCommand {
         try await RunCommand.runScript(script, arguments: line.arguments, sandbox: sandbox, commandLine: (line, argTable))
         return
       }
-      // lua.c: with -e or -v and no script, run them and end; otherwise the prompt.
-      let interactive = line.interactive || (line.script == nil && line.steps.isEmpty && !line.version)
-      try await ReplCommand.run(line, argTable: argTable, interactive: interactive)
+      // lua.c: with -e or -v and no script, run them and end; otherwise the prompt on a
+      // terminal, and standard input run as one chunk when it is not one (a syntax error
+      // anywhere runs nothing).
+      var toRun = line
+      let alone = !line.interactive && line.script == nil && line.steps.isEmpty && !line.version
+      if alone && isatty(STDIN_FILENO) == 0 { toRun.script = "-" }
+      let interactive = line.interactive || (alone && toRun.script == nil)
+      try await ReplCommand.run(toRun, argTable: argTable, interactive: interactive)
     } catch {
       exit(withError: error)
     }

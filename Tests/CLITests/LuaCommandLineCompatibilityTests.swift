@@ -55,9 +55,11 @@ final class LuaCommandLineCompatibilityTests: XCTestCase {
     XCTAssertEqual(exited.exitCode, 3)
     XCTAssertEqual(exited.stdout, "closed\tnil\n", exited.stderr)
 
+    // Piped input is one chunk: an unfinished one runs nothing, fails, and says where.
     let unfinished = try ReluaProcess.run([], stdin: "print(1)\nfor i = 1, 2 do\n")
-    XCTAssertEqual(unfinished.stdout, "1\n")
-    XCTAssertTrue(unfinished.stderr.contains("'end' expected near <eof>"), unfinished.stderr)
+    XCTAssertEqual(unfinished.stdout, "")
+    XCTAssertEqual(unfinished.exitCode, 1)
+    XCTAssertTrue(unfinished.stderr.contains("'end' expected (to close 'for' at line 2) near <eof>"), unfinished.stderr)
   }
 
   func testOptionErrorsPrintOneUsageAndExit1() throws {

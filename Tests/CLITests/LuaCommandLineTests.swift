@@ -44,13 +44,19 @@ final class LuaCommandLineTests: XCTestCase {
     XCTAssertTrue(unknown.stderr.contains("usage: relua [options] [script [args]]"), unknown.stderr)
 
     let missing = try ReluaProcess.run(["-e"])
-    XCTAssertTrue(missing.stderr.contains("'-e' needs an argument"), missing.stderr)
+    XCTAssertTrue(missing.stderr.contains("'-e' needs argument"), missing.stderr)  // lua.c's words
   }
 
   func testReluaAloneIsTheREPLAndReplTakesTheSameOptions() throws {
-    let alone = try ReluaProcess.run([], stdin: "=1 + 2\n")
+    // Piped into relua alone, standard input is one chunk (lua.c's `lua < file`): a syntax error
+    // anywhere runs none of it. `relua repl` reads it line by line, as its prompt would.
+    let alone = try ReluaProcess.run([], stdin: "print(1 + 2)\n")
     XCTAssertEqual(alone.exitCode, 0, alone.stderr)
     XCTAssertEqual(alone.stdout, "3\n")
+    let broken = try ReluaProcess.run([], stdin: "x = = 1\nprint(2)\n")
+    XCTAssertEqual(broken.exitCode, 1)
+    XCTAssertEqual(broken.stdout, "", "nothing of a chunk with a syntax error runs")
+    XCTAssertTrue(broken.stderr.contains("stdin:1:"), broken.stderr)
 
     let repl = try ReluaProcess.run(["repl", "-e", "x = 5", "-l", "s=string"], stdin: "=s.rep('x', x)\n")
     XCTAssertEqual(repl.exitCode, 0, repl.stderr)
