@@ -194,7 +194,7 @@ describe("errors", function()
 
   it("fail with luassert's messages", function()
     assert_equal(message(function() assert.has_error(function() end) end),
-      "Expected a different error.\nCaught:\n(nil)\nExpected:\n(any error)")
+      "Expected a different error.\nCaught:\n(no error)\nExpected:\n(error)")
     assert_equal(message(function() assert.has_error(function() error("one") end, "two") end),
       "Expected a different error.\nCaught:\n(string) 'one'\nExpected:\n(string) 'two'")
     assert_equal(message(function() assert.has_no.errors(function() error("oops", 0) end) end),

@@ -394,9 +394,9 @@ local function caught(a, name)
   if type(value) == "string" then value = value:gsub("^.-:%d+: ", "", 1) end
   return not ok, value
 end
--- What the messages show as caught: `(no error)` when fn raised none and an error was expected.
-local function caughtText(a, run)
-  if not run.raised and a[2] ~= nil then return "(no error)" end
+-- What the messages show as caught: `(no error)` when fn raised none (luassert's words).
+local function caughtText(_, run)
+  if not run.raised then return "(no error)" end
   return show(run.caught)
 end
 assertions.error = {
@@ -420,7 +420,7 @@ assertions.error = {
   end,
   positive = function(a, run)
     return format("Expected a different error.\nCaught:\n%s\nExpected:\n%s", caughtText(a, run),
-      a[2] == nil and "(any error)" or show(a[2]))
+      a[2] == nil and "(error)" or show(a[2]))
   end,
   negative = function(_, run) return "Expected no error, but caught:\n" .. show(run.caught) end,
 }
