@@ -180,7 +180,7 @@ let package = Package(
     // Tooling/Golden: what `relua types` writes for the shipped features, read from the source tree.
     .testTarget(
       name: "ReluaTests",
-      dependencies: ["Relua", "ReluaTesting", "ReluaTooling", "Composable", "ReluaGitHub", "ReluaWebSocketEcho", "Lua", "GitHub", "GitHubFake", "WebSocket", "WebSocketEcho", .product(name: "Clocks", package: "swift-clocks")],
+      dependencies: ["Relua", "ReluaTesting", "ReluaTooling", "Composable", "ReluaGitHub", "ReluaSQLite", "ReluaWebSocketEcho", "Lua", "GitHub", "GitHubFake", "WebSocket", "WebSocketEcho", .product(name: "Clocks", package: "swift-clocks")],
       exclude: ["Tooling/Golden"]),
     .testTarget(name: "CLITests", dependencies: ["relua", "WebSocketEcho"]),
     .testTarget(name: "GitHubTests", dependencies: ["GitHub", "GitHubFake"]),

@@ -77,16 +77,19 @@ public final class SQLiteSharedKey: ReluaSharedKey, @unchecked Sendable {
   /// Saves off the send path, 0.2 s after a burst of changes; a test's database at once.
   public var saveDelay: Duration? { path == nil ? nil : .milliseconds(200) }
 
+  /// How messages name the database: the file as the script wrote it, and the table.
+  private var place: String { "\(argument.path ?? "the database in memory"), table \(table)" }
+
   // MARK: Loading
 
   public func load() throws -> Value? {
     try lock.withLock {
       fileIsUnreadable = false
-      guard let queue = try database(creating: false) else {
-        known = [:]
-        return nil
-      }
       do {
+        guard let queue = try database(creating: false) else {
+          known = [:]
+          return nil
+        }
         let (rows, dataVersion) = try queue.read { db -> ([Value]?, Int64) in
           let version = try Int64.fetchOne(db, sql: "PRAGMA data_version") ?? 0
           return (try readRows(db), version)
@@ -100,14 +103,14 @@ public final class SQLiteSharedKey: ReluaSharedKey, @unchecked Sendable {
         do {
           return .identified(try IdentifiedValues(rows))
         } catch {
-          throw SQLiteSharedKeyError("\(description): \(error)")
+          throw SQLiteSharedKeyError("the table \(table): \(error)")
         }
       } catch let error as DatabaseError where Self.isUnreadable(error) {
         fileIsUnreadable = true
         throw SQLiteSharedKeyError(
           "\(argument.path ?? "the database") is not a SQLite database (\(error.message ?? "\(error.resultCode)")): it was kept as it is and will be moved aside before the next save")
       } catch let error as DatabaseError {
-        throw SQLiteSharedKeyError("\(description): \(error.message ?? "\(error)")")
+        throw SQLiteSharedKeyError("\(place): \(error.message ?? "\(error)")")
       }
     }
   }
@@ -117,7 +120,7 @@ public final class SQLiteSharedKey: ReluaSharedKey, @unchecked Sendable {
     guard try db.tableExists(table) else { return nil }
     let kinds = try columnKinds(db)
     guard kinds["id"] != nil else {
-      throw SQLiteSharedKeyError("\(description): the table \(table) has no id column (each row is a record with an id)")
+      throw SQLiteSharedKeyError("the table \(table) has no id column (each row is a record with an id)")
     }
     var rows: [Value] = []
     for row in try Row.fetchAll(db, sql: "SELECT * FROM \(table.quotedDatabaseIdentifier)") {
@@ -129,7 +132,7 @@ public final class SQLiteSharedKey: ReluaSharedKey, @unchecked Sendable {
         }
       }
       guard record["id"].integerValue != nil || record["id"].stringValue != nil else {
-        throw SQLiteSharedKeyError("\(description): row \(rows.count + 1) has no id (an integer or text)")
+        throw SQLiteSharedKeyError("row \(rows.count + 1) of the table \(self.table) has no id (an integer or text)")
       }
       rows.append(.record(record))
     }
@@ -145,34 +148,34 @@ public final class SQLiteSharedKey: ReluaSharedKey, @unchecked Sendable {
   // MARK: Saving
 
   public func save(_ value: Value) throws {
-    let rows = try Self.rows(of: value, in: description)
+    let rows = try Self.rows(of: value, table: table)
     try lock.withLock {
-      guard let queue = try database(creating: true) else { return }
       do {
+        guard let queue = try database(creating: true) else { return }
         try queue.write { db in try write(rows, into: db) }
       } catch let error as DatabaseError {
-        throw SQLiteSharedKeyError("\(description): \(error.message ?? "\(error)")")
+        throw SQLiteSharedKeyError("\(place): \(error.message ?? "\(error)")")
       }
       known = Dictionary(rows.map { ($0.id, $0.record) }, uniquingKeysWith: { _, last in last })
     }
   }
 
   /// The list's records with their ids (an integer or a string each).
-  private static func rows(of value: Value, in description: String) throws -> [(id: Value, record: Value)] {
+  private static func rows(of value: Value, table: String) throws -> [(id: Value, record: Value)] {
     let elements: [Value]
     switch value {
     case .identified(let collection): elements = collection.elements
     case .array(let array): elements = array
     case .record(let record) where record.isEmpty: elements = []
-    default: throw SQLiteSharedKeyError("\(description) holds a list of records with ids, not \(value.kindName)")
+    default: throw SQLiteSharedKeyError("the table \(table) holds a list of records with ids, not \(value.kindName)")
     }
     return try elements.enumerated().map { position, element in
       guard case .record = element else {
-        throw SQLiteSharedKeyError("\(description): element \(position + 1) is \(element.kindName), not a record")
+        throw SQLiteSharedKeyError("\(table): element \(position + 1) is \(element.kindName), not a record")
       }
       let id = element[key: "id"]
       guard id.integerValue != nil || id.stringValue != nil else {
-        throw SQLiteSharedKeyError("\(description): element \(position + 1) has no id (an integer or a string)")
+        throw SQLiteSharedKeyError("\(table): element \(position + 1) has no id (an integer or a string)")
       }
       return (id, element)
     }

@@ -17,7 +17,7 @@ package final class Share {
   /// Counts changes (a save in flight compares it to know whether it is the latest).
   var version: UInt64 = 0
   /// The debounced save waiting to run.
-  var pendingSave: DispatchWorkItem?
+  var pendingSave: PendingSave?
   var subscription: ReluaSharedSubscription?
 
   init(key: any ReluaSharedKey) { self.key = key }
