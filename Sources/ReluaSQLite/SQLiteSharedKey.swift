@@ -53,16 +53,15 @@ public final class SQLiteSharedKey: ReluaSharedKey, @unchecked Sendable {
     if path == nil { queue = try DatabaseQueue() }
   }
 
-  /// The key a registry asks for: the argument checked, the path resolved against the sandbox
-  /// (even in a test, so a test fails as the live run would), in memory in a test store.
+  /// The key a registry asks for: the argument checked; in a test store a database in memory,
+  /// else the file at `path` resolved against the sandbox's roots.
   public static func make(_ request: ReluaSharedKeyRequest) throws -> SQLiteSharedKey {
     let argument = try SQLiteKeyArgument(request.argument)
-    let resolved = try argument.path.map(request.resolvePath)
     if request.isTest { return try SQLiteSharedKey(path: nil, argument: argument) }
-    guard let resolved else {
+    guard let path = argument.path else {
       throw SQLiteSharedKeyError("relua.sharedKey(\"sqlite\", …): 'path' (the database file) is required outside tests")
     }
-    return try SQLiteSharedKey(path: resolved, argument: argument)
+    return try SQLiteSharedKey(path: try request.resolvePath(path), argument: argument)
   }
 
   public var id: String {
@@ -103,7 +102,7 @@ public final class SQLiteSharedKey: ReluaSharedKey, @unchecked Sendable {
         do {
           return .identified(try IdentifiedValues(rows))
         } catch {
-          throw SQLiteSharedKeyError("the table \(table): \(error)")
+          throw SQLiteSharedKeyError("the table \(table): \(error): the table was kept as it is and will be renamed aside (\(table)_corrupt_<time>) before the next save")
         }
       } catch let error as DatabaseError where Self.isUnreadable(error) {
         fileIsUnreadable = true
@@ -118,7 +117,14 @@ public final class SQLiteSharedKey: ReluaSharedKey, @unchecked Sendable {
   /// The table's rows as records; nil when there is no such table.
   private func readRows(_ db: Database) throws -> [Value]? {
     guard try db.tableExists(table) else { return nil }
-    let kinds = try columnKinds(db)
+    do {
+      return try readRows(db, kinds: try columnKinds(db))
+    } catch let error as SQLiteSharedKeyError {
+      throw SQLiteSharedKeyError("\(error): the table was kept as it is and will be renamed aside (\(table)_corrupt_<time>) before the next save")
+    }
+  }
+
+  private func readRows(_ db: Database, kinds: [String: SQLiteColumnKind]) throws -> [Value] {
     guard kinds["id"] != nil else {
       throw SQLiteSharedKeyError("the table \(table) has no id column (each row is a record with an id)")
     }
