@@ -108,6 +108,15 @@ final class SQLiteSharedKeyTests: XCTestCase {
     XCTAssertEqual(records.last?[key: "score"], .null)
   }
 
+  func testAChangeMadeJustBeforeTheStateClosesIsSaved() throws {
+    let relua = try ReluaRuntime(scriptRoots: [directory.path])
+    relua.registerSQLiteSharedKey()
+    let store = try relua.makeStore(try relua.loadFeature(source: Self.feature, name: "Records.lua"))
+    try store.send("add", "milk")
+    relua.lua.close()  // (what `relua run` does as its script ends, well within the save's 0.2 s)
+    XCTAssertEqual(try rowsInFile().map { $0["title"]! }, ["\"milk\""])
+  }
+
   func testAChangeAnotherConnectionCommitsReachesTheStoreAndIsNotUndoneByTheNextSave() async throws {
     let store = try makeStore()
     try store.send("add", "milk")

@@ -69,7 +69,12 @@ public final class ReluaHost {
     // must not keep its stores alive after the run.
     lua.setAppData(host)
     lua.onClose { [unowned host] in
-      MainActor.assumeIsolated { host.forgetTestStores() }
+      MainActor.assumeIsolated {
+        // A save still waiting out its delay is made now: `relua run` closes the state as the
+        // script ends, and a change made just before must reach its file or database.
+        host.liveSharesIfMade?.flush()
+        host.forgetTestStores()
+      }
     }
     return host
   }
