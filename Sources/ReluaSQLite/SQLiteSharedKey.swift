@@ -64,11 +64,13 @@ public final class SQLiteSharedKey: ReluaSharedKey, @unchecked Sendable {
     return try SQLiteSharedKey(path: try request.resolvePath(path), argument: argument)
   }
 
+  /// `sqlite:/abs/records.db#records`; in memory, this key's own database.
   public var id: String {
     // In memory: each key its own database (the registry makes one key per argument).
     "sqlite:" + (path ?? "memory:\(ObjectIdentifier(self))") + "#" + table
   }
 
+  /// `sqlite("records.db", "records")`, for messages.
   public var description: String {
     "sqlite(\(argument.path.map { "\"\($0)\", " } ?? "")\"\(table)\")"
   }
@@ -81,6 +83,7 @@ public final class SQLiteSharedKey: ReluaSharedKey, @unchecked Sendable {
 
   // MARK: Loading
 
+  /// The table's rows as an identified collection; nil when the file or the table is missing.
   public func load() throws -> Value? {
     try lock.withLock {
       fileIsUnreadable = false
@@ -153,6 +156,7 @@ public final class SQLiteSharedKey: ReluaSharedKey, @unchecked Sendable {
 
   // MARK: Saving
 
+  /// Writes the list's changes since the last load or save, in one transaction.
   public func save(_ value: Value) throws {
     let rows = try Self.rows(of: value, table: table)
     try lock.withLock {
@@ -235,6 +239,7 @@ public final class SQLiteSharedKey: ReluaSharedKey, @unchecked Sendable {
 
   // MARK: Keeping what could not be read
 
+  /// Moves a file that is not a database aside, or renames a table relua could not read.
   public func keepStoredAside() throws {
     try lock.withLock {
       let stamp = Int(Date().timeIntervalSince1970 * 1000)
@@ -259,6 +264,7 @@ public final class SQLiteSharedKey: ReluaSharedKey, @unchecked Sendable {
 
   // MARK: Outside changes
 
+  /// Polls the file's identity and `PRAGMA data_version` every 0.2 s; nil in memory.
   public func subscribe(_ didChange: @escaping @Sendable () -> Void) -> ReluaSharedSubscription? {
     guard let path else { return nil }
     lock.withLock { polledIdentity = FileIdentity(path) }
