@@ -13,7 +13,7 @@ final class SQLiteSharedKeyTests: XCTestCase {
     local relua = require "relua"
     local Records = relua.sharedKey("sqlite", { path = "records.db", table = "records" })
     return relua.feature "Records" {
-      state = { records = relua.identified {}, loadError = "" },
+      state = { records = relua.identified {}, loadError = "", saveError = "" },
       shared = { records = Records },
       actions = { add = "string", toggle = "integer", remove = "integer", score = "number", check = {} },
       reduce = relua.on {
@@ -21,7 +21,10 @@ final class SQLiteSharedKeyTests: XCTestCase {
         toggle = function(s, position) s.records[position].done = not s.records[position].done end,
         remove = function(s, position) table.remove(s.records, position) end,
         score = function(s, score) s.records[1].score = score end,
-        check = function(s) s.loadError = Records:loadError() or "" end,
+        check = function(s)
+          s.loadError = Records:loadError() or ""
+          s.saveError = Records:saveError() or ""
+        end,
       },
     }
     """
@@ -196,13 +199,16 @@ final class SQLiteSharedKeyTests: XCTestCase {
 
   func testAValueAColumnWouldChangeIsASaveErrorAndTheTransactionIsRolledBack() async throws {
     try await connection().write { db in
-      try db.execute(sql: "CREATE TABLE records (id INTEGER PRIMARY KEY, title TEXT, done BOOLEAN, score INTEGER)")
+      try db.execute(sql: "CREATE TABLE records (id INTEGER PRIMARY KEY, title TEXT, done BOOLEAN)")
     }
-    let relua = try ReluaRuntime(scriptRoots: [directory.path])
-    relua.registerSQLiteSharedKey()
+    let store = try makeStore()
     let key = ReluaSharedKeyName.custom("sqlite", ["path": "records.db", "table": "records"])
-    try relua.setShared(key, to: [["id": 1, "title": "milk", "done": false], ["id": 2, "title": 42, "done": true]])
-    try await Task.sleep(for: .milliseconds(600))
+    try runtimes[0].setShared(key, to: [["id": 1, "title": "milk", "done": false], ["id": 2, "title": 42, "done": true]])
+    try await eventually("the save fails") {
+      try store.send("check")
+      return store.state[key: "saveError"].stringValue?.isEmpty == false
+    }
+    XCTAssertEqual(store.state[key: "saveError"], "records[id=2].title is an integer, but the column is TEXT")
     XCTAssertEqual(try rowsInFile(), [], "nothing of a failed save is written")
   }
 }
