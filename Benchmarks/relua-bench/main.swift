@@ -17,6 +17,7 @@ let suite = BenchmarkSuite()
 registerEngineBenchmarks(suite)
 registerLuaBenchmarks(suite)
 registerReluaBenchmarks(suite)
+registerSharedBenchmarks(suite)
 
 await suite.main(
   ratios: [
@@ -27,6 +28,9 @@ await suite.main(
     ("lua.send.floor / lua.pcall.raw", "lua.send.floor", "lua.pcall.raw", nil),
     ("lua.send.floor.swift / lua.pcall.raw", "lua.send.floor.swift", "lua.pcall.raw", nil),
     ("lua.forEach 100000 / 100", "lua.forEach.100000", "lua.forEach.100", 2),
+    ("shared write seen by 100 / plain write", "lua.shared.100", "lua.shared.plain", 2),
+    ("fileStorage 10000 / inMemory 10000", "lua.fileStorage.10000", "lua.inMemory.10000", 1.2),
+    ("inMemory 10000 / unshared 10000", "lua.inMemory.10000", "lua.unshared.10000", nil),
   ],
   extra: { filter in
     func wanted(_ name: String) -> Bool { benchmarkMatches(name, filter) }

@@ -228,3 +228,10 @@ test("declarations are checked", function()
   expect(ok).to_be(false)
   expect(message).to_contain("shared.x must be a shared key")
 end)
+
+test("a shared change asserted at one of its places is expected at all of them", function()
+  local store = relua.TestStore(Parent)
+  -- Only the child's copy is written here; the parent's copy (and `seen`) follow from the share.
+  store:send("child.increment", function(s) s.child.count = 1; s.seen = 1 end)
+  store:send("child.increment", function(s) s.count = 2; s.seen = 2 end)
+end)

@@ -12,10 +12,12 @@ relua_required_packages=(
   "libsqlite3-dev:/usr/include/sqlite3.h"
 )
 # What Scripts/test needs besides: luacheck (Debian's lua-check) for the Lua scripts' lint,
-# genhtml (Debian's lcov) to render relua test --coverage's tracefile, and headless Chromium with
-# its driver and Selenium (for /usr/bin/python3) to test the inspector's page in a real browser.
+# genhtml (Debian's lcov) to render relua test --coverage's tracefile, headless Chromium with
+# its driver and Selenium (for /usr/bin/python3) to test the inspector's page in a real browser,
+# and penlight (Debian's lua-penlight), which luassert's own specs require (Tests/luassert).
 relua_test_packages=(
   "lua-check:/usr/bin/luacheck"
+  "lua-penlight:/usr/share/lua/5.4/pl/tablex.lua"
   "lcov:/usr/bin/genhtml"
   "chromium:/usr/bin/chromium"
   "chromium-driver:/usr/bin/chromedriver"

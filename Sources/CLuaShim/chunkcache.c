@@ -161,6 +161,8 @@ int relua_loadfilebuffer(lua_State *L, const char *path, const char *mode) {
   if (length >= 3 && memcmp(buffer, "\xEF\xBB\xBF", 3) == 0) skip = 3;  // a UTF-8 byte-order mark
   if (skip < length && buffer[skip] == '#') {  // a first line starting with '#' (shebang): kept as
     while (skip < length && buffer[skip] != '\n') skip++;  // its newline, so lines keep their numbers
+    // …unless a binary chunk follows (lauxlib's loadfile: the newline is for text only).
+    if (skip + 1 < length && buffer[skip + 1] == LUA_SIGNATURE[0]) skip++;
   }
   size_t name_length = strlen(path) + 2;
   char *chunkname = malloc(name_length);

@@ -112,10 +112,26 @@ static void relua_raise_exhausted(lua_State *L, relua_control *c) {
 
 // Once the budget is spent (or an interrupt arrived) the hook fires on every instruction and raises
 // again, so `pcall` cannot swallow it: the script unwinds to the protected call Swift made.
+// With `interrupt_catchable` (lua.c's command line), the first interrupt raises once, as lua.c's
+// does, and a `pcall` may catch it; a second one is sticky as above.
+static int relua_take_interrupt(relua_control *c) {
+  if (c->interrupted || !c->interrupt_flag || !relua_flag_get(c->interrupt_flag)) return 0;
+  if (c->interrupt_catchable && !c->interrupt_raised) {
+    c->interrupt_raised = 1;
+    relua_flag_set(c->interrupt_flag, 0);
+    return 1;
+  }
+  c->interrupted = 1;
+  return 0;
+}
+
 void relua_hook(lua_State *L, lua_Debug *ar) {
   (void)ar;
   relua_control *c = relua_getcontrol(L);
-  if (!c->interrupted && c->interrupt_flag && relua_flag_get(c->interrupt_flag)) c->interrupted = 1;
+  if (relua_take_interrupt(c)) {
+    relua_raise_where(L, "interrupted!");
+    return;
+  }
   if (c->interrupted) {
     relua_sethook(L, c, 1);
     relua_raise_where(L, "interrupted!");
@@ -150,7 +166,14 @@ void relua_hook(lua_State *L, lua_Debug *ar) {
 void relua_charge_steps(lua_State *L, long long steps, int may_raise) {
   relua_control *c = relua_getcontrol(L);
   if (!relua_wants_count_hook(c)) return;
-  if (!c->interrupted && c->interrupt_flag && relua_flag_get(c->interrupt_flag)) c->interrupted = 1;
+  if (relua_take_interrupt(c)) {
+    if (may_raise) relua_raise_where(L, "interrupted!");
+    // Not here: given back, for the hook to raise at the next instruction.
+    c->interrupt_raised = 0;
+    relua_flag_set(c->interrupt_flag, 1);
+    relua_sethook(L, c, 1);
+    return;
+  }
   if (c->interrupted) {
     relua_sethook(L, c, 1);
     if (may_raise) relua_raise_where(L, "interrupted!");
@@ -171,7 +194,9 @@ void relua_charge_steps(lua_State *L, long long steps, int may_raise) {
 
 static void relua_warnf(void *ud, const char *message, int tocont) {
   relua_control *c = ud;
-  if (!tocont && c->warn_length == 0 && message[0] == '@') {  // control message
+  int continued = c->warn_continued;
+  c->warn_continued = tocont;
+  if (!tocont && !continued && message[0] == '@') {  // control message
     if (strcmp(message, "@on") == 0) c->warn_on = 1;
     else if (strcmp(message, "@off") == 0) c->warn_on = 0;
     return;
@@ -748,12 +773,35 @@ int relua_gc_count_bytes(lua_State *L) {
 
 typedef struct relua_open_arguments {
   int trusted;
+  int ignore_environment;
   const char *const *roots;
   int root_count;
 } relua_open_arguments;
 
+// os.exit(code, true) in a trusted state: Lua's closes the state, which closes the main thread's
+// pending to-be-closed variables; relua runs a script in a coroutine, so its variables are closed
+// first (the running thread's, as lua_close does the main thread's), then the state, then exit.
+static int relua_os_exit(lua_State *L) {
+  int status;
+  if (lua_isboolean(L, 1)) status = lua_toboolean(L, 1) ? EXIT_SUCCESS : EXIT_FAILURE;
+  else status = (int)luaL_optinteger(L, 1, EXIT_SUCCESS);
+  if (lua_toboolean(L, 2)) {
+    int main_thread = lua_pushthread(L);
+    lua_settop(L, -2);
+    fflush(stdout);
+    if (!main_thread) lua_resetthread(L);  // runs its __close handlers; it never runs on
+    lua_close(L);
+  }
+  fflush(NULL);
+  exit(status);
+}
+
 static int relua_openlibs_body(lua_State *L) {
   relua_open_arguments *arguments = lua_touserdata(L, 1);
+  if (arguments->ignore_environment) {  // read by luaopen_package (lua.c's -E)
+    lua_pushboolean(L, 1);
+    lua_setfield(L, LUA_REGISTRYINDEX, "LUA_NOENV");
+  }
   luaL_openlibs(L);
 
   lua_createtable(L, 0, 2);
@@ -791,15 +839,21 @@ static int relua_openlibs_body(lua_State *L) {
   int roots = lua_gettop(L);
   if (arguments->trusted) {
     if (arguments->root_count > 0) relua_add_root_searcher(L, roots);
+    lua_getglobal(L, "os");
+    lua_pushcfunction(L, relua_os_exit);
+    lua_setfield(L, -2, "exit");
+    lua_settop(L, -2);
   } else {
     relua_sandbox(L, roots);
   }
   return 0;
 }
 
-int relua_openlibs(lua_State *L, int trusted, const char *const *roots, int root_count) {
-  relua_open_arguments arguments = {trusted, roots, root_count};
+int relua_openlibs(lua_State *L, int trusted, int ignore_environment, const char *const *roots, int root_count) {
+  relua_open_arguments arguments = {trusted, ignore_environment, roots, root_count};
   lua_pushcfunction(L, relua_openlibs_body);
   lua_pushlightuserdata(L, &arguments);
   return relua_protected(L, 1, 0);
 }
+
+const char *relua_copyright(void) { return LUA_COPYRIGHT; }

@@ -41,4 +41,15 @@ public final class LuaUserdata: LuaRef {
       return userdataType.objectIfPresent(at: index, in: L)
     }
   }
+
+  /// The metatable, read raw (a registered type's `__metatable` hides it from Lua's
+  /// `getmetatable`); nil if none. For tools that list a value's methods (the REPL's completion).
+  package var metatable: LuaTable? {
+    get throws {
+      try withPushed { state, L, userdata in
+        guard lua_getmetatable(L, userdata) != 0 else { return nil }
+        return LuaTable(handle: state.handle, at: -1, in: L)
+      }
+    }
+  }
 }

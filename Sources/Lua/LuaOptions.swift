@@ -31,6 +31,19 @@ public struct LuaOptions {
   /// states running the same code, as a test runner's fresh state per test. Scripts never load
   /// bytecode themselves; the cache holds only what relua compiled.
   public var sharesCompiledChunks: Bool
+  /// Whether warnings (`warn`, errors in finalizers) are shown from the start. On by default;
+  /// lua.c starts with them off (`-W` or `warn "@on"` turns them on).
+  public var warnsByDefault = true
+  /// lua.c's `-E`: `package.path` and `package.cpath` ignore LUA_PATH and LUA_CPATH (trusted
+  /// states; a sandboxed one reads no environment anyway).
+  public var ignoresEnvironment = false
+  /// lua.c's Ctrl-C: an interrupt raises "interrupted!" once, which `pcall` may catch; only a
+  /// second one cannot be caught. Off by default: every interrupt stops the code, `pcall` or not.
+  public var interruptsAreCatchable = false
+  /// lua.c's message handler: an error object that is not a string or a number and has no
+  /// `__tostring` is described as `(error object is a table value)`. Off by default: as `tostring`
+  /// (`table: 0x…`).
+  public var namesErrorObjectsByType = false
 
   /// Options for a state; the defaults make a sandboxed state with no limits beyond the memory
   /// ceiling.

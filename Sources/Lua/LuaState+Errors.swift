@@ -22,8 +22,9 @@ extension LuaState {
         let raised = errorMessage(at: -1, in: L)
         return .instructionLimit(location: LuaError.location(in: raised, before: LuaError.instructionLimitMessage))
       }
-      if control.pointee.interrupted != 0 {
-        let raised = errorMessage(at: -1, in: L)
+      let raised = control.pointee.interrupted != 0 || control.pointee.interrupt_raised != 0 ? errorMessage(at: -1, in: L) : ""
+      // (A catchable interrupt that no pcall caught is an interrupt too.)
+      if control.pointee.interrupted != 0 || raised.hasSuffix(LuaError.interruptedMessage) {
         return .interrupted(location: LuaError.location(in: raised, before: LuaError.interruptedMessage), traceback: traceback)
       }
     }
@@ -64,7 +65,11 @@ extension LuaState {
       guard lua_checkstack(L, 3) != 0 else { return "(error object is a \(typeName) value)" }
       let index = lua_absindex(L, index)
       let hasToString = luaL_getmetafield(L, index, "__tostring") != LUA_TNIL
-      if hasToString { lua_settop(L, -2) }
+      if hasToString {
+        lua_settop(L, -2)
+      } else if namesErrorObjectsByType {
+        return "(error object is a \(typeName) value)"
+      }
       var exhausted = false
       let status = withOwnInstructionBudget(Self.errorDescriptionBudget, exhausted: &exhausted) { relua_ptostring(L, index) }
       defer { lua_settop(L, -2) }

@@ -21,6 +21,8 @@ public final class LuaState {
   public let interruptHandle: LuaInterruptHandle
   /// Whether the full standard library is open (no sandbox).
   public let isTrusted: Bool
+  /// `LuaOptions.namesErrorObjectsByType`.
+  let namesErrorObjectsByType: Bool
   /// The directories a sandboxed script may read (`require`) and keep files in (`fileStorage`).
   public let scriptRoots: [String]
   private let textSinks: [LuaTextSink]
@@ -35,6 +37,7 @@ public final class LuaState {
   public init(options: LuaOptions = LuaOptions()) throws {
     interruptHandle = LuaInterruptHandle()
     isTrusted = options.trusted
+    namesErrorObjectsByType = options.namesErrorObjectsByType
     scriptRoots = options.scriptRoots
     coverage = options.coverage
     guard let L = relua_newstate(interruptHandle.flag) else {
@@ -63,7 +66,7 @@ public final class LuaState {
     }
 
     let status = withCStrings(options.scriptRoots) { roots in
-      relua_openlibs(L, options.trusted ? 1 : 0, roots, Int32(options.scriptRoots.count))
+      relua_openlibs(L, options.trusted ? 1 : 0, options.ignoresEnvironment ? 1 : 0, roots, Int32(options.scriptRoots.count))
     }
     if status != LUA_OK {
       let error = failure(status: status, on: L, traceback: nil)
@@ -75,6 +78,8 @@ public final class LuaState {
     instructionLimit = options.instructionLimit
     isInterruptible = options.interruptible
     relua_getcontrol(L).pointee.shares_chunks = options.sharesCompiledChunks ? 1 : 0
+    if !options.warnsByDefault { relua_getcontrol(L).pointee.warn_on = 0 }
+    relua_getcontrol(L).pointee.interrupt_catchable = options.interruptsAreCatchable ? 1 : 0
   }
 
   private var closeHandlers: [() -> Void] = []

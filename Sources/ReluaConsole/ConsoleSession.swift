@@ -53,7 +53,7 @@ package final class ConsoleSession {
   private func routePrint() throws {
     guard let tostring = try lua.global("tostring").functionValue else { return }
     let output = self.output
-    try lua.setGlobal("print", .function(lua.function { stack in
+    routedPrint = .function(try lua.function { stack in
       var parts: [String] = []
       for value in stack.values {
         guard let text = try tostring.call(value).first?.stringValue else {
@@ -63,8 +63,23 @@ package final class ConsoleSession {
       }
       output.write(parts.joined(separator: "\t"))
       return []
-    }))
+    })
+    originalPrint = try lua.global("print")
+    try lua.setGlobal("print", routedPrint)
   }
+
+  /// The state's own `print`, put back when the session ends (`restorePrint`).
+  private var originalPrint: LuaValue = .nil
+
+  /// Puts the state's own `print` back (if the script did not replace the REPL's), so that the
+  /// finalizers closing the state runs print as lua.c's do: the REPL's output is gone by then.
+  package func restorePrint() {
+    if (try? lua.global("print")) == routedPrint { try? lua.setGlobal("print", originalPrint) }
+  }
+
+  /// The `print` the REPL installed; a script that replaces it gets its results printed through
+  /// its own, as lua.c prints them (an error there: "error calling 'print' (…)").
+  private var routedPrint: LuaValue = .nil
 
   /// Names Tab completes (globals, fields, commands, actions), refreshed after each line.
   let completionSnapshot = LockedValue<[String]>([])
@@ -82,8 +97,9 @@ package final class ConsoleSession {
     }
   }
 
-  /// Runs `file` first (like `lua -i FILE`); if it returns a feature, starts feature mode on it.
-  package func load(file: String) async -> Bool {
+  /// Runs `file` first (like `lua -i FILE`), `arguments` its `...`; if it returns a feature,
+  /// starts feature mode on it.
+  package func load(file: String, arguments: [LuaValue] = []) async -> Bool {
     do {
       if let loaded = try lua.global("package").tableValue?["loaded"].tableValue {
         builtinModules = Set(try loaded.pairs().compactMap { $0.key.stringValue })
@@ -91,7 +107,7 @@ package final class ConsoleSession {
       InterruptSignal.arm(lua)
       defer { InterruptSignal.disarm() }
       let chunk = try lua.load(file: file)
-      let results = try await runInterruptibly(chunk)
+      let results = try await runInterruptibly(chunk, arguments: arguments)
       if let first = results.first, case .table(let table) = first, try host.tags.isFeature(table) {
         feature = try FeatureConsole(session: self, file: file, featureValue: first)
         try lua.setGlobal("store", feature!.storeValue)
@@ -110,11 +126,16 @@ package final class ConsoleSession {
   /// its `...`, printing nothing but errors.
   /// False after an error (reported).
   package func execute(_ source: String, chunkName: String = "=(command line)", arguments: [String] = []) async -> Bool {
+    await execute(source, chunkName: chunkName, values: arguments.map { .text($0) })
+  }
+
+  /// `execute` with any values as the chunk's `...`.
+  package func execute(_ source: String, chunkName: String, values: [LuaValue]) async -> Bool {
     do {
       let chunk = try lua.load(source, name: chunkName)
       InterruptSignal.arm(lua)
       defer { InterruptSignal.disarm() }
-      _ = try await LuaCoroutineDriver.run(chunk, arguments: arguments.map { .text($0) })
+      _ = try await LuaCoroutineDriver.run(chunk, arguments: values)
       return true
     } catch {
       report(error)
@@ -147,43 +168,68 @@ package final class ConsoleSession {
       case .end: running = false
       }
     }
-    if reader.isInteractive { output.write("") }
+    if reader.isInteractive || promptWrittenWithoutTerminal { output.write("") }
     feature?.keepUnsavedRecording(because: "quitting while recording (no :stop)")
     feature?.stop()
+    host.flushSharedSaves()
     return 0
   }
 
   /// SIGTERM and SIGHUP (a `kill`, the terminal closed) end relua as they would without these
   /// handlers, but first keep a recording not yet written (`keepUnsavedRecording`). Handled on
-  /// the main queue, between what the main actor runs.
-  private func catchEndingSignals() -> [any DispatchSourceSignal] {
-    [SIGTERM, SIGHUP].map { number in
-      signal(number, SIG_IGN)
-      let source = DispatchSource.makeSignalSource(signal: number, queue: .main)
-      source.setEventHandler { [weak self] in
-        MainActor.assumeIsolated {
-          self?.feature?.keepUnsavedRecording(because: "relua got \(number == SIGTERM ? "SIGTERM" : "SIGHUP") while recording")
-        }
-        // Ended by the signal itself, as without the handler (process-directed: the main thread
-        // may block it); should it be blocked everywhere, by the exit status a shell gives it.
-        LineReader.flushBeforeExit()
-        signal(number, SIG_DFL)
-        kill(getpid(), number)
-        usleep(100_000)
-        exit(128 + number)
-      }
-      source.setCancelHandler { signal(number, SIG_DFL) }
-      source.resume()
-      return source
-    }
+  /// the main queue, between what the main actor runs (see `EndingSignal`).
+  private func catchEndingSignals() -> [any DispatchSourceRead] {
+    [EndingSignal.catchSignals { [weak self] number in
+      self?.feature?.keepUnsavedRecording(because: "relua got \(number == SIGTERM ? "SIGTERM" : "SIGHUP") while recording")
+      self?.host.flushSharedSaves()
+      // Ended by the signal itself, as without the handler (process-directed: the main thread
+      // may block it); should it be blocked everywhere, by the exit status a shell gives it.
+      LineReader.flushBeforeExit()
+      signal(number, SIG_DFL)
+      kill(getpid(), number)
+      usleep(100_000)
+      exit(128 + number)
+    }]
   }
 
+  /// Whether `_PROMPT` and `_PROMPT2`, when set, are written when standard input is not a
+  /// terminal (lua.c's `-i`). The default prompts are not: a scripted REPL prints only what the
+  /// chunks print.
+  package var promptsWithoutTerminal = false
+  /// The last prompt was written without a terminal: the end of input ends its line (lua.c).
+  private var promptWrittenWithoutTerminal = false
+
+  /// lua.c's prompts: `_PROMPT` and `_PROMPT2` when set (through `tostring`), else `> ` and
+  /// `>> `; a feature's screen path in feature mode.
   private func prompt(continuation: Bool) -> String {
-    guard reader.isInteractive else { return "" }
+    guard reader.isInteractive else {
+      let written = promptsWithoutTerminal ? customPrompt(continuation ? "_PROMPT2" : "_PROMPT") ?? "" : ""
+      promptWrittenWithoutTerminal = !written.isEmpty
+      return written
+    }
+    if let custom = customPrompt(continuation ? "_PROMPT2" : "_PROMPT") { return custom }
     if continuation { return ">> " }
     // ASCII only: libedit measures the prompt in bytes in the C locale.
     if let feature { return feature.promptPath + "> " }
     return "> "
+  }
+
+  /// Whether the line being read continues a chunk (on `>>`, a prompt that names no screen).
+  private var readingContinuation = false
+
+  /// The prompt names the screen on top (`Game/ResultList> `): when an effect opens or closes a
+  /// screen, the prompt of the line being typed changes with the breadcrumb, at once.
+  func showPromptOfTopScreen() {
+    guard !readingContinuation else { return }
+    reader.changePrompt(to: prompt(continuation: false))
+  }
+
+  /// The global `name` through `tostring` (its `__tostring` is the script's code: run armed, and
+  /// any failure falls back to the default prompt).
+  private func customPrompt(_ name: String) -> String? {
+    guard let value = try? lua.global(name) else { return nil }
+    if case .nil = value { return nil }
+    return try? InterruptSignal.armed(lua, { try lua.global("tostring").functionValue?.call(value).first?.stringValue })
   }
 
   /// Whether a line is being handled (an inspector's request waits for the prompt: see
@@ -214,10 +260,19 @@ package final class ConsoleSession {
       } catch {
         do {
           chunk = try lua.load(source, name: "=stdin")
-        } catch LuaError.syntax(_, let incompleteInput) where incompleteInput {
+        } catch let error as LuaError where error.isIncompleteInput {
           // Ctrl-C abandons the unfinished chunk; so does Ctrl-D, going back to the first prompt.
-          guard case .line(let more) = await reader.readLine(prompt: prompt(continuation: true)) else { return }
-          source += "\n" + more
+          // Input that ends there without a terminal is an error, as in lua.c ("near <eof>").
+          readingContinuation = true
+          let input = await reader.readLine(prompt: prompt(continuation: true))
+          readingContinuation = false
+          switch input {
+          case .line(let more): source += "\n" + more
+          case .end where !reader.isInteractive:
+            report(error)
+            return
+          case .end, .interrupted: return
+          }
         } catch {
           report(error)
           return
@@ -231,7 +286,17 @@ package final class ConsoleSession {
     let all = Self.asksForEverything(source)
     do {
       let results = try await runInterruptibly(chunk!)
-      if !results.isEmpty { output.write(try results.map { try printed($0, all: all) }.joined(separator: "\t")) }
+      let print = try lua.global("print")
+      if !results.isEmpty, print != routedPrint {
+        do {
+          _ = try await LuaCoroutineDriver.run(try lua.load("local print = ...; print(select(2, ...))", name: "=[print]"), arguments: [print] + results)
+        } catch let error as LuaError {
+          if case .interrupted = error { throw error }
+          output.writeError(output.styled("error calling 'print' (\(Self.message(of: error)))", .red))
+        }
+      } else if !results.isEmpty {
+        output.write(try results.map { try printed($0, all: all) }.joined(separator: "\t"))
+      }
     } catch {
       if case LuaError.interrupted = error { interrupted = true }
       report(error)
@@ -269,17 +334,17 @@ package final class ConsoleSession {
   }
 
   /// Runs a chunk as a driven coroutine (so it can await), with Ctrl-C interrupting it.
-  func runInterruptibly(_ chunk: LuaFunction) async throws -> [LuaValue] {
+  func runInterruptibly(_ chunk: LuaFunction, arguments: [LuaValue] = []) async throws -> [LuaValue] {
     InterruptSignal.arm(lua)
     defer { InterruptSignal.disarm() }
-    return try await LuaCoroutineDriver.run(chunk)
+    return try await LuaCoroutineDriver.run(chunk, arguments: arguments)
   }
 
   /// An error's text as `report` prints it, without its traceback or colour: what a page shows.
   static func message(of error: any Error) -> String { ReluaError.message(of: error) }
 
   /// An error, its message cut as any text is (`error(hugeString)` prints a screenful).
-  func report(_ error: any Error) {
+  package func report(_ error: any Error) {
     var text = output.styled(Self.message(of: error), .red)
     if let error = error as? LuaError, let traceback = error.traceback {
       switch error {
@@ -322,25 +387,60 @@ package final class ConsoleSession {
 
   // MARK: Completion
 
+  /// Lists what Tab completes after a global's name: `name.field` three levels deep (tables),
+  /// `name:method` for a userdata's methods (`store:send`). Takes `methodNames`; returns the
+  /// names, one a line, at most 5,000.
+  static let completionSource = """
+    local methodNames = ...
+    local names, limit = {}, 5000
+    local function add(name) if #names < limit then names[#names + 1] = name end end
+    local function isName(key) return type(key) == "string" and string.find(key, "^[%a_][%w_]*$") ~= nil end
+    -- next, not pairs: completing runs none of the script's __pairs.
+    local function walk(prefix, value, depth)
+      if type(value) == "table" then
+        for key, field in next, value do
+          if isName(key) then
+            add(prefix .. "." .. key)
+            if depth < 3 then walk(prefix .. "." .. key, field, depth + 1) end
+          end
+        end
+      elseif type(value) == "userdata" then
+        for _, method in ipairs(methodNames(value)) do add(prefix .. ":" .. method) end
+      end
+    end
+    for key, value in next, _G do
+      if isName(key) then
+        add(key)
+        if key ~= "_G" and key ~= "package" then walk(key, value, 1) end
+      end
+    end
+    return table.concat(names, "\\n")
+    """
+
+  /// `methodNames(userdata)`: the names of its methods (the functions of its metatable's
+  /// `__index` table, read raw: no script runs), for completion.
+  private lazy var methodNames: LuaFunction? = try? lua.function { [lua] stack in
+    guard case .userdata(let userdata)? = stack.values.first, let metatable = try userdata.metatable,
+      let index = try metatable.rawGet("__index").tableValue
+    else { return [.table(try lua.table(array: []))] }
+    var names: [LuaValue] = []
+    for (key, value) in try index.pairs() {
+      if let name = key.stringValue, !name.hasPrefix("_"), case .function = value { names.append(.text(name)) }
+    }
+    return [.table(try lua.table(array: names))]
+  }
+
   func refreshCompletions() {
     // Nothing completes without a terminal (and no Lua runs between piped chunks, where Ctrl-C
     // must end relua, not stop a completion pass).
     guard reader.isInteractive else { return }
     var names: [String] = []
     // (Armed: the script may have replaced `type` or `next`.)
-    if let values = try? InterruptSignal.armed(lua, { try lua.execute("""
-      local names = {}
-      -- next, not pairs: completing runs none of the script's __pairs.
-      for k, v in next, _G do
-        if type(k) == "string" then
-          names[#names + 1] = k
-          if type(v) == "table" and k ~= "_G" and k ~= "package" then
-            for field in next, v do if type(field) == "string" then names[#names + 1] = k .. "." .. field end end
-          end
-        end
-      end
-      return table.concat(names, "\\n")
-      """, name: "=[completion]") }).first?.stringValue {
+    if let methodNames,
+      let values = try? InterruptSignal.armed(lua, {
+        try lua.call(lua.load(Self.completionSource, name: "=[completion]"), .function(methodNames))
+      }).first?.stringValue
+    {
       names += values.split(separator: "\n").map(String.init)
     }
     for keyword in ["and", "break", "do", "else", "elseif", "end", "false", "for", "function", "goto", "if", "in",

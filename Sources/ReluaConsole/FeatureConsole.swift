@@ -154,6 +154,10 @@ final class FeatureConsole {
 
   // MARK: Showing
 
+  /// Rows a diff shows of those added or removed together, before it sums up the rest (a page of
+  /// search results: three rows and `… 7 more rows [id=…]`). Test failures show them all.
+  static let rowsShown = 3
+
   /// `background`: the change came from an effect, not a command; Ctrl-C while it shows stops
   /// the running effects too, as at a prompt (the Ctrl-C was meant for what keeps changing it).
   func showScreen(background: Bool = false) {
@@ -179,12 +183,13 @@ final class FeatureConsole {
       InterruptSignal.deliverToPrompt()  // and a fresh prompt, as a press at the prompt gives
     }
     shownState = store.store.state
+    session.showPromptOfTopScreen()
   }
 
   /// Prints the diff since `old` (like TCA's `_printChanges`) and the screen, if anything changed.
   func showChange(from old: Value, cause: String?) {
     let new = store.store.state
-    guard let diff = ValueDiff.lines(from: old, to: new) else { return }
+    guard let diff = ValueDiff.lines(from: old, to: new, rowsShown: Self.rowsShown) else { return }
     let output = session.output
     if let cause { output.write(output.styled("(\(cause))", .dim)) }
     output.write(output.diff(diff))
@@ -277,7 +282,14 @@ final class FeatureConsole {
     }
     do {
       let format = all ? LuaLiteralFormat.multiLine : .multiLine.elided()
-      session.output.write(try currentState.at(path: path.trimmingCharacters(in: .whitespaces)).luaLiteral(format))
+      let path = path.trimmingCharacters(in: .whitespaces)
+      session.output.write(try currentState.at(path: path).luaLiteral(format))
+      // Shared fields, marked with their keys (under the path shown).
+      let shown = path.isEmpty ? "state" : "state." + path
+      let shared = store.sharedPlaces.filter { $0.place == shown || $0.place.hasPrefix(shown + ".") || $0.place.hasPrefix(shown + "[") }
+      for (place, key) in shared {
+        session.output.write(session.output.styled("shared: \(place) ← \(key)", .dim))
+      }
     } catch {
       session.report(error)
     }
@@ -331,7 +343,29 @@ final class FeatureConsole {
       // `:rows[1].toggle`: actions name elements by id; say which id the n-th element has.
       return session.report(ReluaError.badAction(errorText(of: action) + "\n(the element at that position: :\(suggestion))"))
     }
-    perform { try self.store.send(action, payload: payload) }
+    // `:add milk`: a payload is a Lua expression, and a bare word is a variable (nil when there is
+    // no such global). Not taken as text: `:setCount n` sends the global n, as `store:send` would;
+    // the error says how to write the text instead.
+    let unsetName = payload.isNull ? payloadSource.flatMap(Self.luaName) : nil
+    perform {
+      do {
+        try self.store.send(action, payload: payload)
+      } catch ReluaError.badAction(let message) where unsetName != nil && message.hasSuffix("got nil") {
+        let name = unsetName!
+        throw ReluaError.badAction(
+          message + " — \(name) is a Lua name (a variable, nil here); write \"\(name)\" to send the text \(name)")
+      }
+    }
+  }
+
+  /// `source` when it is one Lua name (`milk`), not a keyword; nil otherwise.
+  private static func luaName(_ source: String) -> String? {
+    let word = source.trimmingCharacters(in: .whitespaces)
+    guard let first = word.unicodeScalars.first, first == "_" || (first.isASCII && first.properties.isAlphabetic),
+      word.unicodeScalars.allSatisfy({ $0 == "_" || ($0.isASCII && ($0.properties.isAlphabetic || ("0"..."9").contains($0))) }),
+      !["nil", "true", "false", "not", "function"].contains(word)
+    else { return nil }
+    return word
   }
 
   private func errorText(of action: String) -> String {
@@ -411,10 +445,10 @@ final class FeatureConsole {
   /// after that entry of its log), tells the inspector, and shows the change.
   func restore(_ state: Value, reason: ConsoleEvent.Reason, jumpedTo entry: Int? = nil) {
     let before = currentState
-    store.store.restore(state)
+    store.restore(state)
     export?.restart(since: reason, store: store.store)
     if let entry { eventTap?.jumped(to: entry, state: currentState) } else { eventTap?.replaced(reason, state: currentState) }
-    if let diff = ValueDiff.lines(from: before, to: state) { session.output.write(session.output.diff(diff)) }
+    if let diff = ValueDiff.lines(from: before, to: state, rowsShown: Self.rowsShown) { session.output.write(session.output.diff(diff)) }
     showScreen()
   }
 

@@ -45,16 +45,25 @@ package final class LineReader: @unchecked Sendable {
 
   /// The next line (without its newline), Ctrl-C at the prompt, or the end of input.
   package func readLine(prompt: String) async -> Input {
-    await withCheckedContinuation { continuation in
+    LineReader.outputLock.withLock { LineReader.prompt = prompt }
+    return await withCheckedContinuation { continuation in
       queue.async { [self] in continuation.resume(returning: self.readBlocking(prompt: prompt)) }
     }
   }
 
   private func readBlocking(prompt: String) -> Input {
-    guard isInteractive else { return Swift.readLine(strippingNewline: true).map(Input.line) ?? .end }
+    guard isInteractive else {
+      // A prompt without a terminal (lua.c's -i on a pipe): written as is, before reading.
+      // (And the line read after it, as lua.c's readline echoes it.)
+      guard !prompt.isEmpty else { return Swift.readLine(strippingNewline: true).map(Input.line) ?? .end }
+      FileHandle.standardOutput.write(Data(prompt.utf8))
+      guard let line = Swift.readLine(strippingNewline: true) else { return .end }
+      FileHandle.standardOutput.write(Data((line + "\n").utf8))
+      return .line(line)
+    }
     InterruptSignal.dropPresses()
     LineReader.interrupted = false
-    LineReader.beginEditing()
+    let prompt = LineReader.beginEditing()
     let raw = readline(prompt)
     LineReader.endEditing()
     guard let raw else {
@@ -152,8 +161,31 @@ package final class LineReader: @unchecked Sendable {
     (toError ? FileHandle.standardError : FileHandle.standardOutput).write(Data((text + "\n").utf8))
   }
 
-  private static func beginEditing() {
-    outputLock.withLock { editing = true }
+  /// The prompt to show: the one `readLine` was given, or a newer one from `changePrompt`.
+  private static func beginEditing() -> String {
+    outputLock.withLock {
+      editing = true
+      shownPrompt = prompt
+      return prompt
+    }
+  }
+
+  /// The prompt asked for (under `outputLock`), and the one `readline` shows (the reading thread's).
+  nonisolated(unsafe) private static var prompt = ""
+  nonisolated(unsafe) private static var shownPrompt = ""
+
+  /// Shows `newPrompt` instead of the prompt of the line being edited, at once, with what was
+  /// typed (an effect opened or closed a screen: the prompt names the screen on top). Without a
+  /// line being edited, it is the prompt of the next one (unless `readLine` is given another).
+  package func changePrompt(to newPrompt: String) {
+    guard isInteractive else { return }
+    LineReader.outputLock.withLock {
+      guard LineReader.prompt != newPrompt else { return }
+      LineReader.prompt = newPrompt
+      guard LineReader.editing else { return }
+      var byte: UInt8 = 0
+      _ = Glibc.write(LineReader.outputPipe.write, &byte, 1)
+    }
   }
 
   /// After `readline`: what came too late to be shown above the line follows it.
@@ -166,14 +198,20 @@ package final class LineReader: @unchecked Sendable {
   }
 
   /// On the reading thread, inside `readline` (libedit waits for a key): clear the line being
-  /// edited, write the queued output, let libedit draw the prompt and the line again.
+  /// edited, write the queued output, let libedit draw the prompt (a new one, if it changed) and
+  /// the line again.
   private static func showQueuedOutput() {
     drainOutputPipe()
-    let shown = outputLock.withLock { () -> Bool in
-      guard !queuedOutput.isEmpty else { return false }
+    let (shown, newPrompt) = outputLock.withLock { () -> (Bool, String?) in
+      let newPrompt = prompt != shownPrompt ? prompt : nil
+      guard !queuedOutput.isEmpty || newPrompt != nil else { return (false, nil) }
       FileHandle.standardOutput.write(Data("\r\u{1B}[K".utf8))
       flushQueuedOutput()
-      return true
+      return (true, newPrompt)
+    }
+    if let newPrompt {
+      shownPrompt = newPrompt
+      rl_set_prompt(newPrompt)
     }
     if shown { rl_forced_update_display() }
   }

@@ -32,9 +32,11 @@ import Relua
 ///     LIVE = {"screens": [{"name": "Game", "place": "", "kind": "root", "text": "…"}, …],
 ///             "effects": [{"id": 7, "cancelIDs": ["search"], "concatenation": false}, …],
 ///             "actions": [{"path": "counter.setCount", "payload": "integer"}, …],
-///             "travel": true, "export": {"actions": 4, "since": "open"}}
+///             "travel": true, "export": {"actions": 4, "since": "open"},
+///             "shared": [{"path": "/path/[1]/detail/note", "key": "fileStorage(\"notes.json\"):element()"}, …]}
 ///
-/// `screens` go from the root to the top (`kind`: root, presented, pushed, alert,
+/// `shared` (absent when there is none) names the places of the state tree that hold shared values (record keys, 1-based
+/// positions), with their keys. `screens` go from the root to the top (`kind`: root, presented, pushed, alert,
 /// confirmationDialog; `close`, the action that closes it, is absent for the root; `closePayload`
 /// is there when that action takes one: a pushed screen's id); `effects`' cancel ids are Lua
 /// literals, as `:cancel` lists them; `actions` are every action that can be sent now, with the
@@ -82,9 +84,12 @@ enum InspectorMessage {
     let actions: [Value] = live.actions.map { action in
       .record(ValueRecord([("path", .string(action.path)), ("payload", action.payload.map { .string($0.description) } ?? .null)]))
     }
+    // `shared` only when the state holds shared values.
+    let shared: Value = live.shared.isEmpty ? .null
+      : .array(live.shared.map { .record(ValueRecord([("path", .string($0.treePath)), ("key", .string($0.key))])) })
     return .record(ValueRecord([
       ("screens", .array(screens)), ("effects", .array(effects)), ("actions", .array(actions)),
-      ("travel", .boolean(live.canTravel)),
+      ("travel", .boolean(live.canTravel)), ("shared", shared),
       ("export", .record(ValueRecord([("actions", .integer(Int64(live.exportActions))), ("since", .string(live.exportSince))]))),
     ]))
   }

@@ -18,7 +18,7 @@ import Lua
 ///
 /// Run in a test's state after `ReluaHost` is installed, with the value printer
 /// (`LuaValuePrinter`) and `diff(expected, actual)` (text or nil) as the chunk's arguments.
-/// Returns the modules `LuaTestModules` preloads: `{ assert, spy, stub, mock, match, say }`.
+/// Returns the modules `LuaTestModules` preloads: `{ assert, spy, stub, mock, match, say, util }`.
 enum LuaTestLuassert {
   static let chunkName = "=[relua luassert]"
 

@@ -9,7 +9,8 @@ import Relua
 ///   as `require('busted').it`; a name relua has not raises, saying so. `busted.runner`: a function
 ///   doing nothing (`require 'busted.runner'()` at the top of a spec made to run alone under lua).
 /// - `luassert`, `luassert.spy`, `luassert.stub`, `luassert.mock`, `luassert.match`: relua's
-///   `assert`, `spy`, `stub`, `mock`, `match` (LuaTestLuassert).
+///   `assert`, `spy`, `stub`, `mock`, `match` (LuaTestLuassert); `luassert.util`, the helpers
+///   luassert's specs and extensions use (`make_arglist`, `deepcompare`, `tinsert`…).
 /// - `say`: luassert's message store, the one registered assertions' messages are read from.
 ///
 /// Run after `LuaTestDeclarations` and `LuaTestLuassert`, with the table the latter returns.

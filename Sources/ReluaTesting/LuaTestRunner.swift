@@ -86,9 +86,13 @@ package final class LuaTestRunner {
       do {
         let loaded = try load(file, counted: false, watchdog: watchdog)
         defer { loaded.state.close() }
-        for (index, declaration) in loaded.declarations.enumerated() where selects(declaration.name) {
+        var namesSeen: [String: Int] = [:]
+        for declaration in loaded.declarations {
+          let occurrence = namesSeen[declaration.name, default: 0]
+          namesSeen[declaration.name] = occurrence + 1
+          guard selects(declaration.name) else { continue }
           plan.append(.test(
-            file: file, index: index, name: declaration.name, skipped: declaration.skipped,
+            file: file, occurrence: occurrence, name: declaration.name, skipped: declaration.skipped,
             location: declaration.location))
         }
       } catch {
@@ -145,8 +149,11 @@ package final class LuaTestRunner {
 
   // MARK: One test
 
+  /// A test is found again, in the state each test loads its file into, by its full name and its
+  /// place among the tests of that name (`occurrence`, from 0), not by its position: a file that
+  /// declares tests in a `pairs()` loop declares them in another order in each state.
   private enum PlannedTest {
-    case test(file: String, index: Int, name: String, skipped: Bool, location: String?)
+    case test(file: String, occurrence: Int, name: String, skipped: Bool, location: String?)
     case unloadable(file: String, failure: LuaTestFailure)
 
     var file: String {
@@ -162,16 +169,16 @@ package final class LuaTestRunner {
       return LuaTestResult(name: file, file: file, outcome: .failed(failure))
     case .test(let file, _, let name, true, let location):
       return LuaTestResult(name: name, file: file, outcome: .skipped, location: location)
-    case .test(let file, let index, let name, false, let location):
+    case .test(let file, let occurrence, let name, false, let location):
       var notes: [String] = []
       testLocation = location
       defer { testLocation = nil }
-      let outcome = await runTest(file: file, index: index, name: name, notes: &notes)
+      let outcome = await runTest(file: file, occurrence: occurrence, name: name, notes: &notes)
       return LuaTestResult(name: name, file: file, outcome: outcome, notes: notes, location: location)
     }
   }
 
-  private func runTest(file: String, index: Int, name: String, notes: inout [String]) async -> LuaTestResult.Outcome {
+  private func runTest(file: String, occurrence: Int, name: String, notes: inout [String]) async -> LuaTestResult.Outcome {
     var state: LuaState?
     defer { state?.close() }
     // The test stores' notes, taken before the state closes (the end-of-test checks add some).
@@ -188,15 +195,14 @@ package final class LuaTestRunner {
     do {
       let loaded = try load(file, counted: true, watchdog: watchdog)
       state = loaded.state
-      guard index < loaded.declarations.count, loaded.declarations[index].name == name,
-        let body = loaded.declarations[index].body
-      else {
+      let sameName = loaded.declarations.indices.filter { loaded.declarations[$0].name == name }
+      guard occurrence < sameName.count, let body = loaded.declarations[sameName[occurrence]].body else {
         return .failed(LuaTestFailure(
           message: "the file declared different tests when it was loaded again (tests must not depend on chance)",
           location: nil))
       }
       try loaded.control.seal()
-      let blocks = try loaded.hooks(ofTest: index)
+      let blocks = try loaded.hooks(ofTest: sameName[occurrence])
       // In a task of their own, which the wall-clock limit cancels (a step awaiting the live
       // clock); a step spinning in Lua is interrupted instead (`LuaTestWatchdog`).
       let steps = UncheckedSendable((body, blocks, loaded))

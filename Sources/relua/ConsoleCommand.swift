@@ -21,8 +21,11 @@ struct ReplCommand: AsyncParsableCommand {
       terminal, no prompts are printed, so the REPL can be scripted.
 
       lua.c's options, in order, before FILE: -e STAT runs STAT, -l MOD requires MOD into the \
-      global MOD (-l G=MOD into G), -v prints the version, -i is accepted (the REPL is \
-      interactive anyway), -- ends the options, - runs standard input as a chunk and ends. relua's \
+      global MOD (-l G=MOD into G), -v prints the version, -E ignores LUA_INIT, LUA_PATH and \
+      LUA_CPATH, -W turns warnings on (off until then, as in lua.c), -i writes _PROMPT and \
+      _PROMPT2 when set even without a terminal (the REPL is interactive anyway), -- ends the \
+      options, - runs standard input as a chunk and ends. The global arg is lua.c's (the words \
+      before FILE at -1, -2, …), set before -e and -l run; FILE's ... is read from it. relua's \
       own --trusted, --memory-limit and --instruction-limit go anywhere before FILE. Trusted, \
       LUA_INIT_5_4 or LUA_INIT runs first (@FILE runs that file) and LUA_PATH/LUA_CPATH set \
       require's paths, as in lua.c. `require "Features.GuessingGame"` finds the repository's \
@@ -40,29 +43,42 @@ struct ReplCommand: AsyncParsableCommand {
 
   @MainActor
   func run() async throws {
+    try await Self.run(words: words)
+  }
+
+  /// `relua repl WORDS…`, its words as typed (relua's main calls it directly: the argument parser
+  /// refuses some words lua.c's command line has its own message for, as `---`).
+  @MainActor
+  static func run(words typed: [String]) async throws {
     let line: LuaCommandLine
-    var words = self.words
+    var words = typed
     let inspect: UInt16?
     do {
       inspect = try InspectOption.take(from: &words)
       line = try LuaCommandLine(words)
     } catch {
-      throw ValidationError("\(error)\n\n\(LuaCommandLine.usage)")
+      // As lua.c: the message and the usage once, exit status 1.
+      FileHandle.standardError.write(Data("relua: \(error)\n\(LuaCommandLine.usage)\n".utf8))
+      throw ExitCode.failure
     }
     if line.help {
-      print(Self.helpMessage())
+      print(helpMessage())
       return
     }
-    try await Self.run(line, interactive: true, inspect: inspect)
+    // `arg`'s words: the program and `repl` as typed (the words before this command's own), then
+    // those lua.c's command line read (--inspect taken out).
+    let program = Array(CommandLine.arguments.dropLast(typed.count))
+    let argTable = LuaArgTable(commandLine: program + words, hasScript: line.script != nil, scriptArguments: line.arguments)
+    try await Self.run(line, argTable: argTable, interactive: true, inspect: inspect)
   }
 
   /// Runs lua.c's command line with the REPL: `-v`, `LUA_INIT` (trusted), `-l`/`-e` in order,
   /// then the script (`-` is standard input, which ends it); then the prompt when `interactive`.
   /// `inspect`: the inspector's port (0: any free one); nil serves nothing.
   @MainActor
-  static func run(_ line: LuaCommandLine, interactive: Bool, inspect: UInt16? = nil) async throws {
+  static func run(_ line: LuaCommandLine, argTable: LuaArgTable, interactive: Bool, inspect: UInt16? = nil) async throws {
     if line.version {
-      print("relua (\(LuaVersion.release))")
+      LuaCommandLine.printVersion()
       if line.script == nil && line.steps.isEmpty && !line.interactive { return }
     }
     let file = line.script == "-" ? nil : line.script
@@ -70,30 +86,36 @@ struct ReplCommand: AsyncParsableCommand {
     // Without a script, `require` looks where it would for a script here: the directory and
     // the repository's Scripts/ found from it.
     let roots = LuaTestDiscovery.scriptRoots(for: file ?? (cwd + "/(repl)"))
-    var options = LuaOptions(
-      trusted: line.own.trusted, memoryLimit: line.own.memoryLimit, instructionLimit: line.own.instructionLimit, scriptRoots: roots)
+    var options = line.luaOptions(scriptRoots: roots)
     options.interruptible = true
     let lua = try LuaState(options: options)
     defer { lua.close() }
     let session = try ConsoleSession(lua: lua, reader: LineReader())
+    defer { session.restorePrint() }  // (before the state closes)
     var inspector: InspectorServer?
     if let inspect { inspector = try await startInspector(port: inspect, for: session) }
-    let initialization = line.own.trusted ? LuaCommandLine.initialization() : nil
-    for chunk in [initialization].compactMap({ $0 }) + line.steps.map(\.chunk) {
+    // _PROMPT even without a terminal when -i asks for the interactive mode, as lua.c.
+    session.promptsWithoutTerminal = line.interactive
+    try argTable.install(in: lua)
+    for chunk in [line.initialization].compactMap({ $0 }) + line.steps.map(\.chunk) {
       guard await session.execute(chunk.source, chunkName: chunk.name, arguments: chunk.arguments) else {
         throw ExitCode.failure
       }
     }
-    let argTable = try lua.table(array: line.arguments.map { .text($0) })
-    try argTable.rawSet(.integer(0), .text(line.script ?? "relua"))
-    try lua.setGlobal("arg", .table(argTable))
-    if line.script == "-" {
-      let source = String(decoding: FileHandle.standardInput.readDataToEndOfFile(), as: UTF8.self)
-      if !(await session.execute(source, chunkName: "=stdin", arguments: line.arguments)) { throw ExitCode.failure }
-      return
-    }
-    if let file, !(await session.load(file: file)) {
-      throw ExitCode.failure
+    if line.script != nil {
+      // The script's `...`: from `arg` as it is now (lua.c).
+      let scriptArguments: [LuaValue]
+      do { scriptArguments = try LuaArgTable.scriptArguments(in: lua) } catch {
+        session.report(error)
+        throw ExitCode.failure
+      }
+      if let file {
+        guard await session.load(file: file, arguments: scriptArguments) else { throw ExitCode.failure }
+      } else {
+        let source = String(decoding: FileHandle.standardInput.readDataToEndOfFile(), as: UTF8.self)
+        guard await session.execute(source, chunkName: "=stdin", values: scriptArguments) else { throw ExitCode.failure }
+        guard line.interactive else { return }
+      }
     }
     guard interactive else { return }
     let code = await session.run()

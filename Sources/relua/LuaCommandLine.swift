@@ -9,12 +9,15 @@ import Lua
 ///       -l mod    require library 'mod' into global 'mod'
 ///       -l g=mod  require library 'mod' into global 'g'
 ///       -v        show version information
+///       -E        ignore environment variables
+///       -W        turn warnings on
 ///       --        stop handling options
 ///       -         stop handling options and execute stdin
 ///
 /// plus relua's own `--trusted`, `--memory-limit N` and `--instruction-limit N` (also as
 /// `--option=N`) anywhere before the script. `-e` and `-l` run in the order given, before the
-/// script; `-estat` and `-lmod` (attached) work as in lua.c.
+/// script; `-estat` and `-lmod` (attached) work as in lua.c. `--help` shows the usage; `-h` is
+/// an unknown option, as in lua.c.
 struct LuaCommandLine {
   enum Step: Equatable {
     case execute(String)
@@ -36,7 +39,7 @@ struct LuaCommandLine {
     var arguments: [String]
   }
 
-  /// lua.c's `LUA_INIT_5_4`, else `LUA_INIT`, as a chunk (`@file` runs that file); for trusted
+  /// lua.c's `LUA_INIT_5_4`, else `LUA_INIT` (none under `-E`), as a chunk (`@file` runs that file); for trusted
   /// states only (a sandboxed one reads no environment).
   static func initialization() -> Chunk? {
     let environment = ProcessInfo.processInfo.environment
@@ -46,10 +49,34 @@ struct LuaCommandLine {
     return Chunk(source: text, name: "=LUA_INIT", arguments: [])
   }
 
+  /// `LUA_INIT` as a chunk when the state is trusted and `-E` was not given.
+  var initialization: Chunk? { own.trusted && !ignoresEnvironment ? Self.initialization() : nil }
+
+  /// The options as a state's: the sandbox and limits, lua.c's warnings (off until `-W`) and `-E`.
+  func luaOptions(scriptRoots: [String]) -> LuaOptions {
+    var options = LuaOptions(
+      trusted: own.trusted, memoryLimit: own.memoryLimit, instructionLimit: own.instructionLimit, scriptRoots: scriptRoots)
+    options.warnsByDefault = warnings
+    options.ignoresEnvironment = ignoresEnvironment
+    options.interruptsAreCatchable = true
+    options.namesErrorObjectsByType = true
+    return options
+  }
+
+  /// `-v`: lua.c's line, relua's name first; written at once, before what `-e` prints.
+  static func printVersion() {
+    let copyright = LuaVersion.copyright.replacing(LuaVersion.release, with: "", maxReplacements: 1)
+    FileHandle.standardOutput.write(Data("relua (\(LuaVersion.release))\(copyright)\n".utf8))
+  }
+
   var steps: [Step] = []
   var interactive = false
   var version = false
-  /// `--help` or `-h` before the script.
+  /// `-E`: no LUA_INIT, LUA_PATH or LUA_CPATH.
+  var ignoresEnvironment = false
+  /// `-W`: warnings on from the start (lua.c starts with them off).
+  var warnings = false
+  /// `--help` before the script.
   var help = false
   /// The script (`-` for standard input), and its arguments.
   var script: String?
@@ -70,7 +97,10 @@ struct LuaCommandLine {
     var index = words.startIndex
     func value(for option: String, attached: String) throws -> String {
       if !attached.isEmpty { return attached }
-      guard index < words.endIndex else { throw Invalid(description: "'\(option)' needs an argument") }
+      // (As lua.c: a next word that is an option is not taken as the value.)
+      guard index < words.endIndex, !words[index].hasPrefix("-") else {
+        throw Invalid(description: "'\(option)' needs an argument")
+      }
       defer { index += 1 }
       return words[index]
     }
@@ -118,7 +148,8 @@ struct LuaCommandLine {
         }
       case "-i" where attached.isEmpty: interactive = true
       case "-v" where attached.isEmpty: version = true
-      case "-h" where attached.isEmpty: help = true
+      case "-E" where attached.isEmpty: ignoresEnvironment = true
+      case "-W" where attached.isEmpty: warnings = true
       default: throw Invalid(description: "unrecognized option '\(word)'")
       }
     }
@@ -138,6 +169,8 @@ struct LuaCommandLine {
       -l mod    require library 'mod' into global 'mod'
       -l g=mod  require library 'mod' into global 'g'
       -v        show version information
+      -E        ignore environment variables
+      -W        turn warnings on
       --        stop handling options
       -         stop handling options and execute stdin
       --trusted, --memory-limit N, --instruction-limit N   relua's sandbox and limits

@@ -34,6 +34,12 @@ struct ReluaCommand: AsyncParsableCommand {
       await runLuaCommandLine(words)
       return
     }
+    // `relua repl` and lua.c's options: read by LuaCommandLine, not the argument parser (which
+    // refuses `---` as its own error); `relua repl --help` is still the parser's.
+    if words.first == "repl", !["-h", "--help", "help"].contains(words.dropFirst().first ?? "") {
+      do { try await ReplCommand.run(words: Array(words.dropFirst())) } catch { exit(withError: error) }
+      return
+    }
     do {
       var command = try parseAsRoot()
       if var asyncCommand = command as? AsyncParsableCommand {
@@ -56,18 +62,25 @@ struct ReluaCommand: AsyncParsableCommand {
         FileHandle.standardError.write(Data("relua: \(error)\n\(LuaCommandLine.usage)\n".utf8))
         Foundation.exit(1)
       }
+      if line.help {
+        print(LuaCommandLine.usage)
+        return
+      }
+      let argTable = LuaArgTable(
+        commandLine: [CommandLine.arguments.first ?? "relua"] + words, hasScript: line.script != nil,
+        scriptArguments: line.arguments)
       if let script = line.script, script != "-", !line.interactive {
-        if line.version { print("relua (\(LuaVersion.release))") }
+        if line.version { LuaCommandLine.printVersion() }
         var sandbox = SandboxOptions()
         sandbox.trusted = line.own.trusted
         sandbox.memoryLimit = line.own.memoryLimit
         sandbox.instructionLimit = line.own.instructionLimit
-        try await RunCommand.runScript(script, arguments: line.arguments, sandbox: sandbox, prelude: line.steps)
+        try await RunCommand.runScript(script, arguments: line.arguments, sandbox: sandbox, commandLine: (line, argTable))
         return
       }
       // lua.c: with -e or -v and no script, run them and end; otherwise the prompt.
       let interactive = line.interactive || (line.script == nil && line.steps.isEmpty && !line.version)
-      try await ReplCommand.run(line, interactive: interactive)
+      try await ReplCommand.run(line, argTable: argTable, interactive: interactive)
     } catch {
       exit(withError: error)
     }

@@ -65,32 +65,41 @@ struct RunCommand: AsyncParsableCommand {
     try await Self.runScript(file, arguments: arguments, sandbox: sandbox)
   }
 
-  /// Runs `file` as `relua run` does; `prelude`: lua.c's `-e`/`-l` steps first (`relua -e … FILE`).
+  /// Runs `file` as `relua run` does; `commandLine`: lua.c's (`relua -e … FILE`): its options
+  /// (warnings, `-E`), its `arg` table, set before `LUA_INIT` and the `-e`/`-l` steps, which run
+  /// first, and from which the script's `...` is read.
   @MainActor
   static func runScript(
-    _ file: String, arguments: [String], sandbox: SandboxOptions, prelude: [LuaCommandLine.Step] = []
+    _ file: String, arguments: [String], sandbox: SandboxOptions, commandLine: (line: LuaCommandLine, arg: LuaArgTable)? = nil
   ) async throws {
     do {
-      var options = sandbox.luaOptions(scriptRoots: LuaTestDiscovery.scriptRoots(for: file))
+      let roots = LuaTestDiscovery.scriptRoots(for: file)
+      var options = commandLine?.line.luaOptions(scriptRoots: roots) ?? sandbox.luaOptions(scriptRoots: roots)
       options.interruptible = true  // Ctrl-C stops the script where it is (see InterruptSignal)
       // --instruction-limit counts all the Lua the script causes: its chunk, reducers, effects.
       options.sharesInstructionBudget = true
       let lua = try LuaState(options: options)
       defer { lua.close() }
       InterruptSignal.install(interactive: false)
-      try ReluaHost.install(in: lua)
-      let argTable = try lua.table(array: arguments.map { .text($0) })
-      try argTable.rawSet(.integer(0), .text(file))
-      try lua.setGlobal("arg", .table(argTable))
+      let host = try ReluaHost.install(in: lua)
+      if let commandLine {
+        try commandLine.arg.install(in: lua)
+      } else {
+        let argTable = try lua.table(array: arguments.map { .text($0) })
+        try argTable.rawSet(.integer(0), .text(file))
+        try lua.setGlobal("arg", .table(argTable))
+      }
       InterruptSignal.arm(lua)
       defer { InterruptSignal.disarm() }
       // lua.c's LUA_INIT (trusted only), then `-e`/`-l` in order.
-      let initialization = sandbox.trusted ? LuaCommandLine.initialization() : nil
-      for step in [initialization].compactMap({ $0 }) + prelude.map(\.chunk) {
+      let initialization = commandLine.map { $0.line.initialization } ?? (sandbox.trusted ? LuaCommandLine.initialization() : nil)
+      for step in [initialization].compactMap({ $0 }) + (commandLine?.line.steps ?? []).map(\.chunk) {
         _ = try await LuaCoroutineDriver.run(try lua.load(step.source, name: step.name), arguments: step.arguments.map { .text($0) })
       }
       let chunk = try lua.load(file: file)
-      _ = try await LuaCoroutineDriver.run(chunk, arguments: arguments.map { .text($0) })
+      let scriptArguments = commandLine == nil ? arguments.map { .text($0) } : try LuaArgTable.scriptArguments(in: lua)
+      _ = try await LuaCoroutineDriver.run(chunk, arguments: scriptArguments)
+      host.flushSharedSaves()
       // The finalizers run now, under a budget of their own: one that loops is stopped (a
       // warning each) and the run fails, naming where it was, instead of hanging at exit.
       lua.close()

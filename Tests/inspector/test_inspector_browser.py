@@ -28,7 +28,7 @@ SCREENSHOTS = os.environ.get("RELUA_INSPECTOR_SCREENSHOTS") or tempfile.mkdtemp(
 
 # The REPL on a pseudo-terminal, as its own tests drive it (same arguments: relua's path first).
 sys.path.insert(0, os.path.join(ROOT, "Tests", "repl"))
-from test_repl import repl  # noqa: E402
+from test_repl import repl, shared_notes_directory  # noqa: E402
 
 try:
     from selenium import webdriver
@@ -608,6 +608,41 @@ def test_requests_without_the_token_and_foreign_websockets_are_refused():
         driver.quit()
         terminal.close()
 
+
+
+def test_shared_values_are_marked_with_their_keys_in_the_state_tree():
+    directory = shared_notes_directory()
+    terminal, url, _, _ = inspected("Notes.lua", cwd=directory)
+    driver = None
+    try:
+        terminal.line(':add "milk"')
+        terminal.expect(r"Notes: 1\. milk")
+        terminal.line(":open 1")
+        terminal.expect(r"Note: milk")
+        driver = opened(url)
+
+        def marks(d):
+            found = {}
+            for mark in d.find_elements(By.CSS_SELECTOR, "#state .shared-mark"):
+                holder = mark.find_element(By.XPATH, "./ancestor::*[@data-path][1]")
+                found[holder.get_attribute("data-path")] = mark.get_attribute("textContent")
+            return found
+
+        wait(driver, lambda d: marks(d) == {
+            "/notes": 'shared: fileStorage("notes.json")',
+            "/path/[1]/detail/note": 'shared: fileStorage("notes.json"):element()',
+        }, "the shared places marked")
+        # An edit through the detail shows in the list's copy too.
+        terminal.line(':edit "oat milk"')
+        terminal.expect(r"Note: oat milk")
+        driver.execute_script("document.querySelectorAll('#state details').forEach(d => d.open = true)")
+        wait(driver, lambda d: leaf(d, "/notes/[1]/text") == 'text = "oat milk"', "the list's copy edited")
+        screenshot(driver, "inspector-shared.png")
+    finally:
+        if driver:
+            driver.quit()
+        terminal.close()
+        shutil.rmtree(directory)
 
 def test_the_repl_without_inspect_serves_nothing():
     terminal = repl("Scripts/Features/GuessingGame.lua")

@@ -4,6 +4,7 @@
 Usage: python3 Tests/repl/test_repl.py PATH_TO_RELUA [NAME_PART]
 Prints one line per test and `N passed, N failed`; the exit code is the number of failures.
 """
+import json
 import os
 import pty
 import re
@@ -723,6 +724,39 @@ def test_save_then_load_reopens_the_same_screens():
         t.close()
 
 
+def test_records_app_keeps_its_records_across_launches():
+    # The records app on a copy of Scripts/Features: records.json goes beside the copied script
+    # (the first directory its scripts may use), never into the repository.
+    directory = copy_scripts()
+    saved = os.path.join(directory, "Scripts", "Features", "records.json")
+    t = repl("Scripts/Features/Records.lua", cwd=directory)
+    try:
+        t.expect(r"No records yet\.")
+        t.line(":add")
+        t.expect(r"Records › RecordForm")
+        t.line(':binding.title "Dune"')
+        t.expect(r"Title:\s+Dune")
+        t.line(":done")
+        t.expect(r"Records: 1 \(0 favourites\)\s+1  Dune")
+        # At once: the save still waiting out its debounce runs before relua ends.
+        t.line(":quit")
+        assert t.wait_exit() == 0
+    finally:
+        t.close()
+    with open(saved) as f:
+        assert json.load(f) == [{"id": 1, "title": "Dune", "notes": "", "favourite": False}]
+    t = repl("Scripts/Features/Records.lua", cwd=directory)
+    try:
+        t.expect(r"Records: 1 \(0 favourites\)\s+1  Dune")
+        t.line(":open 1")
+        t.expect(r"Records › RecordDetail")
+        t.expect(r"Viewed for 0:01")  # the detail's reading clock, a live effect
+        t.line(":back")
+        t.expect(r"── Records ──")
+    finally:
+        t.close()
+
+
 def start_recording(feature, test_file, first_screen, env=None):
     """A REPL on a copy of Scripts/Features opened on `feature`, recording to Scripts/Tests/`test_file`."""
     directory = copy_scripts()
@@ -1160,6 +1194,236 @@ def test_websocket_case_study_echoes_through_a_real_server():
             t.expect(r"Status: disconnected")
             t.line(":sendButtonTapped")
             t.expect(r"Could not send socket message")
+        finally:
+            t.close()
+    finally:
+        server.kill()
+        server.wait()
+
+SHARED_NOTES = """
+local relua = require "relua"
+local Notes = relua.fileStorage("notes.json")
+local Detail = relua.feature "Detail" {
+  state = { note = { id = 0, text = "" } },
+  shared = { note = Notes:element() },
+  actions = { edit = "string" },
+  reduce = relua.on { edit = function(s, text) s.note.text = text end },
+  view = function(s) return "Note: " .. s.note.text end,
+}
+return relua.feature "List" {
+  state = { notes = relua.identified {}, path = {} },
+  shared = { notes = Notes },
+  actions = { add = "string", open = "integer" },
+  compose = { relua.stack("path", { detail = Detail }) },
+  reduce = relua.on {
+    add = function(s, text) s.notes[#s.notes + 1] = { id = #s.notes + 1, text = text } end,
+    open = function(s, id) relua.push(s.path, { detail = { note = copy(s.notes[id]) } }) end,
+  },
+  view = function(s)
+    local lines = {}
+    for _, n in ipairs(s.notes) do lines[#lines + 1] = n.id .. ". " .. n.text end
+    return "Notes: " .. table.concat(lines, ", ")
+  end,
+}
+"""
+
+
+def shared_notes_directory():
+    directory = tempfile.mkdtemp(prefix="relua_shared_")
+    with open(os.path.join(directory, "Notes.lua"), "w") as f:
+        f.write(SHARED_NOTES)
+    return directory
+
+
+def test_shared_state_is_saved_marked_undone_and_kept_across_sessions():
+    directory = shared_notes_directory()
+    try:
+        t = repl("Notes.lua", cwd=directory)
+        try:
+            t.expect(r"List> ")
+            t.line(':add "milk"')
+            t.expect(r"Notes: 1\. milk")
+            t.line(":open 1")
+            t.expect(r"Note: milk")
+            t.line(':edit "oat milk"')
+            t.expect(r"Note: oat milk")
+            t.line(":state")
+            t.expect(r"shared: state\.notes <- fileStorage\(\"notes\.json\"\)".replace("<-", "\u2190"))
+            t.expect(r"shared: state\.path\[id=0\]\.detail\.note <- fileStorage\(\"notes\.json\"\):element\(\)".replace("<-", "\u2190"))
+            t.line(":undo")
+            t.expect(r"Note: milk")
+            t.line(":quit")
+            assert t.wait_exit() == 0
+        finally:
+            t.close()
+        with open(os.path.join(directory, "notes.json")) as f:
+            assert json.load(f) == [{"id": 1, "text": "milk"}], "the undone edit is what was saved"
+        # A SIGTERM right after a change (inside the 0.2 s the save waits for) loses nothing.
+        t = repl("Notes.lua", cwd=directory)
+        try:
+            t.expect(r"Notes: 1\. milk")
+            t.line(':add "eggs"')
+            t.expect(r"Notes: 1\. milk, 2\. eggs")
+            os.kill(t.pid, signal.SIGTERM)
+            t.wait_exit()
+        finally:
+            t.close()
+        with open(os.path.join(directory, "notes.json")) as f:
+            assert [n["text"] for n in json.load(f)] == ["milk", "eggs"]
+    finally:
+        shutil.rmtree(directory)
+
+
+def test_a_recorded_session_sets_up_and_asserts_shared_state():
+    directory = shared_notes_directory()
+    try:
+        with open(os.path.join(directory, "notes.json"), "w") as f:
+            f.write('[{"id": 1, "text": "milk"}]')
+        t = repl("Notes.lua", cwd=directory)
+        try:
+            t.expect(r"Notes: 1\. milk")
+            t.line(":record notes_test.lua")
+            t.expect(r"recording")
+            t.line(":open 1")
+            t.expect(r"Note: milk")
+            t.line(':edit "oat milk"')
+            t.expect(r"Note: oat milk")
+            t.line(":stop")
+            t.expect(r"wrote notes_test\.lua")
+        finally:
+            t.close()
+        result = subprocess.run([RELUA, "test", "notes_test.lua"], capture_output=True, text=True, cwd=directory, timeout=120)
+        assert result.returncode == 0 and "1 passed, 0 failed" in result.stdout, result.stdout + result.stderr
+        # The recorded state holds the shared fields: the test's fresh shares start from them.
+        with open(os.path.join(directory, "notes_test.lua")) as f:
+            assert '"text":"milk"' in f.read()
+    finally:
+        shutil.rmtree(directory)
+
+
+LATER_ALERT_FEATURE = """
+local relua = require "relua"
+local Effect = relua.Effect
+return relua.feature "Later" {
+  state = { count = 0 },
+  actions = { alertLater = {}, showAlert = {}, closeLater = {}, closeAlert = {} },
+  compose = { relua.presents("alert", relua.alert {}) },
+  reduce = relua.on {
+    alertLater = function(_, _, deps)
+      return Effect.run(function(send) deps.clock.sleep(0.5) send("showAlert") end)
+    end,
+    showAlert = function(s) s.alert = { title = "Later!", buttons = { { label = "OK" } } } end,
+    closeLater = function(_, _, deps)
+      return Effect.run(function(send) deps.clock.sleep(0.5) send("closeAlert") end)
+    end,
+    closeAlert = function(s) s.alert = nil end,
+  },
+  view = function(s) return ("Count: %d"):format(s.count) end,
+}
+"""
+
+
+def test_the_prompt_follows_at_once_a_screen_an_effect_opens_or_closes():
+    # The alert comes from an effect while a line is being typed: the prompt names it with the
+    # breadcrumb, before Enter, and what was typed stays.
+    directory = tempfile.mkdtemp(prefix="relua_repl_")
+    with open(os.path.join(directory, "Later.lua"), "w") as f:
+        f.write(LATER_ALERT_FEATURE)
+    t = repl("Later.lua", cwd=directory)
+    try:
+        t.expect(r"Count: 0")
+        t.expect(r"Later> ")
+        t.line(":alertLater")
+        t.expect(r"Later> ")
+        t.send(":sta")
+        t.expect(r"── Later › Alert ──")
+        t.expect(r"Later/Alert> :sta")
+        t.line("te count")
+        t.expect(r"\n0\r?\n")
+        # And closed by an effect: the prompt goes back with the breadcrumb.
+        t.line(":closeLater")
+        t.expect(r"Later/Alert> ")
+        t.send(":scr")
+        t.expect(r"── Later ──")
+        t.expect(r"Later> :scr")
+        t.line("eens")
+        t.expect(r"\nLater\r?\n")
+    finally:
+        t.close()
+
+
+def test_a_bare_word_payload_says_how_to_quote_it():
+    t = repl("Scripts/Features/CaseStudies/SharedState.lua")
+    try:
+        t.expect(r"> ")
+        t.line(":selectTab profile")
+        t.expect(r"got nil — profile is a Lua name \(a variable, nil here\); write \"profile\" to send the text")
+        t.line(':selectTab "profile"')
+        t.expect(r"currentTab = \"profile\"")
+    finally:
+        t.close()
+
+
+def test_tab_completes_store_methods_and_nested_fields():
+    t = repl("Scripts/Features/GuessingGame.lua")
+    try:
+        t.expect(r"Game> ")
+        time.sleep(0.3)
+        t.send("store:sta\t")
+        t.expect(r"store:state")
+        t.send("()\r")
+        t.expect(r"counter = \{")
+        t.line("config = { window = { title = 'x' } }")
+        t.expect(r"Game> ")
+        time.sleep(0.3)
+        t.send("=config.window.ti\t")
+        t.expect(r"config\.window\.title")
+        t.send("\r")
+        t.expect(r"\nx\r?\n")
+    finally:
+        t.close()
+
+
+def test_sigterm_right_after_a_command_under_load_is_never_lost():
+    # SIGTERM as the prompt comes back, 4 busy loops loading the CPU: libedit's readline must not
+    # have saved (and restored) an ignored SIGTERM (1 run in 30 did, before EndingSignal).
+    load = [subprocess.Popen(["sh", "-c", "while :; do :; done"]) for _ in range(4)]
+    try:
+        for run in range(5):
+            directory, recorded, t = start_recording("Scripts/Features/GuessingGame.lua", "term_test.lua", r"Games played: 0")
+            try:
+                t.line(":increment")
+                t.expect(r"Guess: 1")
+                time.sleep(0.01 * run)
+                os.kill(t.pid, signal.SIGTERM)
+                t.wait_exit(timeout=10)
+            finally:
+                t.close()
+            assert os.path.exists(recorded), "run %d: no recording" % (run + 1)
+    finally:
+        for process in load:
+            process.kill()
+            process.wait()
+
+
+def test_a_page_of_search_results_reads_in_a_screenful():
+    # Ten rows with 150-character avatar URLs: three shown on a line each, the rest summed up.
+    port = free_port()
+    server = subprocess.Popen([RELUA, "fake-github", "--port", str(port), "--total-count", "15"],
+                              stdout=subprocess.DEVNULL)
+    try:
+        wait_for_port(port)
+        t = repl("Scripts/Features/RepositorySearch.lua", env={"RELUA_GITHUB_API": "http://127.0.0.1:%d" % port})
+        try:
+            t.expect(r"RepositorySearch> ")
+            t.line(':binding.query "tca"')
+            t.expect(r"\(effect\)")
+            diff = t.expect(r"(?s)items = \{(.*?)\n\s*\},").group(1)
+            rows = [line for line in diff.splitlines() if line.strip()]
+            assert len(rows) == 4, diff
+            assert re.match(r"\+\s+\{ id = \d+, liked = false, repository = \{ … 9 more \} \},", rows[0]), diff
+            assert re.match(r"\+\s+… 7 more rows \[id=\d+…id=\d+\]", rows[3]), diff
+            assert "avatar_url" not in diff, diff
         finally:
             t.close()
     finally:

@@ -1,9 +1,19 @@
--- Case study: shared state (FEATURES §3).
--- Shows one state behind two tabs. The Counter tab owns the numbers; the Profile tab's state is
--- *derived* from them through a lens (relua.scope with { get, set }), so both tabs always agree
--- with no synchronising code, and the Profile reducer can only change what the lens exposes.
+-- Case study: shared state (TCA's "Shared state", in memory).
+-- Two tabs hold the same stats: the Counter tab changes them, the Profile tab shows and resets
+-- them. Each tab declares `shared = { stats = Stats }`, a field bound to one in-memory key, so a
+-- write through either holder is seen by the other at once — in the same send, with no parent
+-- copying anything — and each tab works, and is tested, alone.
+--  * A reducer writes a share as any state field (`s.stats.count = …`); the store keeps every
+--    holder in step, and a failed send gives the share back.
+--  * The shared value is state: diffs, :undo and a test store's exhaustive steps show every holder.
+--  * `relua.inMemory` lives as long as the runtime (one REPL session); each test store starts fresh.
 local relua = require "relua"
 local feature, on = relua.feature, relua.on
+
+-- The key both tabs hold: count, its extremes, and how many times it changed.
+local Stats = relua.inMemory("stats")
+
+local function initialStats() return { count = 0, maxCount = 0, minCount = 0, numberOfCounts = 0 } end
 
 local function isPrime(n)
   if n <= 1 then return false end
@@ -14,87 +24,76 @@ local function isPrime(n)
   return true
 end
 
--- The Counter tab: counts presses and tracks the extremes; checks whether the count is prime.
+-- The Counter tab: counts presses into the shared stats; checks whether the count is prime.
 local Counter = feature "Counter" {
-  -- alert: nil, or { title = "…" } while the "is prime?" answer is shown
-  state = { alert = nil, count = 0, maxCount = 0, minCount = 0, numberOfCounts = 0 },
+  -- alert: nil, or { title = "…" } while the "is prime?" answer is shown (the Counter's own)
+  state = function() return { alert = nil, stats = initialStats() } end,
+
+  shared = { stats = Stats },
 
   actions = { increment = {}, decrement = {}, isPrimeButtonTapped = {}, alertDismissed = {} },
 
   reduce = on {
     increment = function(s)
-      s.count = s.count + 1
-      s.numberOfCounts = s.numberOfCounts + 1
-      s.maxCount = math.max(s.maxCount, s.count)
+      local stats = s.stats
+      stats.count = stats.count + 1
+      stats.numberOfCounts = stats.numberOfCounts + 1
+      stats.maxCount = math.max(stats.maxCount, stats.count)
     end,
     decrement = function(s)
-      s.count = s.count - 1
-      s.numberOfCounts = s.numberOfCounts + 1
-      s.minCount = math.min(s.minCount, s.count)
+      local stats = s.stats
+      stats.count = stats.count - 1
+      stats.numberOfCounts = stats.numberOfCounts + 1
+      stats.minCount = math.min(stats.minCount, stats.count)
     end,
     isPrimeButtonTapped = function(s)
-      local title = isPrime(s.count)
-        and ("👍 The number %d is prime!"):format(s.count)
-        or ("👎 The number %d is not prime :("):format(s.count)
+      local count = s.stats.count
+      local title = isPrime(count)
+        and ("👍 The number %d is prime!"):format(count)
+        or ("👎 The number %d is not prime :("):format(count)
       s.alert = { title = title, buttons = { { label = "OK", action = "alertDismissed" } } }
     end,
     alertDismissed = function(s) s.alert = nil end,
   },
 
   view = function(s)
-    local text = ("%d   [-] [+]   [Is this prime?]"):format(s.count)
+    local text = ("%d   [-] [+]   [Is this prime?]"):format(s.stats.count)
     if s.alert then text = text .. "\n┌ " .. s.alert.title .. " [OK]" end
     return text
   end,
 }
 
--- The Profile tab: sees the numbers (and the current tab), and can reset them.
+-- The Profile tab: shows the same stats, and resets them.
 local Profile = feature "Profile" {
-  state = { currentTab = "counter", count = 0, maxCount = 0, minCount = 0, numberOfCounts = 0 },
+  state = function() return { stats = initialStats() } end,
+
+  shared = { stats = Stats },
 
   actions = { resetCounterButtonTapped = {} },
 
   reduce = on {
-    resetCounterButtonTapped = function(s)
-      s.currentTab = "counter"
-      s.count, s.maxCount, s.minCount, s.numberOfCounts = 0, 0, 0, 0
-    end,
+    resetCounterButtonTapped = function(s) s.stats = initialStats() end,
   },
 
   view = function(s)
+    local stats = s.stats
     return ("Current count: %d\nMax count: %d\nMin count: %d\nTotal number of count events: %d\n[Reset]")
-      :format(s.count, s.maxCount, s.minCount, s.numberOfCounts)
-  end,
-}
-
--- What the Profile sees of the shared state, and how its changes are written back.
--- Anything the get does not expose (the counter's alert) is out of the Profile's reach, and the
--- set writes back only the fields it names.
-local profileLens = {
-  get = function(s)
-    return {
-      currentTab = s.currentTab,
-      count = s.counter.count, maxCount = s.counter.maxCount,
-      minCount = s.counter.minCount, numberOfCounts = s.counter.numberOfCounts,
-    }
-  end,
-  set = function(s, profile)
-    s.currentTab = profile.currentTab
-    s.counter.count, s.counter.maxCount = profile.count, profile.maxCount
-    s.counter.minCount, s.counter.numberOfCounts = profile.minCount, profile.numberOfCounts
+      :format(stats.count, stats.maxCount, stats.minCount, stats.numberOfCounts)
   end,
 }
 
 local tabs = { counter = true, profile = true }
 
 local SharedState = feature "SharedState" {
-  state = function() return { currentTab = "counter", counter = Counter:initial() } end,
+  state = function(deps)
+    return { currentTab = "counter", counter = Counter:initial(deps), profile = Profile:initial(deps) }
+  end,
 
   actions = { selectTab = "string" },
 
   compose = {
     relua.scope("counter", Counter),
-    relua.scope("profile", Profile, profileLens),
+    relua.scope("profile", Profile),
   },
 
   reduce = on {
@@ -102,15 +101,17 @@ local SharedState = feature "SharedState" {
       if not tabs[tab] then error(("selectTab: no tab '%s' (tabs: counter, profile)"):format(tab)) end
       s.currentTab = tab
     end,
+    -- The Profile reset the stats (the Counter sees that already); the tab bar goes back too.
+    ["profile.resetCounterButtonTapped"] = function(s) s.currentTab = "counter" end,
   },
 
   view = function(s)
     local bar = s.currentTab == "counter" and "[Counter] Profile" or "Counter [Profile]"
-    local body = s.currentTab == "counter" and Counter.view(s.counter) or Profile.view(profileLens.get(s))
+    local body = s.currentTab == "counter" and Counter.view(s.counter) or Profile.view(s.profile)
     return bar .. "\n" .. body
   end,
 }
 
-SharedState.Counter, SharedState.Profile, SharedState.profileLens, SharedState.isPrime =
-  Counter, Profile, profileLens, isPrime
+SharedState.Counter, SharedState.Profile, SharedState.Stats, SharedState.isPrime =
+  Counter, Profile, Stats, isPrime
 return SharedState

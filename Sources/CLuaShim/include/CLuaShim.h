@@ -88,6 +88,8 @@ typedef struct relua_control {
                               // after it names that place, not the host code it unwinds through
   int shared_budget;          // 1: the budget spans top-level calls until Swift resets it
   int interrupted;
+  int interrupt_catchable;    // lua.c's rule: the first interrupt raises once, and `pcall` may catch it
+  int interrupt_raised;       // that raise happened (since the outermost entry); a next press is `interrupted`
   int interruptible;          // install the count hook even without a limit, for interrupts
   int hook_step;
   relua_flag *interrupt_flag; // owned by Swift
@@ -101,6 +103,7 @@ typedef struct relua_control {
   char *warn_buffer;
   size_t warn_length, warn_capacity;
   int warn_on;
+  int warn_continued;  // the last piece had `tocont`: the next one is no control message
   relua_print_fn print;
   void *print_context;
   // a host C target's slots: its functions and their context, NULL once released (relua's state
@@ -150,7 +153,10 @@ static inline relua_control *relua_getcontrol(lua_State *L) {
 
 /// Opens the standard library, sandboxed unless trusted. Roots: directories `require` may load
 /// from. Protected; on error returns a status with the message on top.
-int relua_openlibs(lua_State *L, int trusted, const char *const *roots, int root_count);
+/// `ignore_environment`: lua.c's `-E` (the registry's LUA_NOENV: `package` reads no LUA_PATH/LUA_CPATH).
+int relua_openlibs(lua_State *L, int trusted, int ignore_environment, const char *const *roots, int root_count);
+/// LUA_COPYRIGHT: "Lua 5.4.x  Copyright (C) … Lua.org, PUC-Rio", as lua.c's `-v` prints it.
+const char *relua_copyright(void);
 
 #pragma mark - Protected entries from Swift
 

@@ -44,6 +44,7 @@ static inline __attribute__((always_inline)) int relua_enter(lua_State *L, relua
       if (c->instructions_remaining <= 0) c->budget_exhausted = 1;
     }
     c->interrupted = 0;
+    c->interrupt_raised = 0;
     c->memory_limit_hit = 0;
     if (c->interrupt_flag) relua_flag_set(c->interrupt_flag, 0);
     relua_install_hook(L, c);

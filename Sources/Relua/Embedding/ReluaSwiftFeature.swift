@@ -22,6 +22,9 @@ public struct ReluaSwiftFeature: @unchecked Sendable {
   public let actions: [String: String?]
   /// The state a store of it starts from, as Lua sees it.
   public let initialState: Value
+  /// Fields of its state bound to shared keys, as a Lua feature's `shared = { … }`: the Lua
+  /// features holding the same keys share them with it.
+  public var shared: [String: ReluaSharedKeyName] = [:]
   let reducer: AnyFeatureReducer
 
   /// A feature from a reducer over relua's own state and actions.
@@ -86,6 +89,21 @@ extension ReluaHost {
     let spec = try lua.table()
     try spec.rawSet("state", lua.value(feature.initialState))
     try spec.rawSet("actions", .table(actions))
+    if !feature.shared.isEmpty {
+      let shared = try lua.table()
+      for (field, key) in feature.shared {
+        let descriptor = key.descriptor
+        let table: LuaValue
+        switch descriptor.kind {
+        case "inMemory", "fileStorage", "appStorage":
+          table = try module.rawGet(.text(descriptor.kind)).functionValue?.call(lua.value(descriptor.argument)).first ?? .nil
+        default:
+          table = try module.rawGet("sharedKey").functionValue?.call(.text(descriptor.kind), lua.value(descriptor.argument)).first ?? .nil
+        }
+        try shared.rawSet(.text(field), table)
+      }
+      try spec.rawSet("shared", .table(shared))
+    }
     guard let make = try module.rawGet("feature").functionValue,
       let constructor = try make.call(.text(name)).first?.functionValue,
       case .table(let table)? = try constructor.call(.table(spec)).first

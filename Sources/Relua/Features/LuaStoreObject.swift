@@ -41,6 +41,37 @@ package final class LuaStoreObject {
     }
   }
 
+  /// Puts back a state (`:undo`, `:redo`, `:load`, an inspector's jump) — not an action: no
+  /// reducer runs. Its shared fields become the shares' values (saved, and copied into the other
+  /// stores sharing them), as a state put back must hold what it held.
+  package func restore(_ state: Value) {
+    guard let (shares, _) = sharesLink else { return store.restore(state) }
+    var state = state
+    do {
+      try DependencyValues.withValues(store.dependencies) {
+        shares.beginSend()
+        try SharedSync.adoptTree(feature, state, registry: shares)
+        var path: ValuePath = []
+        try SharedSync.syncTree(feature, &state, registry: shares, path: &path, log: nil)
+      }
+      store.restore(state)
+      shares.commitSend(sender: ObjectIdentifier(store))
+    } catch {
+      shares.rollBackSend()
+      shares.warn("\(error)")
+      store.restore(state)
+    }
+  }
+
+  /// Where the state holds shared values, and which keys (`state.items`,
+  /// `fileStorage("items.json")`): what the REPL's `:state` and the inspector mark as shared.
+  package var sharedPlaces: [(place: String, key: String)] {
+    guard feature.reachesShares else { return [] }
+    return SharedSync.places(feature, in: store.state).map {
+      (describePath($0.path).replacingOccurrences(of: "[id = ", with: "[id="), $0.key.description)
+    }
+  }
+
   /// The registry this store's holders follow, while it lives.
   private var sharesLink: (SharedRegistry, ObjectIdentifier)?
 

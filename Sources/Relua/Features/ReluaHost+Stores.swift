@@ -10,7 +10,7 @@ extension ReluaHost {
 
   /// The same, also giving back the changes a failed send made to `shares`, and saving and
   /// spreading those of a send that ended.
-  func storeTransaction(shares: SharedRegistry?) -> StoreTransaction<Value> { ViewsTransaction(views: views, shares: shares) }
+  func storeTransaction(shares: SharedRegistry?) -> ViewsTransaction { ViewsTransaction(views: views, shares: shares) }
 
   /// A store of `feature` over this host's views (transactional through the views' write log).
   /// A feature without children is reduced by a closure written here, in the argument: a closure
@@ -21,9 +21,11 @@ extension ReluaHost {
     of feature: FeatureDefinition, initialState: Value, dependencies: DependencyValues
   ) -> Store<Value, FeatureAction> {
     guard feature.isLeaf else {
-      return Store(
-        initialState: initialState, reduce: rootReducer(for: feature), dependencies: dependencies,
-        transaction: storeTransaction(shares: feature.reachesShares ? dependencies[SharedRegistryKey.self] : nil))
+      let transaction = ViewsTransaction(views: views, shares: feature.reachesShares ? dependencies[SharedRegistryKey.self] : nil)
+      let store = Store(
+        initialState: initialState, reduce: rootReducer(for: feature), dependencies: dependencies, transaction: transaction)
+      transaction.sender = ObjectIdentifier(store)
+      return store
     }
     let root = LeafRootReducer(host: self, feature: feature)
     return Store(
@@ -84,6 +86,8 @@ final class ViewsTransaction: StoreTransaction<Value> {
   let views: StateViews
   /// The shares of the store's tree, if it holds any.
   let shares: SharedRegistry?
+  /// The store (its state is up to date when its send ends: the others are updated).
+  var sender: ObjectIdentifier?
 
   init(views: StateViews, shares: SharedRegistry?) {
     self.views = views
@@ -97,7 +101,10 @@ final class ViewsTransaction: StoreTransaction<Value> {
 
   override func end() {
     views.endTransaction()
-    if let shares { MainActor.assumeIsolated { shares.commitSend(sender: nil) } }
+    if let shares {
+      let sender = sender
+      MainActor.assumeIsolated { shares.commitSend(sender: sender) }
+    }
   }
 
   override func rollBack(_ state: inout Value) {

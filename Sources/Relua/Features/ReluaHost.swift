@@ -70,10 +70,9 @@ public final class ReluaHost {
     lua.setAppData(host)
     lua.onClose { [unowned host] in
       MainActor.assumeIsolated {
-        // A save still waiting out its delay is made now: `relua run` closes the state as the
-        // script ends, and a change made just before must reach its file or database.
-        host.liveSharesIfMade?.flush()
         host.forgetTestStores()
+        // Saves still waiting for their quiet spell run now: closing loses no change.
+        host.liveSharesIfMade?.flush()
       }
     }
     return host

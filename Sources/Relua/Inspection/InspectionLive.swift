@@ -28,7 +28,18 @@ package struct InspectionLive: Sendable, Equatable {
     package var payload: PayloadType?
   }
 
+  /// A place of the state that holds a shared value, and its key.
+  package struct SharedPlace: Sendable, Equatable {
+    /// The place as the inspector's state tree names it: `/notes`, `/path/[1]/detail/note`
+    /// (record keys, and 1-based positions in lists).
+    package var treePath: String
+    /// The key, as a script writes it: `fileStorage("notes.json"):element()`.
+    package var key: String
+  }
+
   package var screens: [Screen] = []
+  /// Where the state holds shared values (the inspector marks them).
+  package var shared: [SharedPlace] = []
   package var effects: [RunningEffect] = []
   package var actions: [Action] = []
   /// Whether a jump back in time is allowed now (not while the REPL records a test).

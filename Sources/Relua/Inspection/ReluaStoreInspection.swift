@@ -91,7 +91,7 @@ package final class ReluaStoreInspection: InspectedSession {
     } catch let error as ReluaError {
       throw InspectionRefusal("the state after #\(entry) does not fit the feature: \(error.fullDescription)")
     }
-    store.object.store.restore(state)
+    store.object.restore(state)
     export.restart(since: .jump, store: store.object.store)
     recordedUpToLastSend = 0
     tap.jumped(to: entry, state: store.state)

@@ -69,5 +69,23 @@ extension InspectionLive {
     screens = InspectionScreens.screens(of: feature, state: state, host: host)
     effects = store.runningEffects
     actions = InspectionActions.actions(of: feature, state: state)
+    if feature.reachesShares {
+      shared = SharedSync.places(feature, in: state).map { SharedPlace(treePath: Self.treePath($0.path, in: state), key: $0.key.description) }
+    }
+  }
+
+  /// A state path as the inspector's tree names places: keys, and 1-based positions.
+  private static func treePath(_ path: ValuePath, in state: Value) -> String {
+    var text = ""
+    var value = state
+    for component in path {
+      switch component {
+      case .key(let key): text += "/" + key
+      case .index(let position): text += "/[\(position + 1)]"
+      case .id(let id): text += "/[\((value.asIdentified.index(id: id) ?? -1) + 1)]"
+      }
+      value = value[component]
+    }
+    return text
   }
 }

@@ -13,6 +13,10 @@ extension ReluaHost {
     return made
   }
 
+  /// Runs the shared values' saves still waiting for their quiet spell (a process about to end:
+  /// a signal, an exit without closing the state).
+  package func flushSharedSaves() { liveSharesIfMade?.flush() }
+
   /// A fresh registry for one test store: its files in memory unless `files` is given.
   package func testShares(files: (any SharedFileSystem)? = nil) -> SharedRegistry {
     SharedRegistry(environment: sharedEnvironment(files: files ?? InMemoryFileSystem(), isTest: true)) { [unowned self] in self.sharedKeyKinds }
@@ -104,6 +108,21 @@ extension ReluaHost {
     }
   }
 
+  /// An expected state a test wrote from `before`: each holder the test changed gives its value
+  /// to its share, and every other holder of that share takes it (so a test asserts a shared
+  /// change once, at any of its places). Works on a scratch registry: the test's shares are
+  /// not touched.
+  func spreadingSharedChanges(in state: Value, from before: Value, of feature: FeatureDefinition) throws -> Value {
+    let scratch = testShares()
+    scratch.warn = { _ in }
+    try SharedSync.adoptTree(feature, before, registry: scratch)
+    try SharedSync.adoptChanges(feature, in: state, from: before, registry: scratch)
+    var state = state
+    var path: ValuePath = []
+    try SharedSync.syncTree(feature, &state, registry: scratch, path: &path, log: nil)
+    return state
+  }
+
   /// A new store's state: holders take what is stored (or give their defaults to empty shares),
   /// and the store is kept up to date with changes made elsewhere.
   func prepareShares(_ state: inout Value, of feature: FeatureDefinition, registry: SharedRegistry) throws {
@@ -114,9 +133,12 @@ extension ReluaHost {
 
   /// The registry a key function called from Lua works with: the store reducing or running the
   /// effect now.
+  /// Outside any store (a view, a script's own code) it is the runtime's live registry; a test
+  /// body reaches its test store's with `store:shared(key)`.
   private func currentRegistry(_ what: String) throws -> SharedRegistry {
-    guard let registry = DependencyValues.currentOrNil?[SharedRegistryKey.self] else {
-      throw ReluaError.usage("\(what) works inside a reducer or an effect (a store's); in a test, use store:shared(key) and store:setShared(key, value)")
+    guard let values = DependencyValues.currentOrNil else { return liveShares }
+    guard let registry = values[SharedRegistryKey.self] else {
+      throw ReluaError.usage("\(what): this store has no shared values (a store of a Swift program's own reducer); in a test, use store:shared(key) and store:setShared(key, value)")
     }
     return registry
   }
@@ -160,7 +182,10 @@ extension ReluaHost {
 @MainActor
 package final class SharedStoreLink {
   package let id: ObjectIdentifier
-  private weak var store: Store<Value, FeatureAction>?
+  /// Not weak: a weak reference gives the store a side table, and every retain of it on the
+  /// send path would take the slow path. The store's owner unlinks it before it goes
+  /// (`LuaStoreObject`'s deinit; a test store's registry goes with it).
+  private unowned(unsafe) let store: Store<Value, FeatureAction>
   private let feature: FeatureDefinition
   private var refreshScheduled = false
   /// Told after the store's state changed this way (a test store moves its expected state).
@@ -173,15 +198,16 @@ package final class SharedStoreLink {
   }
 
   func refresh(using registry: SharedRegistry) {
-    guard let store else { return registry.unlink(id) }
     if store.isSending {
       // (An effect's first turn runs inside a send: the state is the send's until it ends.)
       guard !refreshScheduled else { return }
       refreshScheduled = true
-      Task { @MainActor [weak self, weak registry] in
-        guard let self, let registry else { return }
-        self.refreshScheduled = false
-        self.refresh(using: registry)
+      let id = id
+      registry.later { registry in
+        // (Still linked: the store is alive.)
+        guard let link = registry.linked(id) else { return }
+        link.refreshScheduled = false
+        link.refresh(using: registry)
       }
       return
     }

@@ -5,17 +5,19 @@ import Foundation
 package final class Share {
   package let key: any ReluaSharedKey
   /// The value every holder sees; nil until something was stored or a holder gave its default.
-  package internal(set) var value: Value?
+  @exclusivity(unchecked) package internal(set) var value: Value?
   /// Why the stored value could not be read (the holders kept their default); nil when it could.
   package internal(set) var loadError: String?
   /// Why the last save failed; nil after a save that worked.
   package internal(set) var saveError: String?
   /// Whether the value was checked against a holder's default (`SharedRegistry.settle`).
-  var isSettled = false
+  @exclusivity(unchecked) var isSettled = false
   /// Whether what is stored must be kept aside before the next save (it could not be read).
   var keepStoredAside = false
   /// Counts changes (a save in flight compares it to know whether it is the latest).
   var version: UInt64 = 0
+  /// How many saves ran (a burst of changes is saved a few times at most, not once per change).
+  package internal(set) var saveCount = 0
   /// The debounced save waiting to run.
   var pendingSave: PendingSave?
   var subscription: ReluaSharedSubscription?

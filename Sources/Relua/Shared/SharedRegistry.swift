@@ -25,6 +25,18 @@ package final class SharedRegistry {
   private let customKinds: () -> [String: @Sendable (ReluaSharedKeyRequest) throws -> any ReluaSharedKey]
   private var byDescriptor: [SharedKeyDescriptor: Share] = [:]
   private var byID: [String: Share] = [:]
+  private var byFeature: [ObjectIdentifier: (feature: FeatureDefinition, shares: [Share])] = [:]
+  @exclusivity(unchecked) private var lastFeature: ObjectIdentifier?
+  @exclusivity(unchecked) private var lastShares: [Share] = []
+  /// What saves and outside changes, finishing on other threads, reach the registry through
+  /// (no weak reference to the registry or its shares: one would give them side tables, and
+  /// their every retain would take the slow path).
+  private let handle = Handle()
+
+  /// The registry, while it lives.
+  private final class Handle: @unchecked Sendable {  // read and written on the main actor only
+    unowned(unsafe) var registry: SharedRegistry?
+  }
   /// Shares changed by the running send, with what they held before it.
   private var changed: [(share: Share, before: Value?)] = []
   private var links: [ObjectIdentifier: SharedStoreLink] = [:]
@@ -37,12 +49,36 @@ package final class SharedRegistry {
   ) {
     self.environment = environment
     self.customKinds = customKinds
+    handle.registry = self
+  }
+
+  isolated deinit {
+    handle.registry = nil
+    for share in byID.values { share.subscription?.cancel() }
   }
 
   /// Every share made so far (what the REPL and the inspector list).
   package var shares: [Share] { byID.values.sorted { $0.key.id < $1.key.id } }
 
   // MARK: Shares
+
+  /// The shares of `feature`'s bindings, in their order (found once per feature: a walk over
+  /// many holders looks them up by the feature, not by hashing each key).
+  func shares(of feature: FeatureDefinition) throws -> [Share] {
+    let id = ObjectIdentifier(feature)
+    // A walk over a collection asks for the same feature again and again.
+    if id == lastFeature { return lastShares }
+    let found: [Share]
+    if let known = byFeature[id] {
+      found = known.shares
+    } else {
+      found = try feature.sharedBindings.map { try share(for: $0.key) }
+      byFeature[id] = (feature, found)  // (the feature kept, so its identifier is not reused)
+    }
+    lastFeature = id
+    lastShares = found
+    return found
+  }
 
   /// The share `descriptor` names, loading its value the first time.
   package func share(for descriptor: SharedKeyDescriptor) throws -> Share {
@@ -57,10 +93,12 @@ package final class SharedRegistry {
     byDescriptor[whole] = share
     byID[key.id] = share
     load(share)
-    share.subscription = key.subscribe { [weak self, weak share] in
+    let handle = handle
+    let id = key.id
+    share.subscription = key.subscribe {
       Task { @MainActor in
-        guard let self, let share else { return }
-        self.reloadAfterOutsideChange(share)
+        guard let registry = handle.registry, let share = registry.byID[id] else { return }
+        registry.reloadAfterOutsideChange(share)
       }
     }
     return share
@@ -204,7 +242,9 @@ package final class SharedRegistry {
     let key = share.key
     let setAside = share.keepStoredAside
     share.keepStoredAside = false
-    let pending = PendingSave(setsAside: setAside) { [weak self, weak share] in
+    let handle = handle
+    let id = key.id
+    let pending = PendingSave(setsAside: setAside) {
       let outcome: String?
       do {
         if setAside { try key.keepStoredAside() }
@@ -214,9 +254,11 @@ package final class SharedRegistry {
         outcome = "\(error)"
       }
       Task { @MainActor in
-        guard let share, share.version == version || outcome != nil else { return }
+        guard let registry = handle.registry, let share = registry.byID[id] else { return }
+        share.saveCount += 1
+        guard share.version == version || outcome != nil else { return }
         share.saveError = outcome
-        if let outcome { self?.warn("\(key.description): could not save: \(outcome)") }
+        if let outcome { registry.warn("\(key.description): could not save: \(outcome)") }
       }
     }
     share.pendingSave = pending
@@ -232,6 +274,7 @@ package final class SharedRegistry {
         share.keepStoredAside = false
       }
       try share.key.save(value)
+      share.saveCount += 1
       share.saveError = nil
     } catch {
       share.saveError = "\(error)"
@@ -253,6 +296,17 @@ package final class SharedRegistry {
   package func link(_ link: SharedStoreLink) { links[link.id] = link }
 
   package func unlink(_ id: ObjectIdentifier) { links[id] = nil }
+
+  func linked(_ id: ObjectIdentifier) -> SharedStoreLink? { links[id] }
+
+  /// Runs `body` on the main actor after what runs now, if the registry still lives.
+  func later(_ body: @escaping @MainActor (SharedRegistry) -> Void) {
+    let handle = handle
+    Task { @MainActor in
+      guard let registry = handle.registry else { return }
+      body(registry)
+    }
+  }
 
   private func propagate(_ shares: [Share], except sender: ObjectIdentifier?) {
     for (id, link) in links where id != sender { link.refresh(using: self) }

@@ -18,24 +18,31 @@ enum SharedSync {
 
   /// The holders of `feature`'s own state take their shares' values; returns what they hold
   /// then (in `feature.sharedBindings`' order), for `push`.
-  @discardableResult
   static func pull(_ feature: FeatureDefinition, _ state: inout Value, registry: SharedRegistry, path: ValuePath, log: Log?) throws -> [Value] {
-    guard case .record = state else { return [] }
     var held: [Value] = []
     held.reserveCapacity(feature.sharedBindings.count)
-    for binding in feature.sharedBindings {
-      let share = try registry.share(for: binding.key)
+    try pull(feature, &state, registry: registry, path: path, log: log) { held.append($0) }
+    return held
+  }
+
+  /// `pull`, telling `held` what each holder holds after it (in the bindings' order).
+  private static func pull(
+    _ feature: FeatureDefinition, _ state: inout Value, registry: SharedRegistry, path: ValuePath, log: Log?,
+    held: (Value) -> Void
+  ) throws {
+    guard case .record = state else { return }
+    let shares = try registry.shares(of: feature)
+    for (binding, share) in zip(feature.sharedBindings, shares) {
       let holder = state[key: binding.field]
       if binding.key.projection == .whole, !share.isSettled { registry.settle(share, withDefault: holder) }
       guard let current = share.projected(binding.key.projection, holder: holder), !holder.isIdentical(to: current) else {
-        held.append(holder)
+        held(holder)
         continue
       }
       log?(path, binding.field, holder)
       state[key: binding.field] = current
-      held.append(current)
+      held(current)
     }
-    return held
   }
 
   /// A holder of `feature`'s own state that its logic changed (it no longer holds what `pull`
@@ -43,10 +50,11 @@ enum SharedSync {
   /// copy never overwrites what another holder wrote in the same call.
   static func push(_ feature: FeatureDefinition, _ state: Value, held: [Value], registry: SharedRegistry) throws {
     guard case .record = state, held.count == feature.sharedBindings.count else { return }
+    let shares = try registry.shares(of: feature)
     for (index, binding) in feature.sharedBindings.enumerated() {
       let holder = state[key: binding.field]
       if holder.isIdentical(to: held[index]) || holder == held[index] { continue }
-      let share = try registry.share(for: binding.key)
+      let share = shares[index]
       let current = share.projected(binding.key.projection, holder: holder)
       if let current, holder == current { continue }
       if current == nil, holder.isNull { continue }
@@ -65,8 +73,69 @@ enum SharedSync {
   /// Every holder in the tree of `feature` (its state `state`, at `path` in the whole state)
   /// takes its share's value. Walks only the subtrees that hold shares.
   static func syncTree(_ feature: FeatureDefinition, _ state: inout Value, registry: SharedRegistry, path: inout ValuePath, log: Log?) throws {
+    try visitHolders(feature, &state, path: &path, log: log) { feature, state, path, log in
+      try pull(feature, &state, registry: registry, path: path, log: log) { _ in }
+    }
+  }
+
+  /// The other way (a state put back by `:undo`, time travel or `:load`): each share takes the
+  /// value its holders have in `state` (the last holder visited wins where they disagree).
+  static func adoptTree(_ feature: FeatureDefinition, _ state: Value, registry: SharedRegistry) throws {
+    var state = state
+    var path: ValuePath = []
+    try visitHolders(feature, &state, path: &path, log: nil) { feature, state, _, _ in
+      guard case .record = state else { return }
+      for binding in feature.sharedBindings where !binding.key.isReadOnly {
+        let holder = state[key: binding.field]
+        guard !holder.isNull else { continue }
+        let share = try registry.share(for: binding.key)
+        if let current = share.projected(binding.key.projection, holder: holder), holder.isIdentical(to: current) || holder == current { continue }
+        if let whole = share.writing(holder, at: binding.key.projection) { registry.write(share, value: whole) }
+      }
+    }
+  }
+
+  /// Where `state` holds shared values, and which: `(state.items, fileStorage("items.json"))`, in
+  /// the tree's order (what the REPL and the inspector mark as shared).
+  static func places(_ feature: FeatureDefinition, in state: Value) -> [(path: ValuePath, key: SharedKeyDescriptor)] {
+    var state = state
+    var path: ValuePath = []
+    var found: [(ValuePath, SharedKeyDescriptor)] = []
+    try? visitHolders(feature, &state, path: &path, log: nil) { feature, state, path, _ in
+      for binding in feature.sharedBindings where !state[key: binding.field].isNull {
+        found.append((path + [.key(binding.field)], binding.key))
+      }
+    }
+    return found
+  }
+
+  /// Each holder in `state` that differs from the holder at the same place in `before` (or that
+  /// `before` does not have) writes its share.
+  static func adoptChanges(_ feature: FeatureDefinition, in state: Value, from before: Value, registry: SharedRegistry) throws {
+    var state = state
+    var path: ValuePath = []
+    try visitHolders(feature, &state, path: &path, log: nil) { feature, state, path, _ in
+      guard case .record = state else { return }
+      let old = before[path: path]
+      for binding in feature.sharedBindings where !binding.key.isReadOnly {
+        let holder = state[key: binding.field]
+        guard !holder.isNull, holder != old[key: binding.field] else { continue }
+        let share = try registry.share(for: binding.key)
+        if let whole = share.writing(holder, at: binding.key.projection) { registry.write(share, value: whole) }
+      }
+    }
+  }
+
+  /// Calls `body` with each feature instance in the tree that holds shares itself, its state
+  /// (in place), its path and how to log a write; walks only the subtrees that hold shares.
+  /// A collection's elements are changed in place, and logged once as the whole collection
+  /// (one entry instead of one per element: a rollback puts the collection back as it was).
+  private static func visitHolders(
+    _ feature: FeatureDefinition, _ state: inout Value, path: inout ValuePath, log: Log?,
+    _ body: (FeatureDefinition, inout Value, ValuePath, Log?) throws -> Void
+  ) throws {
     guard feature.reachesShares else { return }
-    try pull(feature, &state, registry: registry, path: path, log: log)
+    if !feature.sharedBindings.isEmpty { try body(feature, &state, path, log) }
     guard case .record = state else { return }
     for child in feature.children where child.features.contains(where: \.reachesShares) {
       let key = child.key
@@ -77,32 +146,56 @@ enum SharedSync {
         guard !state[key: key].isNull else { continue }
         path.append(.key(key))
         defer { path.removeLast() }
-        try syncChild(child, &state[key: key], registry: registry, path: &path, log: log)
+        try visitChild(child, &state[key: key], path: &path, log: log, body)
       case .elements:
-        guard case .identified(let elements) = state[key: key] else { continue }
-        path.append(.key(key))
-        defer { path.removeLast() }
-        for element in elements.elements {
-          let id = IdentifiedValues.id(of: element)
-          var updated = element
-          path.append(.id(id))
-          try syncChild(child, &updated, registry: registry, path: &path, log: log)
-          path.removeLast()
-          if !updated.isIdentical(to: element) { state[key: key][id: id] = updated }
-        }
+        guard case .identified = state[key: key] else { continue }
+        try visitElements(of: child, &state[key: key], path: &path, log: log, body)
       }
     }
   }
 
+  private static func visitElements(
+    of child: FeatureChild, _ field: inout Value, path: inout ValuePath, log: Log?,
+    _ body: (FeatureDefinition, inout Value, ValuePath, Log?) throws -> Void
+  ) throws {
+    // The collection is taken out of the state while its elements change, so that it is the
+    // only reference (or the log's copy is): each element then changes in place.
+    guard case .identified(var collection) = field else { return }
+    field = .null
+    defer { field = .identified(collection) }
+    path.append(.key(child.key))
+    defer { path.removeLast() }
+    // With a log, the collection as it was is kept (its first change copies it once) and logged
+    // whole if any element changed; the elements' own writes are not logged one by one.
+    var changedAny = false
+    let original = log != nil ? collection : nil
+    for position in 0..<collection.count {
+      try collection.modifyElement(at: position) { element in
+        let id = IdentifiedValues.id(of: element)
+        path.append(.id(id))
+        defer { path.removeLast() }
+        try visitChild(child, &element, path: &path, log: log == nil ? nil : { _, _, _ in changedAny = true }, body)
+      }
+    }
+    if changedAny, let log, let original {
+      var parent = path
+      parent.removeLast()
+      log(parent, child.key, .identified(original))
+    }
+  }
+
   /// One child's state: its only feature's, or the selected kind's inside `{ <kind> = state }`.
-  private static func syncChild(_ child: FeatureChild, _ state: inout Value, registry: SharedRegistry, path: inout ValuePath, log: Log?) throws {
+  private static func visitChild(
+    _ child: FeatureChild, _ state: inout Value, path: inout ValuePath, log: Log?,
+    _ body: (FeatureDefinition, inout Value, ValuePath, Log?) throws -> Void
+  ) throws {
     if child.selectsKind {
       guard let kind = DestinationReducer.kind(of: state), case .feature(let feature)? = child.destinationsByKind[kind] else { return }
       path.append(.key(kind))
       defer { path.removeLast() }
-      try syncTree(feature, &state[key: kind], registry: registry, path: &path, log: log)
+      try visitHolders(feature, &state[key: kind], path: &path, log: log, body)
     } else if case .feature(let feature)? = child.onlyDestination {
-      try syncTree(feature, &state, registry: registry, path: &path, log: log)
+      try visitHolders(feature, &state, path: &path, log: log, body)
     }
   }
 }

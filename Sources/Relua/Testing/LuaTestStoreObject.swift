@@ -64,6 +64,7 @@ package final class LuaTestStoreObject {
     try DependencyValues.withValues(initialDependencies) { try host.prepareShares(&initial, of: feature, registry: shares) }
     self.location = location
     let (file, line) = Self.split(location)
+    let transaction = host.storeTransaction(shares: feature.reachesShares ? shares : nil)
     testStore = TestStore(
       initialState: initial, reducer: Reduce(host.rootReducer(for: feature)), isEqual: { $0.sameInLua(as: $1) },
       reporter: ClosureTestFailureReporter { _, _ in }, withDependencies: {
@@ -71,13 +72,14 @@ package final class LuaTestStoreObject {
         $0.withOwnNotifications()
         $0[SharedRegistryKey.self] = shares
       },
-      transaction: host.storeTransaction(shares: feature.reachesShares ? shares : nil), location: SourceLocation(file: file, line: line))
+      transaction: transaction, location: SourceLocation(file: file, line: line))
     testStore.reporter = ClosureTestFailureReporter(
       { [weak self] message, _ in self?.failures.append(message) },
       skipped: { [weak self] message, _ in
         guard let self else { return }
         self.skipped.append((self.callerLocation ?? self.location) + ": " + message)
       })
+    transaction.sender = ObjectIdentifier(testStore.store)
     for warning in earlyWarnings { testStore.store.warn(warning) }
     shares.warn = { [weak store = testStore.store] in store?.warn($0) }
     if feature.reachesShares {
@@ -159,10 +161,15 @@ package final class LuaTestStoreObject {
 
   private func expectation(_ function: LuaFunction?) -> ((inout Value) throws -> Void)? {
     guard let function else { return nil }
+    let feature = feature
     return { [host] state in
+      let before = state
       let table = try host.lua.value(state)
       try host.lua.call(function, table)
       state = try host.value(from: table, hint: state)
+      // A shared value asserted at one of its places is expected at all of them (as a TCA test
+      // asserts a `@Shared` reference once).
+      if feature.reachesShares { state = try host.spreadingSharedChanges(in: state, from: before, of: feature) }
     }
   }
 

@@ -18,14 +18,30 @@ import Composable
 /// many of its entries changed that were not shown (`… 999,990 more changes`), and whole values
 /// on `−`/`+` lines are cut as printouts are. A million-row change prints a screenful, in the
 /// time it takes to compare the rows.
+///
+/// With `rowsShown` (the REPL's diff after each send), rows of a list added or removed one after
+/// the other are summed up past the first few, each shown on its own line with its nested tables
+/// collapsed: a page of search results reads in a screenful.
+///
+/// ```
+///     items = {
+/// +     { id = 1, liked = false, repository = { … 9 more } },
+/// +     { id = 2, liked = false, repository = { … 9 more } },
+/// +     … 28 more rows [id=3…id=30]
+///     },
+/// ```
 package enum ValueDiff {
   package static let removedMarker: Character = "\u{2212}"  // − (minus sign), as CustomDump
   package static let addedMarker: Character = "+"
 
   /// The diff from `old` to `new`, or nil when they are equal. `format: .multiLine` shows all.
-  package static func lines(from old: Value, to new: Value, format: LuaLiteralFormat = .multiLine.elided()) -> String? {
+  /// `rowsShown`: rows added or removed in a run shown before the rest are summed up (nil: all,
+  /// as a test failure shows them).
+  package static func lines(
+    from old: Value, to new: Value, format: LuaLiteralFormat = .multiLine.elided(), rowsShown: Int? = nil
+  ) -> String? {
     guard old != new else { return nil }
-    var writer = DiffWriter(format: format)
+    var writer = DiffWriter(format: format, rowsShown: rowsShown)
     writer.diff(old, new, prefix: "", suffix: "", indent: 0, depth: 0)
     return writer.lines.joined(separator: "\n")
   }
@@ -37,8 +53,17 @@ private struct DiffWriter {
   var lines: [String] = []
   var budget: Int
 
-  init(format: LuaLiteralFormat) {
+  /// Rows added or removed in a run shown before the rest are summed up; nil: all shown.
+  let rowsShown: Int?
+  /// How a row of such a run is shown: its own fields, its nested tables collapsed.
+  let rowFormat: LuaLiteralFormat
+
+  init(format: LuaLiteralFormat, rowsShown: Int? = nil) {
     self.format = format
+    self.rowsShown = rowsShown
+    var rowElision = format.elision
+    rowElision.depth = min(rowElision.depth, 1)
+    rowFormat = LuaLiteralFormat(width: format.width, elision: rowElision)
     budget = format.elision.lines
   }
 
@@ -53,6 +78,17 @@ private struct DiffWriter {
     let indent: Int
     var unchanged = 0
     var hidden = 0
+    /// The rows being added (or removed) one after the other (with `rowsShown`).
+    var run: RowRun?
+  }
+
+  /// Rows added (or removed) in a run: how many were shown, and those summed up after them.
+  struct RowRun {
+    let marker: Character
+    var shown = 0
+    var more = 0
+    var firstID: Value?
+    var lastID: Value?
   }
 
   mutating func diff(_ old: Value, _ new: Value, prefix: String, suffix: String, indent: Int, depth: Int) {
@@ -111,8 +147,8 @@ private struct DiffWriter {
       for (before, after) in zip(oldMiddle, newMiddle) {
         // Two different elements of an identified collection are not one element changed.
         if identified && before != after && IdentifiedValues.id(of: before) != IdentifiedValues.id(of: after) {
-          change(before, .null, key: nil, in: &entries, depth: depth)
-          change(.null, after, key: nil, in: &entries, depth: depth)
+          change(before, .null, key: nil, rowID: IdentifiedValues.id(of: before), in: &entries, depth: depth)
+          change(.null, after, key: nil, rowID: IdentifiedValues.id(of: after), in: &entries, depth: depth)
         } else {
           change(before, after, key: nil, in: &entries, depth: depth)
         }
@@ -121,9 +157,10 @@ private struct DiffWriter {
       // The removed ones get half the lines when some are added.
       let kept = newMiddle.isEmpty ? 0 : budget / 2
       budget -= kept
-      for element in oldMiddle { change(element, .null, key: nil, in: &entries, depth: depth) }
+      for element in oldMiddle { change(element, .null, key: nil, rowID: rowID(element, identified), in: &entries, depth: depth) }
+      endRun(&entries)
       budget += kept
-      for element in newMiddle { change(.null, element, key: nil, in: &entries, depth: depth) }
+      for element in newMiddle { change(.null, element, key: nil, rowID: rowID(element, identified), in: &entries, depth: depth) }
     }
     entries.unchanged += tail
     close(&entries, suffix: suffix)
@@ -150,7 +187,8 @@ private struct DiffWriter {
     for element in new.elements {
       // Old elements gone before this one.
       while oldIndex < old.elements.count, isGone(old.elements[oldIndex]) {
-        change(old.elements[oldIndex], .null, key: nil, in: &entries, depth: depth)
+        let gone = old.elements[oldIndex]
+        change(gone, .null, key: nil, rowID: IdentifiedValues.id(of: gone), in: &entries, depth: depth)
         oldIndex += 1
       }
       let id = IdentifiedValues.id(of: element)
@@ -158,11 +196,11 @@ private struct DiffWriter {
         change(old.elements[oldIndex], element, key: nil, label: "[id=\(id.luaLiteral())] = ", in: &entries, depth: depth)
         oldIndex += 1
       } else {
-        change(.null, element, key: nil, in: &entries, depth: depth)
+        change(.null, element, key: nil, rowID: id, in: &entries, depth: depth)
       }
     }
     for element in old.elements[oldIndex...] where isGone(element) {
-      change(element, .null, key: nil, in: &entries, depth: depth)
+      change(element, .null, key: nil, rowID: IdentifiedValues.id(of: element), in: &entries, depth: depth)
     }
     close(&entries, suffix: suffix)
     return true
@@ -177,6 +215,7 @@ private struct DiffWriter {
   /// After the last entry: what was hidden in one line (`… 12 more changes (3 unchanged)`), or the
   /// last unchanged ones; then the closing brace.
   private mutating func close(_ entries: inout Entries, suffix: String) {
+    endRun(&entries)
     if entries.hidden > 0 {
       let unchanged = entries.unchanged > 0 ? " (\(Elision.grouped(entries.unchanged)) unchanged)" : ""
       append(" ", String(repeating: " ", count: entries.indent) + Elision.moreChanges(entries.hidden) + unchanged)
@@ -193,13 +232,59 @@ private struct DiffWriter {
     entries.unchanged = 0
   }
 
-  /// One entry of a table (`key` nil in a sequence; `.null` for absent).
+  /// The id of a sequence's element, for a run's summary (nil when the sequence has none).
+  private func rowID(_ element: Value, _ identified: Bool) -> Value? {
+    identified ? IdentifiedValues.id(of: element) : nil
+  }
+
+  /// Ends the run of rows added or removed: those summed up are said in one line
+  /// (`+ … 27 more rows [id=4…id=30]`), or counted as hidden changes past the lines.
+  private mutating func endRun(_ entries: inout Entries) {
+    guard let run = entries.run else { return }
+    entries.run = nil
+    guard run.more > 0 else { return }
+    guard entries.hidden == 0, budget >= 2 else {
+      entries.hidden += run.more
+      return
+    }
+    var ids = ""
+    if let first = run.firstID, let last = run.lastID {
+      ids = " [id=" + first.luaLiteral(.oneLine.elided()) + (run.more > 1 ? "…id=" + last.luaLiteral(.oneLine.elided()) : "") + "]"
+    }
+    let rows = run.more == 1 ? "row" : "rows"
+    append(run.marker, String(repeating: " ", count: entries.indent) + "… \(Elision.grouped(run.more)) more \(rows)" + ids)
+  }
+
+  /// One entry of a table (`key` nil in a sequence; `.null` for absent; `rowID`: a sequence's
+  /// element's id, when it has ids).
   private mutating func change(
-    _ before: Value, _ after: Value, key: String?, label: String? = nil, in entries: inout Entries, depth: Int
+    _ before: Value, _ after: Value, key: String?, label: String? = nil, rowID: Value? = nil, in entries: inout Entries,
+    depth: Int
   ) {
     if before == after {
+      endRun(&entries)
       entries.unchanged += 1
       return
+    }
+    var literalFormat = format
+    if let rowsShown, key == nil, label == nil, before.isNull || after.isNull {
+      // A row added or removed: one of a run, shown while the run has shown fewer than
+      // `rowsShown`, summed up after.
+      let marker = before.isNull ? ValueDiff.addedMarker : ValueDiff.removedMarker
+      if entries.run?.marker != marker {
+        endRun(&entries)
+        entries.run = RowRun(marker: marker)
+      }
+      if entries.run!.shown >= rowsShown {
+        entries.run!.more += 1
+        if entries.run!.firstID == nil { entries.run!.firstID = rowID }
+        entries.run!.lastID = rowID
+        return
+      }
+      entries.run!.shown += 1
+      literalFormat = rowFormat
+    } else {
+      endRun(&entries)
     }
     // Lines this change needs at the least (a flush; a line added or removed, a `−`/`+` pair, or a
     // table's `{`, `… n more changes`, `}`), and one kept for what may follow it: the last
@@ -214,9 +299,9 @@ private struct DiffWriter {
     budget -= 1
     let keyPrefix = label ?? key.map { luaKeyLiteral($0, elision: format.elision) + " = " } ?? ""
     if before.isNull {
-      literal(after, marker: ValueDiff.addedMarker, prefix: keyPrefix, indent: entries.indent, lines: budget)
+      literal(after, marker: ValueDiff.addedMarker, prefix: keyPrefix, indent: entries.indent, lines: budget, format: literalFormat)
     } else if after.isNull {
-      literal(before, marker: ValueDiff.removedMarker, prefix: keyPrefix, indent: entries.indent, lines: budget)
+      literal(before, marker: ValueDiff.removedMarker, prefix: keyPrefix, indent: entries.indent, lines: budget, format: literalFormat)
     } else {
       diff(before, after, prefix: keyPrefix, suffix: ",", indent: entries.indent, depth: depth + 1)
     }
@@ -234,10 +319,11 @@ private struct DiffWriter {
 
   /// A whole value on `−` or `+` lines (multi-line when it does not fit), in at most `lines` lines.
   private mutating func literal(
-    _ value: Value, marker: Character, prefix: String, suffix: String = ",", indent: Int, lines available: Int
+    _ value: Value, marker: Character, prefix: String, suffix: String = ",", indent: Int, lines available: Int,
+    format: LuaLiteralFormat? = nil
   ) {
     let pad = String(repeating: " ", count: indent)
-    var printer = LuaLiteralPrinter(format, budget: max(1, available))
+    var printer = LuaLiteralPrinter(format ?? self.format, budget: max(1, available))
     let text = printer.literal(value, indent: indent, used: indent)
     let textLines = text.split(separator: "\n", omittingEmptySubsequences: false)
     for (offset, line) in textLines.enumerated() {
@@ -249,7 +335,7 @@ private struct DiffWriter {
 
 extension Value {
   /// The diff from `self` to `other` (see `ValueDiff`), nil when equal.
-  package func diff(to other: Value, format: LuaLiteralFormat = .multiLine.elided()) -> String? {
-    ValueDiff.lines(from: self, to: other, format: format)
+  package func diff(to other: Value, format: LuaLiteralFormat = .multiLine.elided(), rowsShown: Int? = nil) -> String? {
+    ValueDiff.lines(from: self, to: other, format: format, rowsShown: rowsShown)
   }
 }

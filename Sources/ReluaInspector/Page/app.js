@@ -25,6 +25,8 @@ let feature = null;
 // Time travel: the entry whose state is shown (null: now), and the states asked for, by index
 // (the state after an entry never changes within a feature).
 let selected = null;
+// The places of the state that hold shared values (tree path → key), marked in the state tree.
+let sharedMarks = new Map();
 const stateCache = new Map();
 
 // Requests: a counter, and the callback waiting for each one's result.
@@ -282,6 +284,7 @@ function renderValue(key, value, path, depth) {
     summary.append(span("key", key));
     const count = Array.isArray(value) ? value.length : Object.keys(value).length;
     summary.append(span("summary-note", Array.isArray(value) ? ` [${count}]` : ` {${count}}`));
+    markShared(summary, path);
     details.append(summary);
     const children = Array.isArray(value) ? value.map((v, i) => [`[${i + 1}]`, v]) : Object.entries(value);
     for (const [childKey, child] of children) {
@@ -295,7 +298,18 @@ function renderValue(key, value, path, depth) {
   leaf.append(span("key", key), document.createTextNode(" = "));
   const kind = typeof value === "string" ? "string" : typeof value === "number" ? "number" : "boolean";
   leaf.append(span(kind, typeof value === "string" ? JSON.stringify(value) : String(value)));
+  markShared(leaf, path);
   return leaf;
+}
+
+// A shared value's place gets its key beside it (only in the state now: a past state's places
+// may differ).
+function markShared(element, path) {
+  const key = selected === null ? sharedMarks.get(path) : undefined;
+  if (key === undefined) return;
+  const mark = span("shared-mark", `shared: ${key}`);
+  mark.title = "A shared value: every holder of this key sees the same value";
+  element.append(" ", mark);
 }
 
 // MARK: LIVE: screens, effects, the send form's actions, export
@@ -303,7 +317,7 @@ function renderValue(key, value, path, depth) {
 // What was drawn last, as JSON: each part is redrawn only when it changed, so a button being
 // clicked, a choice or a payload being typed survive the LIVE that comes with every entry (an
 // effect's timer sends one a second).
-const drawn = { screens: "", effects: "", actions: "" };
+const drawn = { screens: "", effects: "", actions: "", shared: "" };
 
 function changed(part, value) {
   const key = JSON.stringify(value);
@@ -317,6 +331,10 @@ function showLive(value) {
   if (changed("screens", value.screens || [])) showScreens(value.screens || []);
   if (changed("effects", value.effects || [])) showEffects(value.effects || []);
   if (changed("actions", value.actions || [])) showActions(value.actions || []);
+  if (changed("shared", value.shared || [])) {
+    sharedMarks = new Map((value.shared || []).map((place) => [place.path, place.key]));
+    showState();
+  }
   updateJumpButton();
   const exported = value.export || { actions: 0, since: "open" };
   $("export-summary").textContent = `${exported.actions} action${exported.actions === 1 ? "" : "s"} since ${exported.since}`;

@@ -7,6 +7,7 @@ preload["luassert.spy"] = give(luassert.spy)
 preload["luassert.stub"] = give(luassert.stub)
 preload["luassert.mock"] = give(luassert.mock)
 preload["luassert.match"] = give(luassert.match)
+preload["luassert.util"] = give(luassert.util)
 preload["say"] = give(luassert.say)
 preload["busted.runner"] = give(function() end)
 

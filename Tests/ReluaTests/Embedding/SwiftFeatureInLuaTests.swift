@@ -55,8 +55,32 @@ final class SwiftFeatureInLuaTests: XCTestCase {
     }
   }
 
+  /// A Swift counter whose `best` is shared: each increment raises it past the count.
+  struct SharingCounter: Reducer {
+    struct State: Codable, Equatable {
+      var count = 0
+      var best = 0
+    }
+    enum Action { case increment }
+
+    func reduce(into state: inout State, action: Action) -> Effect<Action> {
+      state.count += 1
+      state.best += 1
+      return .none
+    }
+
+    static func feature() throws -> ReluaSwiftFeature {
+      var feature = try ReluaSwiftFeature.typed(
+        "SharingCounter", reducer: SharingCounter(), initialState: State(), actions: ["increment": nil],
+        action: { _ in .increment }, name: { _ in FeatureAction("increment") })
+      feature.shared = ["best": .inMemory("best")]
+      return feature
+    }
+  }
+
   func testASwiftCounterUnderALuaGame() async throws {
     ReluaHost.registerForEveryState(try Counter.feature())
+    ReluaHost.registerForEveryState(try SharingCounter.feature())
     let directory = try LuaTestDirectory()
     try directory.write("game_test.lua", #"""
       local relua = require "relua"
@@ -94,6 +118,20 @@ final class SwiftFeatureInLuaTests: XCTestCase {
         expect(relua.swiftFeature "Counter").to_be(Counter)  -- one feature per name
       end)
 
+      test("a Swift feature shares a value with the Lua features holding the same key", function()
+        local Best = relua.feature "Best" {
+          state = { best = 0, counter = (relua.swiftFeature "SharingCounter"):initial() },
+          shared = { best = relua.inMemory("best") },
+          actions = { record = "integer" },
+          compose = { relua.scope("counter", relua.swiftFeature "SharingCounter") },
+          reduce = relua.on { record = function(s, n) s.best = n end },
+        }
+        local store = relua.TestStore(Best)
+        store:send("record", 7, function(s) s.best = 7 end)
+        expect(store:state("counter.best")).to_be(7)
+        store:send("counter.increment", function(s) s.counter.count = 1; s.best = 8 end)
+      end)
+
       test("an unregistered name says which are", function()
         expect(function() relua.swiftFeature "Timer" end).to_error("no Swift feature 'Timer' is registered (registered: Counter")
       end)
@@ -101,6 +139,6 @@ final class SwiftFeatureInLuaTests: XCTestCase {
     let summary = await directory.inside { await LuaTestRunner(configuration: LuaTestConfiguration()).run(paths: ["."]) }
     let failures = summary.results.compactMap { result in result.failure.map { "\(result.name): \($0.message)" } }
     XCTAssertEqual(failures, [], failures.joined(separator: "\n\n"))
-    XCTAssertEqual(summary.passed, 4, summary.closingLine)
+    XCTAssertEqual(summary.passed, 5, summary.closingLine)
   }
 }

@@ -41,6 +41,9 @@ final class PropertyDriverTests: XCTestCase {
     guard let featureValue = try lua.call(lua.load(file: file)).first else { throw ReluaError.usage("\(file) returned nothing") }
     let feature = try host.feature(featureValue, what: "property driver")
     var dependencies = DependencyValues(context: .test)
+    // A test's shares, files in memory: a feature's fileStorage (the records app's records.json)
+    // neither reads nor writes the files beside the scripts.
+    dependencies[SharedRegistryKey.self] = host.testShares()
     dependencies.uuid = .incrementing
     dependencies.random = .seeded(random.next())
     dependencies.clock = ImmediateClock<Duration>()

@@ -36,6 +36,7 @@
 ---@field reduce? relua.Handlers|(fun(state: table, action: relua.ActionRecord, deps: relua.Deps): relua.Effect?) `relua.on { … }` or one function
 ---@field view? (fun(state: table): string) the text the REPL shows for this screen
 ---@field dependencies? table<string, any> dependencies the feature gives its subtree (as a store's `deps`)
+---@field shared? table<string, relua.SharedKey> fields of the state bound to shared keys (`{ items = relua.fileStorage("items.json") }`)
 
 ---A feature, made by `relua.feature "Name" { … }`.
 ---@class relua.Feature
@@ -47,6 +48,7 @@
 ---@field reduce? relua.Handlers|(fun(state: table, action: relua.ActionRecord, deps: relua.Deps): relua.Effect?)
 ---@field view? (fun(state: table): string) the text the REPL shows for this screen
 ---@field dependencies? table<string, any>
+---@field shared? table<string, relua.SharedKey>
 ---@field definedAt string where `relua.feature` was called (`file:line`)
 local Feature = {}
 
@@ -575,6 +577,60 @@ function relua.confirmationDialog(actions) end
 ---@return T
 function relua.identified(t) end
 
+---A shared key (TCA's `@Shared`): where a shared value lives. Bind a field to it with a
+---feature's `shared = { field = key }`.
+---@class relua.SharedKey
+---@field kind string `inMemory`, `fileStorage`, `appStorage`, or a kind registered from Swift
+local SharedKey = {}
+---The element of a shared identified collection whose `id` is the holder's own `id`.
+---@return relua.SharedKey
+function SharedKey:element() end
+---A field (or a path of fields, `"a.b"`) of a shared record.
+---@param path string
+---@return relua.SharedKey
+function SharedKey:field(path) end
+---A `SharedReader`: holders see the value and cannot write it.
+---@return relua.SharedKey
+function SharedKey:readOnly() end
+---The store's value (a plain table), in a reducer or an effect; outside a store, the runtime's.
+---@return any
+function SharedKey:get() end
+---In an effect: sets the value (every holder sees it; it is saved).
+---@param value any
+function SharedKey:set(value) end
+---In an effect: `fn(value)` changes the value in place or returns a new one; it cannot await.
+---@param fn fun(value: any): any
+---@return any
+function SharedKey:withLock(fn) end
+---Why the stored value could not be read (the default is used), or nil.
+---@return string?
+function SharedKey:loadError() end
+---Why the last save failed, or nil.
+---@return string?
+function SharedKey:saveError() end
+
+---A value shared by the stores of one runtime, stored nowhere (each test store has its own).
+---@param name string
+---@return relua.SharedKey
+function relua.inMemory(name) end
+---A value kept as a JSON file (relative to the script root; inside the sandbox's roots).
+---@param path string
+---@return relua.SharedKey
+function relua.fileStorage(path) end
+---A small value in the app's key–value file.
+---@param name string
+---@return relua.SharedKey
+function relua.appStorage(name) end
+---A key of a kind a Swift program registered (`ReluaRuntime.registerSharedKey`).
+---@param kind string
+---@param argument any
+---@return relua.SharedKey
+function relua.sharedKey(kind, argument) end
+---Whether `value` is a shared key.
+---@param value any
+---@return boolean
+function relua.isSharedKey(value) end
+
 ---Pushes an element (`{ <kind> = state }`) onto a stack; returns its id, the store's next one.
 ---@param stack table
 ---@param element table
@@ -929,6 +985,9 @@ match = {}
 ---@overload fun(feature: Features.CaseStudies.WebSocket, options?: relua.StoreOptions): Features.CaseStudies.WebSocket.Store
 ---@overload fun(feature: Features.Counter, options?: relua.StoreOptions): Features.Counter.Store
 ---@overload fun(feature: Features.GuessingGame, options?: relua.StoreOptions): Features.GuessingGame.Store
+---@overload fun(feature: Features.Records, options?: relua.StoreOptions): Features.Records.Store
+---@overload fun(feature: Features.Records.RecordDetail, options?: relua.StoreOptions): Features.Records.RecordDetail.Store
+---@overload fun(feature: Features.Records.RecordForm, options?: relua.StoreOptions): Features.Records.RecordForm.Store
 ---@overload fun(feature: Features.RepositorySearch, options?: relua.StoreOptions): Features.RepositorySearch.Store
 ---@overload fun(feature: Features.ResultList, options?: relua.StoreOptions): Features.ResultList.Store
 ---@overload fun(feature: Features.Search.RepositoryDetail, options?: relua.StoreOptions): Features.Search.RepositoryDetail.Store
@@ -958,6 +1017,9 @@ function relua.Store(feature, options) end
 ---@overload fun(feature: Features.CaseStudies.WebSocket, options?: relua.StoreOptions): Features.CaseStudies.WebSocket.TestStore
 ---@overload fun(feature: Features.Counter, options?: relua.StoreOptions): Features.Counter.TestStore
 ---@overload fun(feature: Features.GuessingGame, options?: relua.StoreOptions): Features.GuessingGame.TestStore
+---@overload fun(feature: Features.Records, options?: relua.StoreOptions): Features.Records.TestStore
+---@overload fun(feature: Features.Records.RecordDetail, options?: relua.StoreOptions): Features.Records.RecordDetail.TestStore
+---@overload fun(feature: Features.Records.RecordForm, options?: relua.StoreOptions): Features.Records.RecordForm.TestStore
 ---@overload fun(feature: Features.RepositorySearch, options?: relua.StoreOptions): Features.RepositorySearch.TestStore
 ---@overload fun(feature: Features.ResultList, options?: relua.StoreOptions): Features.ResultList.TestStore
 ---@overload fun(feature: Features.Search.RepositoryDetail, options?: relua.StoreOptions): Features.Search.RepositoryDetail.TestStore
