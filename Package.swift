@@ -13,6 +13,8 @@ let package = Package(
     // Lua script tests run from Swift (ReluaRuntime.runTests): `relua test`'s runner.
     .library(name: "ReluaTesting", targets: ["ReluaTesting"]),
     .library(name: "ReluaGitHub", targets: ["ReluaGitHub"]),
+    // relua.sharedKey("sqlite", …): a shared list that is the rows of a SQLite table (GRDB).
+    .library(name: "ReluaSQLite", targets: ["ReluaSQLite"]),
     .library(name: "ReluaInspector", targets: ["ReluaInspector"]),
   ],
   dependencies: [
@@ -25,6 +27,10 @@ let package = Package(
     // `swift package generate-documentation` for the DocC catalogs (Scripts/test's docs stage): a
     // command plugin, never linked into a product (docs/DESIGN-NOTES.md, "Package and dependencies").
     .package(url: "https://github.com/swiftlang/swift-docc-plugin", from: "1.5.0"),
+    // SQLite for the "sqlite" shared key (ReluaSQLite alone; Debian's libsqlite3-dev gives the
+    // headers and the library). Its build cost: docs/DESIGN-NOTES.md, "Shared state: a database
+    // behind a key".
+    .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
   ],
   // The layers (docs/DESIGN-NOTES.md, "Layers (the map)"; Scripts/check-layers holds them): a
   // target imports only what its line below allows, and nothing above it.
@@ -36,8 +42,9 @@ let package = Package(
   //                             plain clients and servers: no relua.
   //   Relua                     the library an embedder links: Lua, CReluaShim, Composable,
   //                             WebSocket, Clocks. Never CEditLine, ReluaConsole or the inspector.
-  //   ReluaGitHub, ReluaWebSocketEcho, ReluaInspector
+  //   ReluaGitHub, ReluaWebSocketEcho, ReluaInspector, ReluaSQLite
   //                             on Relua (public or `package` API); never CEditLine or ReluaConsole.
+  //                             ReluaSQLite (GRDB) is on Relua's public API only.
   //   ReluaTesting              `relua test` (the busted/luassert runner): Relua, Lua, Composable.
   //   ReluaTooling              `relua types` (LuaLS annotations): ReluaTesting and below.
   //   ReluaConsole              `relua repl` (lua.c's part): Relua, Lua, Composable, CEditLine —
@@ -109,6 +116,10 @@ let package = Package(
     // deps.github as a plug-in: the repository search registered through Relua's public
     // dependency API (the CLI wires it in).
     .target(name: "ReluaGitHub", dependencies: ["Relua", "GitHub"]),
+    // relua.sharedKey("sqlite", { path = …, table = … }) as a plug-in: a shared list that is the
+    // rows of a SQLite table, through GRDB, registered with Relua's public shared-key API (the
+    // CLI wires it in). The only target that links SQLite.
+    .target(name: "ReluaSQLite", dependencies: ["Relua", .product(name: "GRDB", package: "GRDB.swift")]),
     // GitHub's repository search: the live client (URLSession) and a loopback fake server.
     .target(name: "GitHub"),
     // The recorded API bodies are its resources (Sources/GitHubFake/Fixtures): the one copy.
@@ -136,7 +147,7 @@ let package = Package(
     // The CLI (`relua run`, `repl`, `test`, `types`): may import every layer above.
     .executableTarget(
       name: "relua",
-      dependencies: ["Lua", "Composable", "Relua", "ReluaConsole", "ReluaTesting", "ReluaTooling", "ReluaGitHub", "ReluaWebSocketEcho", "ReluaInspector", "GitHub", "GitHubFake", "WebSocketEcho", .product(name: "ArgumentParser", package: "swift-argument-parser")]
+      dependencies: ["Lua", "Composable", "Relua", "ReluaConsole", "ReluaTesting", "ReluaTooling", "ReluaGitHub", "ReluaSQLite", "ReluaWebSocketEcho", "ReluaInspector", "GitHub", "GitHubFake", "WebSocketEcho", .product(name: "ArgumentParser", package: "swift-argument-parser")]
     ),
     // An example of relua embedded in a Swift program: a terminal to-do list whose logic is a
     // Lua feature and whose storage is a Swift dependency (Scripts/test drives it).
@@ -169,10 +180,15 @@ let package = Package(
     // Tooling/Golden: what `relua types` writes for the shipped features, read from the source tree.
     .testTarget(
       name: "ReluaTests",
-      dependencies: ["Relua", "ReluaTesting", "ReluaTooling", "Composable", "ReluaGitHub", "ReluaWebSocketEcho", "Lua", "GitHub", "GitHubFake", "WebSocket", "WebSocketEcho", .product(name: "Clocks", package: "swift-clocks")],
+      dependencies: ["Relua", "ReluaTesting", "ReluaTooling", "Composable", "ReluaGitHub", "ReluaSQLite", "ReluaWebSocketEcho", "Lua", "GitHub", "GitHubFake", "WebSocket", "WebSocketEcho", .product(name: "Clocks", package: "swift-clocks")],
       exclude: ["Tooling/Golden"]),
     .testTarget(name: "CLITests", dependencies: ["relua", "WebSocketEcho"]),
     .testTarget(name: "GitHubTests", dependencies: ["GitHub", "GitHubFake"]),
+    // The sqlite shared key against real database files (a store's sends read back with GRDB, a
+    // second connection's change, a corrupt file).
+    .testTarget(
+      name: "ReluaSQLiteTests",
+      dependencies: ["ReluaSQLite", "Relua", "ReluaTesting", .product(name: "GRDB", package: "GRDB.swift")]),
     .testTarget(name: "WebSocketTests", dependencies: ["WebSocket", "WebSocketEcho"]),
     // The console itself: sessions of `relua repl` driven in-process (ReluaConsole's internals).
     .testTarget(name: "ReluaConsoleTests", dependencies: ["ReluaConsole", "Relua", "ReluaTesting", "Lua", "Composable"]),

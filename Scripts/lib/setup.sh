@@ -8,6 +8,8 @@ relua_required_packages=(
   "liblua5.4-dev:/usr/include/lua5.4/lua.h"
   "libedit-dev:/usr/include/editline/readline.h"
   "pkg-config:/usr/bin/pkg-config"
+  # SQLite's headers and library, for GRDB (the sqlite shared key, ReluaSQLite).
+  "libsqlite3-dev:/usr/include/sqlite3.h"
 )
 # What Scripts/test needs besides: luacheck (Debian's lua-check) for the Lua scripts' lint,
 # genhtml (Debian's lcov) to render relua test --coverage's tracefile, headless Chromium with

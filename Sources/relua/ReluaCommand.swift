@@ -5,6 +5,7 @@ import GitHub
 import Lua
 import Relua
 import ReluaGitHub
+import ReluaSQLite
 import ReluaWebSocketEcho
 
 /// `relua`: run Lua feature scripts over the reducer engine.
@@ -25,6 +26,8 @@ struct ReluaCommand: AsyncParsableCommand {
     // relua.testing.websocketEcho(), for `relua test`: an echo server on an ephemeral loopback
     // port, started on first use (other commands refuse the helper).
     ReluaHost.registerTestHelper(WebSocketEchoTestHelper.make())
+    // relua.sharedKey("sqlite", { path = …, table = … }), the plug-in: a list kept in a table.
+    ReluaHost.registerSQLiteSharedKeyForEveryState()
     let words = Array(CommandLine.arguments.dropFirst())
     let commands: Set<String> = ["run", "test", "repl", "types", "fake-github", "websocket-echo", "help", "-h", "--help"]
     if words.first.map({ !commands.contains($0) }) ?? true {

@@ -144,6 +144,7 @@ public final class ReluaHost {
     try module.rawSet("deps", .table(deps))
     for dependency in Self.everyStateDependencies { try register(dependency) }
     for feature in Self.everyStateSwiftFeatures { register(feature) }
+    sharedKeyKinds = Self.everyStateSharedKeyKinds
     try module.rawSet("swiftFeature", .function(lua.function { [unowned self] stack in
       [try self.swiftFeatureTable(try stack.string(at: 1))]
     }))

@@ -32,8 +32,11 @@ public protocol ReluaSharedKey: Sendable {
 }
 
 extension ReluaSharedKey {
+  /// No delay: saved at the end of each send that changed the value, on the main actor.
   public var saveDelay: Duration? { nil }
+  /// Nothing to keep aside.
   public func keepStoredAside() throws {}
+  /// Cannot tell outside changes: nil.
   public func subscribe(_ didChange: @escaping @Sendable () -> Void) -> ReluaSharedSubscription? { nil }
 }
 

@@ -19,7 +19,7 @@ package final class Share {
   /// How many saves ran (a burst of changes is saved a few times at most, not once per change).
   package internal(set) var saveCount = 0
   /// The debounced save waiting to run.
-  var pendingSave: DispatchWorkItem?
+  var pendingSave: PendingSave?
   var subscription: ReluaSharedSubscription?
 
   init(key: any ReluaSharedKey) { self.key = key }

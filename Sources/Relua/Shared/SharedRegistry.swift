@@ -207,6 +207,11 @@ package final class SharedRegistry {
   }
 
   private func reloadAfterOutsideChange(_ share: Share) {
+    // A change of this process's not saved yet is saved first: a reload would drop it from the
+    // holders while its save, still waiting, wrote it over what was just loaded (and a key that
+    // merges — sqlite's, by rows — would compare it with rows it was not made from).
+    share.pendingSave?.runIfNotStarted()
+    share.pendingSave = nil
     let before = share.value
     do {
       guard let loaded = try share.key.load() else { return }
@@ -230,14 +235,16 @@ package final class SharedRegistry {
       save(share, value)
       return
     }
-    share.pendingSave?.cancel()
+    // A save replaced before it started hands on its setting aside: what could not be read is
+    // never overwritten.
+    if let replaced = share.pendingSave, replaced.cancel(), replaced.setsAside { share.keepStoredAside = true }
     let version = share.version
     let key = share.key
     let setAside = share.keepStoredAside
     share.keepStoredAside = false
     let handle = handle
     let id = key.id
-    let item = DispatchWorkItem {
+    let pending = PendingSave(setsAside: setAside) {
       let outcome: String?
       do {
         if setAside { try key.keepStoredAside() }
@@ -254,8 +261,10 @@ package final class SharedRegistry {
         if let outcome { registry.warn("\(key.description): could not save: \(outcome)") }
       }
     }
-    share.pendingSave = item
-    DispatchQueue.global(qos: .utility).asyncAfter(deadline: .now() + .milliseconds(Int(delay / .milliseconds(1))), execute: item)
+    share.pendingSave = pending
+    DispatchQueue.global(qos: .utility).asyncAfter(deadline: .now() + .milliseconds(Int(delay / .milliseconds(1)))) {
+      pending.runIfNotStarted()
+    }
   }
 
   private func save(_ share: Share, _ value: Value) {
@@ -276,10 +285,8 @@ package final class SharedRegistry {
   /// Runs every save still waiting (a store closing, the process exiting, a test ending).
   package func flush() {
     for share in byID.values {
-      guard let pending = share.pendingSave, !pending.isCancelled, let value = share.value else { continue }
-      pending.cancel()
+      share.pendingSave?.runIfNotStarted()
       share.pendingSave = nil
-      save(share, value)
     }
   }
 
