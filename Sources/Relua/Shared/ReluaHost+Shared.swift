@@ -58,7 +58,7 @@ extension ReluaHost {
     return SharedRegistry.Environment(
       files: files, isTest: isTest,
       resolvePath: { path in
-        guard !path.isEmpty else { throw ReluaError.usage("fileStorage: expected a file name, got an empty string") }
+        guard !path.isEmpty else { throw ReluaError.usage("a shared file needs a name, got an empty string") }
         let resolved = Self.absolute(path, from: base)
         if trusted || isTest { return resolved }
         let real = Self.resolvingLinks(resolved)
@@ -66,7 +66,7 @@ extension ReluaHost {
           let root = Self.resolvingLinks(root)
           return real.hasPrefix(root.hasSuffix("/") ? root : root + "/")
         }) else {
-          throw ReluaError.usage("fileStorage(\(quoteLuaString(path))): \(resolved) is outside the directories this script may use (\(roots.joined(separator: ", "))); run with --trusted to name any path")
+          throw ReluaError.usage("the shared file \(quoteLuaString(path)) (\(resolved)) is outside the directories this script may use (\(roots.joined(separator: ", "))); run with --trusted to name any path")
         }
         return resolved
       },
