@@ -13,7 +13,7 @@ protocol FuzzTarget: AnyObject {
 @MainActor
 enum FuzzTargets {
   static let names = [
-    "json", "lua-value", "action-path", "run", "websocket-frames", "inspector-request", "inspector-socket", "test-report", "coverage", "pattern",
+    "json", "lua-value", "action-path", "run", "websocket-frames", "inspector-request", "inspector-socket", "test-report", "coverage", "pattern", "shared-file",
   ]
   nonisolated(unsafe) static var current: (any FuzzTarget)?
 
@@ -29,6 +29,7 @@ enum FuzzTargets {
     case "coverage": return CoverageTarget()
     case "inspector-socket": return InspectorSocketTarget()
     case "pattern": return PatternTarget()
+    case "shared-file": return SharedFileTarget()
     default: return nil
     }
   }

@@ -7,3 +7,8 @@ enum SharedRegistryKey: DependencyKey {
   static let testValue: SharedRegistry?? = .some(nil)
   static var name: String { "shared" }
 }
+
+extension DependencyValues {
+  /// Gives stores made with these values `registry`'s shares (a host's own test of shares).
+  package mutating func setSharedRegistry(_ registry: SharedRegistry) { self[SharedRegistryKey.self] = registry }
+}
