@@ -29,6 +29,7 @@ await suite.main(
     ("lua.send.floor.swift / lua.pcall.raw", "lua.send.floor.swift", "lua.pcall.raw", nil),
     ("lua.forEach 100000 / 100", "lua.forEach.100000", "lua.forEach.100", 2),
     ("shared write seen by 100 / plain write", "lua.shared.100", "lua.shared.plain", 2),
+    ("shared write seen by 100 / the 100 copies written by hand", "lua.shared.100", "lua.shared.100.byHand", nil),
     ("fileStorage 10000 / inMemory 10000", "lua.fileStorage.10000", "lua.inMemory.10000", 1.2),
     ("inMemory 10000 / unshared 10000", "lua.inMemory.10000", "lua.unshared.10000", nil),
   ],
