@@ -13,14 +13,13 @@ extension ReluaRuntime {
   /// The current value of a shared key of the live stores (what every live store holding it
   /// sees): `relua.shared(.fileStorage("items.json"))`. Nil when nothing is stored or held yet.
   public func shared(_ key: ReluaSharedKeyName) throws -> Value? {
-    try host.liveShares.share(for: key.descriptor).value
+    try host.liveShares.value(of: key.descriptor)
   }
 
   /// Sets a shared value of the live stores, as an effect's `withLock` does: every live store
   /// holding it takes it, and it is saved.
   public func setShared(_ key: ReluaSharedKeyName, to value: Value) throws {
-    let registry = host.liveShares
-    registry.writeOutsideSend(try registry.share(for: key.descriptor), value: value)
+    try host.liveShares.set(key.descriptor, to: value)
   }
 }
 

@@ -56,14 +56,18 @@ public final class FeatureDefinition {
 
   /// Whether it or a feature below it holds a shared value (worked out once: a store walks only
   /// the subtrees that do, see `SharedSync.syncTree`).
-  var reachesShares: Bool {
-    if let reaches = reachesSharesMemo { return reaches }
-    reachesSharesMemo = false  // (a recursive feature reaching itself adds nothing)
-    let reaches = !sharedBindings.isEmpty || children.contains { $0.features.contains(where: \.reachesShares) }
-    reachesSharesMemo = reaches
-    return reaches
+  var reachesShares: Bool { !sharedBindings.isEmpty || !childrenHoldingShares.isEmpty }
+
+  /// Its children with a feature that holds shared values or has one below it (worked out once:
+  /// each walk of a tree with shares goes through them).
+  var childrenHoldingShares: [FeatureChild] {
+    if let children = childrenHoldingSharesMemo { return children }
+    childrenHoldingSharesMemo = []  // (a recursive feature reaching itself adds nothing)
+    let found = children.filter { $0.features.contains(where: \.reachesShares) }
+    childrenHoldingSharesMemo = found
+    return found
   }
-  private var reachesSharesMemo: Bool?
+  private var childrenHoldingSharesMemo: [FeatureChild]?
 
   /// The `onChange` entries, in order (their index is their place in `OnChangeSnapshot`).
   var onChanges: [FeatureOnChange] {

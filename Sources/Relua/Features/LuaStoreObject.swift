@@ -51,8 +51,7 @@ package final class LuaStoreObject {
       try DependencyValues.withValues(store.dependencies) {
         shares.beginSend()
         try SharedSync.adoptTree(feature, state, registry: shares)
-        var path: ValuePath = []
-        try SharedSync.syncTree(feature, &state, registry: shares, path: &path, log: nil)
+        try SharedSync.syncTree(feature, &state, registry: shares, log: nil)
       }
       store.restore(state)
       shares.commitSend(sender: ObjectIdentifier(store))

@@ -31,8 +31,7 @@ extension ReluaHost {
       throw ReluaError.usage("relua.TestStore: files must be \"disk\" or a table { [\"name.json\"] = \"contents\" }, got \(option.type)")
     }
     var files: [String: Data] = [:]
-    let base = lua.isTrusted ? FileManager.default.currentDirectoryPath
-      : (lua.scriptRoots.first.map { Self.absolute($0, from: FileManager.default.currentDirectoryPath) } ?? FileManager.default.currentDirectoryPath)
+    let base = sharedFileBase
     for (name, contents) in try table.pairs() {
       guard let name = name.stringValue, let contents = contents.stringValue else {
         throw ReluaError.usage("relua.TestStore: files: expected file names and their contents (strings)")
@@ -46,15 +45,26 @@ extension ReluaHost {
   /// app's key–value file.
   func sharedFileName(_ path: String) -> String {
     if path == AppStorageKey.file(forApp: sharedAppName) { return AppStorageKey.appStorageName }
-    let base = lua.isTrusted ? FileManager.default.currentDirectoryPath
-      : (lua.scriptRoots.first.map { Self.absolute($0, from: FileManager.default.currentDirectoryPath) } ?? FileManager.default.currentDirectoryPath)
+    let base = sharedFileBase
     return path.hasPrefix(base + "/") ? String(path.dropFirst(base.count + 1)) : path
+  }
+
+  /// The directories a sandboxed script may keep files in: the script roots, absolute.
+  private var sharedFileRoots: [String] {
+    lua.scriptRoots.map { Self.absolute($0, from: FileManager.default.currentDirectoryPath) }
+  }
+
+  /// What a relative file name is relative to: the first script root (trusted: the current
+  /// directory, as `io.open`'s).
+  private var sharedFileBase: String {
+    let current = FileManager.default.currentDirectoryPath
+    return lua.isTrusted ? current : (sharedFileRoots.first ?? current)
   }
 
   private func sharedEnvironment(files: any SharedFileSystem, isTest: Bool) -> SharedRegistry.Environment {
     let trusted = lua.isTrusted
-    let roots = lua.scriptRoots.map { Self.absolute($0, from: FileManager.default.currentDirectoryPath) }
-    let base = trusted ? FileManager.default.currentDirectoryPath : (roots.first ?? FileManager.default.currentDirectoryPath)
+    let roots = sharedFileRoots
+    let base = sharedFileBase
     return SharedRegistry.Environment(
       files: files, isTest: isTest,
       resolvePath: { path in
@@ -96,10 +106,9 @@ extension ReluaHost {
   /// (writes logged for the send's transaction). A failure (a key that cannot be made) fails the send.
   func syncShares(in state: inout Value, of feature: FeatureDefinition) -> Effect<FeatureAction>? {
     guard let registry = DependencyValues.current[SharedRegistryKey.self] else { return nil }
-    var path: ValuePath = []
     let views = views
     do {
-      try SharedSync.syncTree(feature, &state, registry: registry, path: &path, log: { container, key, old in
+      try SharedSync.syncTree(feature, &state, registry: registry, log: { container, key, old in
         views.recordWrite(at: container, key: key, old: old)
       })
       return nil
@@ -116,10 +125,9 @@ extension ReluaHost {
     let scratch = testShares()
     scratch.warn = { _ in }
     try SharedSync.adoptTree(feature, before, registry: scratch)
-    try SharedSync.adoptChanges(feature, in: state, from: before, registry: scratch)
+    try SharedSync.adoptTree(feature, state, changedSince: before, registry: scratch)
     var state = state
-    var path: ValuePath = []
-    try SharedSync.syncTree(feature, &state, registry: scratch, path: &path, log: nil)
+    try SharedSync.syncTree(feature, &state, registry: scratch, log: nil)
     return state
   }
 
@@ -127,8 +135,7 @@ extension ReluaHost {
   /// and the store is kept up to date with changes made elsewhere.
   func prepareShares(_ state: inout Value, of feature: FeatureDefinition, registry: SharedRegistry) throws {
     guard feature.reachesShares else { return }
-    var path: ValuePath = []
-    try SharedSync.syncTree(feature, &state, registry: registry, path: &path, log: nil)
+    try SharedSync.syncTree(feature, &state, registry: registry, log: nil)
   }
 
   /// The registry a key function called from Lua works with: the store reducing or running the
@@ -148,9 +155,7 @@ extension ReluaHost {
   func installSharedPrimitives(into primitives: LuaTable) throws {
     try primitives.rawSet("sharedGet", .function(lua.function { [unowned self] stack in
       let key = try SharedKeyDescriptor(table: stack.table(at: 1), host: self)
-      let share = try self.currentRegistry("\(key.description):get()").share(for: key)
-      guard let value = share.projected(key.projection, holder: .null) else { return [.nil] }
-      return [try self.lua.value(value)]
+      return [try self.currentRegistry("\(key.description):get()").value(of: key).map { try self.lua.value($0) } ?? .nil]
     }))
     try primitives.rawSet("sharedSet", .function(lua.function { [unowned self] stack in
       let key = try SharedKeyDescriptor(table: stack.table(at: 1), host: self)
@@ -160,19 +165,18 @@ extension ReluaHost {
       }
       if key.isReadOnly { throw ReluaError.usage("\(what): \(key.description) is read-only") }
       let registry = try self.currentRegistry(what)
-      let share = try registry.share(for: key)
-      let value = try self.value(from: stack.value(at: 2), hint: share.value.flatMap { key.projection == .whole ? $0 : nil })
-      guard let whole = share.writing(value, at: key.projection) else {
-        throw ReluaError.usage("\(what): \(key.description) has no element with id \(value[key: "id"])")
+      let value = try self.value(from: stack.value(at: 2), hint: registry.hint(for: key))
+      do {
+        try registry.set(key, to: value)
+      } catch let error as SharedStorageError {
+        throw ReluaError.usage("\(what): \(error)")
       }
-      registry.writeOutsideSend(share, value: whole)
       return []
     }))
     try primitives.rawSet("sharedError", .function(lua.function { [unowned self] stack in
       let key = try SharedKeyDescriptor(table: stack.table(at: 1), host: self)
-      let share = try self.currentRegistry("\(key.description):loadError()").share(for: key)
-      let error = try stack.string(at: 2) == "save" ? share.saveError : share.loadError
-      return [error.map { .text($0) } ?? .nil]
+      let registry = try self.currentRegistry("\(key.description):loadError()")
+      return [try registry.error(of: key, saving: stack.string(at: 2) == "save").map { .text($0) } ?? .nil]
     }))
   }
 }
@@ -212,9 +216,8 @@ package final class SharedStoreLink {
       return
     }
     var state = store.state
-    var path: ValuePath = []
     do {
-      try SharedSync.syncTree(feature, &state, registry: registry, path: &path, log: nil)
+      try SharedSync.syncTree(feature, &state, registry: registry, log: nil)
     } catch {
       registry.warn("\(error)")
       return

@@ -57,9 +57,6 @@ package final class SharedRegistry {
     for share in byID.values { share.subscription?.cancel() }
   }
 
-  /// Every share made so far (what the REPL and the inspector list).
-  package var shares: [Share] { byID.values.sorted { $0.key.id < $1.key.id } }
-
   // MARK: Shares
 
   /// The shares of `feature`'s bindings, in their order (found once per feature: a walk over
@@ -129,10 +126,16 @@ package final class SharedRegistry {
       share.value = try share.key.load()
       share.loadError = nil
     } catch {
-      share.loadError = "\(error)"
-      share.keepStoredAside = true
-      warn("\(share.key.description): \(error)")
+      failedToLoad(share, error)
     }
+  }
+
+  /// What is stored could not be read: a load error, a warning, and what is stored kept aside
+  /// before the next save.
+  private func failedToLoad(_ share: Share, _ error: any Error) {
+    share.loadError = "\(error)"
+    share.keepStoredAside = true
+    warn("\(share.key.description): \(error)")
   }
 
   /// A holder of the whole value meets a share not yet checked against one: nothing stored
@@ -194,7 +197,34 @@ package final class SharedRegistry {
     let shares = changed.map(\.share)
     changed.removeAll()
     for share in shares { scheduleSave(share) }
-    propagate(shares, except: sender)
+    propagate(except: sender)
+  }
+
+  /// What `key` names now: its part of its share's value; nil when there is none yet.
+  package func value(of key: SharedKeyDescriptor) throws -> Value? {
+    try share(for: key).projected(key.projection, holder: .null)
+  }
+
+  /// What a value given for `key` from Lua is read against (its kinds of containers: a list
+  /// given for an identified collection stays one): the share's value, for a key of all of it.
+  package func hint(for key: SharedKeyDescriptor) throws -> Value? {
+    key.projection == .whole ? try share(for: key).value : nil
+  }
+
+  /// Sets what `key` names from outside a send (see `writeOutsideSend`); throws when `key` names
+  /// an element the share does not have.
+  package func set(_ key: SharedKeyDescriptor, to value: Value) throws {
+    let share = try share(for: key)
+    guard let whole = share.writing(value, at: key.projection) else {
+      throw SharedStorageError("\(key.description) has no element with id \(value[key: "id"])")
+    }
+    writeOutsideSend(share, value: whole)
+  }
+
+  /// Why what `key`'s share stores could not be loaded (`saving`: saved), or nil.
+  package func error(of key: SharedKeyDescriptor, saving: Bool) throws -> String? {
+    let share = try share(for: key)
+    return saving ? share.saveError : share.loadError
   }
 
   /// A write from outside a send (an effect's `withLock`, a test, a Swift program): saved, and
@@ -203,7 +233,7 @@ package final class SharedRegistry {
     share.value = value
     share.version &+= 1
     scheduleSave(share)
-    propagate([share], except: nil)
+    propagate(except: nil)
   }
 
   private func reloadAfterOutsideChange(_ share: Share) {
@@ -219,11 +249,9 @@ package final class SharedRegistry {
       if let before, loaded.sameInLua(as: before) { return }
       share.value = before.flatMap { try? loaded.conformed(to: $0) } ?? loaded
       share.version &+= 1
-      propagate([share], except: nil)
+      propagate(except: nil)
     } catch {
-      share.loadError = "\(error)"
-      share.keepStoredAside = true
-      warn("\(share.key.description): \(error)")
+      failedToLoad(share, error)
     }
   }
 
@@ -245,14 +273,7 @@ package final class SharedRegistry {
     let handle = handle
     let id = key.id
     let pending = PendingSave(setsAside: setAside) {
-      let outcome: String?
-      do {
-        if setAside { try key.keepStoredAside() }
-        try key.save(value)
-        outcome = nil
-      } catch {
-        outcome = "\(error)"
-      }
+      let outcome = Self.store(value, in: key, settingAside: setAside).failure
       Task { @MainActor in
         guard let registry = handle.registry, let share = registry.byID[id] else { return }
         share.saveCount += 1
@@ -268,17 +289,29 @@ package final class SharedRegistry {
   }
 
   private func save(_ share: Share, _ value: Value) {
+    let setAside = share.keepStoredAside
+    share.keepStoredAside = false
+    let (failure, setAsideFailed) = Self.store(value, in: share.key, settingAside: setAside)
+    // (What could not be moved aside is tried again at the next save.)
+    if setAsideFailed { share.keepStoredAside = true }
+    if failure == nil { share.saveCount += 1 }
+    share.saveError = failure
+    if let failure { warn("\(share.key.description): could not save: \(failure)") }
+  }
+
+  /// One save: what is stored moved aside first if asked, then `value` stored. Why it failed
+  /// (nil: it did not), and whether the failure was in moving aside.
+  nonisolated private static func store(
+    _ value: Value, in key: any ReluaSharedKey, settingAside: Bool
+  ) -> (failure: String?, setAsideFailed: Bool) {
+    if settingAside {
+      do { try key.keepStoredAside() } catch { return ("\(error)", true) }
+    }
     do {
-      if share.keepStoredAside {
-        try share.key.keepStoredAside()
-        share.keepStoredAside = false
-      }
-      try share.key.save(value)
-      share.saveCount += 1
-      share.saveError = nil
+      try key.save(value)
+      return (nil, false)
     } catch {
-      share.saveError = "\(error)"
-      warn("\(share.key.description): could not save: \(error)")
+      return ("\(error)", false)
     }
   }
 
@@ -308,7 +341,9 @@ package final class SharedRegistry {
     }
   }
 
-  private func propagate(_ shares: [Share], except sender: ObjectIdentifier?) {
+  /// Brings every linked store but `sender` up to date (a store's walk visits only the subtrees
+  /// that hold shares).
+  private func propagate(except sender: ObjectIdentifier?) {
     for (id, link) in links where id != sender { link.refresh(using: self) }
   }
 }

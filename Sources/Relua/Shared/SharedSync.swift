@@ -70,24 +70,29 @@ enum SharedSync {
     }
   }
 
-  /// Every holder in the tree of `feature` (its state `state`, at `path` in the whole state)
-  /// takes its share's value. Walks only the subtrees that hold shares.
-  static func syncTree(_ feature: FeatureDefinition, _ state: inout Value, registry: SharedRegistry, path: inout ValuePath, log: Log?) throws {
+  /// Every holder in the tree of `feature` (its state `state`, the whole state) takes its
+  /// share's value. Walks only the subtrees that hold shares.
+  static func syncTree(_ feature: FeatureDefinition, _ state: inout Value, registry: SharedRegistry, log: Log?) throws {
+    var path: ValuePath = []
     try visitHolders(feature, &state, path: &path, log: log) { feature, state, path, log in
       try pull(feature, &state, registry: registry, path: path, log: log) { _ in }
     }
   }
 
-  /// The other way (a state put back by `:undo`, time travel or `:load`): each share takes the
-  /// value its holders have in `state` (the last holder visited wins where they disagree).
-  static func adoptTree(_ feature: FeatureDefinition, _ state: Value, registry: SharedRegistry) throws {
+  /// The other way: each share takes the value its holders have in `state` — all of them (a
+  /// state put back by `:undo`, time travel or `:load`; the last holder visited wins where they
+  /// disagree), or, given `before`, only those that differ from the holder at the same place there
+  /// (an expected state a test wrote from `before`).
+  static func adoptTree(_ feature: FeatureDefinition, _ state: Value, changedSince before: Value? = nil, registry: SharedRegistry) throws {
     var state = state
     var path: ValuePath = []
-    try visitHolders(feature, &state, path: &path, log: nil) { feature, state, _, _ in
+    try visitHolders(feature, &state, path: &path, log: nil) { feature, state, path, _ in
       guard case .record = state else { return }
+      let old = before?[path: path]
       for binding in feature.sharedBindings where !binding.key.isReadOnly {
         let holder = state[key: binding.field]
         guard !holder.isNull else { continue }
+        if let old, holder == old[key: binding.field] { continue }
         let share = try registry.share(for: binding.key)
         if let current = share.projected(binding.key.projection, holder: holder), holder.isIdentical(to: current) || holder == current { continue }
         if let whole = share.writing(holder, at: binding.key.projection) { registry.write(share, value: whole) }
@@ -109,23 +114,6 @@ enum SharedSync {
     return found
   }
 
-  /// Each holder in `state` that differs from the holder at the same place in `before` (or that
-  /// `before` does not have) writes its share.
-  static func adoptChanges(_ feature: FeatureDefinition, in state: Value, from before: Value, registry: SharedRegistry) throws {
-    var state = state
-    var path: ValuePath = []
-    try visitHolders(feature, &state, path: &path, log: nil) { feature, state, path, _ in
-      guard case .record = state else { return }
-      let old = before[path: path]
-      for binding in feature.sharedBindings where !binding.key.isReadOnly {
-        let holder = state[key: binding.field]
-        guard !holder.isNull, holder != old[key: binding.field] else { continue }
-        let share = try registry.share(for: binding.key)
-        if let whole = share.writing(holder, at: binding.key.projection) { registry.write(share, value: whole) }
-      }
-    }
-  }
-
   /// Calls `body` with each feature instance in the tree that holds shares itself, its state
   /// (in place), its path and how to log a write; walks only the subtrees that hold shares.
   /// A collection's elements are changed in place, and logged once as the whole collection
@@ -137,7 +125,7 @@ enum SharedSync {
     guard feature.reachesShares else { return }
     if !feature.sharedBindings.isEmpty { try body(feature, &state, path, log) }
     guard case .record = state else { return }
-    for child in feature.children where child.features.contains(where: \.reachesShares) {
+    for child in feature.childrenHoldingShares {
       let key = child.key
       switch child.storage {
       case .derived:

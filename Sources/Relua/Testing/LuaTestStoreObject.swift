@@ -257,26 +257,23 @@ package final class LuaTestStoreObject {
         // holder in the store takes it; the next step starts from there, no step asserts it).
         "shared": { store, stack in
           let key = try SharedKeyDescriptor(table: stack.table(at: 2), host: host)
-          let share = try store.shares.share(for: key)
-          return [try share.projected(key.projection, holder: .null).map { try lua.value($0) } ?? .nil]
+          return [try store.shares.value(of: key).map { try lua.value($0) } ?? .nil]
         },
         "setShared": { store, stack in
           let key = try SharedKeyDescriptor(table: stack.table(at: 2), host: host)
-          let share = try store.shares.share(for: key)
-          let value = try host.value(from: stack.value(at: 3), hint: key.projection == .whole ? share.value : nil)
-          guard let whole = share.writing(value, at: key.projection) else {
-            throw LuaError.argument(position: 3, message: "\(key.description) has no element with id \(value[key: "id"])")
+          let value = try host.value(from: stack.value(at: 3), hint: store.shares.hint(for: key))
+          do {
+            try store.shares.set(key, to: value)
+          } catch let error as SharedStorageError {
+            throw LuaError.argument(position: 3, message: error.description)
           }
-          store.shares.writeOutsideSend(share, value: whole)
           store.testStore.adoptCurrentState()
           return []
         },
         "sharedError": { store, stack in
           let key = try SharedKeyDescriptor(table: stack.table(at: 2), host: host)
-          let share = try store.shares.share(for: key)
           let which = stack.isNil(at: 3) ? "load" : try stack.string(at: 3)
-          let error = which == "save" ? share.saveError : share.loadError
-          return [error.map { .text($0) } ?? .nil]
+          return [try store.shares.error(of: key, saving: which == "save").map { .text($0) } ?? .nil]
         },
         "files": { store, _ in
           // The test's files as the shares left them (name → contents), for asserting what was saved.
