@@ -223,6 +223,13 @@ test("an unknown kind of key is an error naming the known ones", function()
   expect(tostring(message)).to_contain("no kind of shared key is called 'nope'")
 end)
 
+test("keys print as a script writes them", function()
+  expect(tostring(Count)).to_be('inMemory("count")')
+  expect(tostring(Items:element())).to_be('inMemory("items"):element()')
+  expect(tostring(Count:readOnly())).to_be('inMemory("count"):readOnly()')
+  expect(tostring(relua.fileStorage("a.json"):field("settings.theme"))).to_be('fileStorage("a.json"):field("settings.theme")')
+end)
+
 test("declarations are checked", function()
   local ok, message = pcall(feature "Bad", { shared = { x = 1 } })
   expect(ok).to_be(false)
@@ -234,4 +241,70 @@ test("a shared change asserted at one of its places is expected at all of them",
   -- Only the child's copy is written here; the parent's copy (and `seen`) follow from the share.
   store:send("child.increment", function(s) s.child.count = 1; s.seen = 1 end)
   store:send("child.increment", function(s) s.count = 2; s.seen = 2 end)
+end)
+
+describe("shared keys' writes from Lua: each refusal says why and changes nothing", function()
+  local Writer = feature "Writer" {
+    state = { count = 0, outcome = "" },
+    shared = { count = Count },
+    actions = { inReducer = {}, readOnly = {}, awaits = {}, done = "string" },
+    reduce = on {
+      inReducer = function() Count:set(5) end,
+      readOnly = function() return Effect.run(function(send)
+        local ok, message = pcall(function() Count:readOnly():withLock(function(n) return n + 1 end) end)
+        send("done", ok and "written" or tostring(message))
+      end) end,
+      awaits = function(_, _, deps) return Effect.run(function(send)
+        local ok, message = pcall(function() Count:withLock(function(n) deps.clock.sleep(1); return n + 1 end) end)
+        send("done", ok and "written" or tostring(message))
+      end) end,
+      done = function(s, outcome) s.outcome = outcome end,
+    },
+  }
+
+  it("set in a reducer", function()
+    local store = relua.TestStore(Writer)
+    local ok, message = pcall(function() store:send("inReducer") end)
+    expect(ok).to_be(false)
+    expect(message).to_contain("a reducer writes a share through its state")
+    expect(store:shared(Count)).to_be(0)
+    expect(store:state("count")).to_be(0)
+  end)
+
+  it("withLock on a read-only key", function()
+    local store = relua.TestStore(Writer)
+    store:exhaustive(false)
+    store:send("readOnly")
+    store:receive("done")
+    expect(store:state("outcome")).to_contain('inMemory("count"):readOnly():withLock: inMemory("count"):readOnly() is read-only')
+    expect(store:shared(Count)).to_be(0)
+    expect(store:state("count")).to_be(0)
+  end)
+
+  it("withLock whose function awaits", function()
+    local store = relua.TestStore(Writer, { deps = { clock = "test" } })
+    store:exhaustive(false)
+    store:send("awaits")
+    store:receive("done")
+    -- (withLock runs the function in a coroutine of its own, where an await is refused.)
+    expect(store:state("outcome")).to_contain("'deps.clock.sleep' is asynchronous and cannot wait inside a coroutine of the script's own")
+    expect(store:shared(Count)).to_be(0)
+    expect(store:state("count")).to_be(0)
+  end)
+
+  it("withLock whose function yields", function()
+    local store = relua.TestStore(Writer)
+    local ok, message = pcall(function() Count:withLock(function() coroutine.yield() end) end)
+    expect(ok).to_be(false)  -- outside a store, the runtime's share: refused before anything is written
+    expect(tostring(message)).to_contain('inMemory("count"):withLock: the function awaited; a locked change cannot wait')
+    expect(store:shared(Count)).to_be(0)
+  end)
+
+  it("a test setting an element the share does not have", function()
+    local store = relua.TestStore(List)
+    local ok, message = pcall(function() store:setShared(Items:element(), { id = 9, title = "x" }) end)
+    expect(ok).to_be(false)
+    expect(message).to_contain('inMemory("items"):element() has no element with id 9')
+    expect(#store:shared(Items)).to_be(0)
+  end)
 end)

@@ -114,7 +114,7 @@ function SharedKeyMT:__tostring()
   end
   if self.projection == "element" then text = text .. ":element()" end
   if self.projection == "field" then text = format("%s:field(%q)", text, self.path) end
-  if self.readOnly then text = text .. ":readOnly()" end
+  if rawget(self, "readOnly") then text = text .. ":readOnly()" end  -- (raw: the method readOnly is found through __index)
   return text
 end
 
