@@ -230,6 +230,16 @@ test("keys print as a script writes them", function()
   expect(tostring(relua.fileStorage("a.json"):field("settings.theme"))).to_be('fileStorage("a.json"):field("settings.theme")')
 end)
 
+test("a field path deeper than state nests is refused", function()
+  local Deep = feature "Deep" {
+    state = { x = 0 },
+    shared = { x = relua.inMemory("deep"):field(("a."):rep(300000) .. "b") },
+  }
+  local ok, message = pcall(relua.TestStore, Deep)
+  expect(ok).to_be(false)
+  expect(tostring(message)).to_contain("key:field: a path of 300001 fields; state nests at most 200 tables deep")
+end)
+
 test("declarations are checked", function()
   local ok, message = pcall(feature "Bad", { shared = { x = 1 } })
   expect(ok).to_be(false)

@@ -54,7 +54,12 @@ package struct SharedKeyDescriptor: Hashable, Sendable {
     case "element"?: projection = .element
     case "field"?:
       let path = try table.rawGet("path").stringValue ?? ""
-      projection = .field(path.split(separator: ".").map(String.init))
+      let keys = path.split(separator: ".", omittingEmptySubsequences: false).map(String.init)
+      // As deep as state may nest, no deeper (each step is a level a write walks down).
+      guard keys.count < Value.maxDepth else {
+        throw ReluaError.usage("key:field: a path of \(keys.count) fields; state nests at most \(Value.maxDepth) tables deep")
+      }
+      projection = .field(keys)
     default: projection = .whole
     }
     isReadOnly = try table.rawGet("readOnly").boolValue ?? false
