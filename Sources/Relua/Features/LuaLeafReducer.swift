@@ -109,9 +109,7 @@ struct LuaLeafReducer: Reducer {
         "binding.\(field) of \(feature.name): the field holds \(describeValue(current)), got \(describeValue(value))"))
     }
     // Logged for the send's transaction (the binding's own steps are `binding.field`).
-    if let anchor = host.anchor(forLeafAction: FeatureAction(steps: [.name("binding"), .name(field)])).path {
-      host.views.recordWrite(at: anchor, key: field, old: current)
-    }
+    host.recordEngineWrite(ofField: field, old: current, forLeafAction: FeatureAction(steps: [.name("binding"), .name(field)]))
     if case (.float, .integer(let integer)) = (current, value) {
       state[key: field] = .float(Double(integer))
     } else {

@@ -28,11 +28,7 @@ struct NavigationWriteLog: Reducer {
         // (Reducers run on the main actor, where the store is; this checks it in debug builds.)
         nonisolated(unsafe) let host = host
         let key = key
-        MainActor.assumeIsolated {
-          if host.views.inTransaction, let anchor = host.anchor(forLeafAction: action).path {
-            host.views.recordWrite(at: anchor, key: key, old: field)
-          }
-        }
+        MainActor.assumeIsolated { host.recordEngineWrite(ofField: key, old: field, forLeafAction: action) }
       }
     }
     return base.reduce(into: &state, action: action)

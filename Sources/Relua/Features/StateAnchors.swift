@@ -39,6 +39,13 @@ extension ReluaHost {
     return anchor(stepsBefore: prefixCount)
   }
 
+  /// Logs, for the send's transaction, a write the engine makes outside the views into the
+  /// field `key` of the state the leaf reducer for `action` runs on (a binding, a navigation
+  /// field, a holder taking its share's value); nothing outside a transaction.
+  func recordEngineWrite(ofField key: String, old: Value, forLeafAction action: FeatureAction) {
+    if let anchor = anchor(forLeafAction: action).path { views.recordWrite(at: anchor, key: key, old: old) }
+  }
+
   /// The anchor of a child's session: the first `prefixCount` steps of the action being sent.
   private func anchor(stepsBefore prefixCount: Int) -> SessionAnchor {
     // (So the action has more than one step.)

@@ -22,9 +22,7 @@ struct SharedFieldsReducer: Reducer {
       MainActor.assumeIsolated {
         do {
           held = try SharedSync.pull(feature, &state.pointee, registry: registry, path: [], log: { _, key, old in
-            if host.views.inTransaction, let anchor = host.anchor(forLeafAction: action).path {
-              host.views.recordWrite(at: anchor, key: key, old: old)
-            }
+            host.recordEngineWrite(ofField: key, old: old, forLeafAction: action)
           })
         } catch {
           failure = host.reducerFailure(error, feature: feature, action: action)
