@@ -95,7 +95,7 @@ public final class Store<State, Action> {
   /// The current state.
   @inlinable
   public var state: State {
-    if let root { return root.state }
+    if let root { return root.settledState }
     return view!.getState()
   }
 
@@ -287,7 +287,7 @@ public final class Store<State, Action> {
   }
 
   var stateGetter: () -> State {
-    if let root { return { root.state } }
+    if let root { return { root.settledState } }
     return view!.getState
   }
 

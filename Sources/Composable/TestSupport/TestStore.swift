@@ -113,9 +113,9 @@ public final class TestStore<State, Action> {
       self.attributeEffects()
       self.lastReducedAction = action
       if wasReceived {
-        self.received.append(Received(action: action, state: self.root.state))
+        self.received.append(Received(action: action, state: self.root.settledState))
       } else {
-        self.sentState = self.root.state
+        self.sentState = self.root.settledState
       }
     }
   }

@@ -17,7 +17,7 @@ public final class FeatureDefinition {
   let own: FeatureOwnReducer
   package let viewFunction: LuaFunction?
   /// Fields of its state bound to shared keys (`shared = { items = Items }`).
-  package internal(set) var sharedBindings: [SharedBinding] = []
+  @exclusivity(unchecked) package internal(set) var sharedBindings: [SharedBinding] = []
   /// Where `relua.feature` was called (`Scripts/Features/Counter.lua:4`).
   public let definedAt: String
   /// What runs, in order: the children, the own reducer (where `relua.own` stands; by default
@@ -58,6 +58,16 @@ public final class FeatureDefinition {
   /// the subtrees that do, see `SharedSync.syncTree`).
   var reachesShares: Bool { !sharedBindings.isEmpty || !childrenHoldingShares.isEmpty }
 
+  /// Whether a feature below it holds a shared value (its reducers' reads into those children
+  /// may need them brought up to date first, see `SharedReadBarrier`).
+  var holdsSharesBelow: Bool {
+    if let memo = holdsSharesBelowMemo { return memo }
+    let holds = !childrenHoldingShares.isEmpty
+    holdsSharesBelowMemo = holds
+    return holds
+  }
+  @exclusivity(unchecked) private var holdsSharesBelowMemo: Bool?
+
   /// Its children with a feature that holds shared values or has one below it (worked out once:
   /// each walk of a tree with shares goes through them).
   var childrenHoldingShares: [FeatureChild] {
@@ -67,7 +77,7 @@ public final class FeatureDefinition {
     childrenHoldingSharesMemo = found
     return found
   }
-  private var childrenHoldingSharesMemo: [FeatureChild]?
+  @exclusivity(unchecked) private var childrenHoldingSharesMemo: [FeatureChild]?
 
   /// The `onChange` entries, in order (their index is their place in `OnChangeSnapshot`).
   var onChanges: [FeatureOnChange] {

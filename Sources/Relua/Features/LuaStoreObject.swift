@@ -32,10 +32,11 @@ package final class LuaStoreObject {
       ?? host.initialState(of: feature, dependencies: dependencies)
     try DependencyValues.withValues(dependencies) { try host.prepareShares(&initial, of: feature, registry: shares) }
     dependencies.withOwnNotifications()
-    store = host.rootStore(of: feature, initialState: initial, dependencies: dependencies)
+    let (store, transaction) = host.rootStore(of: feature, initialState: initial, dependencies: dependencies)
+    self.store = store
     host.track(store)
     if feature.reachesShares {
-      let link = SharedStoreLink(store: store, feature: feature)
+      let link = SharedStoreLink(store: store, feature: feature, transaction: transaction)
       shares.link(link)
       sharesLink = (shares, link.id)
     }

@@ -178,6 +178,9 @@ extension ReluaHost {
     let returned: LuaValue?
     do {
       try views.openSession(moving: &state)
+      // (A reducer of a feature with shares below: its reads into them may need the holders
+      // brought up to date first, see `SharedReadBarrier`.)
+      if feature.holdsSharesBelow, let barrier = sharedReadBarrierIfMade { barrier.arm(views, for: feature) }
       do {
         // `handler` is a constant where this is inlined: one of the two calls remains.
         if let handler {

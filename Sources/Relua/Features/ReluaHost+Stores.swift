@@ -6,11 +6,23 @@ import Lua
 /// state views' write log.
 extension ReluaHost {
   /// The store-side transaction over this host's views (see `StoreTransaction`).
-  var storeTransaction: StoreTransaction<Value> { ViewsTransaction(views: views, shares: nil) }
+  var storeTransaction: StoreTransaction<Value> { ViewsTransaction(views: views) }
 
-  /// The same, also giving back the changes a failed send made to `shares`, and saving and
-  /// spreading those of a send that ended.
-  func storeTransaction(shares: SharedRegistry?) -> ViewsTransaction { ViewsTransaction(views: views, shares: shares) }
+  /// The same for a store of `feature` whose tree holds `shares`: also gives back the changes a
+  /// failed send made to them, saves and spreads those of a send that ended, and brings the
+  /// store's holders up to date when its state is read (see `SharedReadBarrier`).
+  func storeTransaction(of feature: FeatureDefinition, shares: SharedRegistry?) -> ViewsTransaction {
+    guard let shares, feature.reachesShares else { return ViewsTransaction(views: views) }
+    return ViewsTransaction(views: views, feature: feature, shares: shares, barrier: sharedReadBarrier)
+  }
+
+  /// The views' barrier for shared holders (made with the first store holding shares).
+  var sharedReadBarrier: SharedReadBarrier {
+    if let made = sharedReadBarrierIfMade { return made }
+    let made = SharedReadBarrier()
+    sharedReadBarrierIfMade = made
+    return made
+  }
 
   /// A store of `feature` over this host's views (transactional through the views' write log).
   /// A feature without children is reduced by a closure written here, in the argument: a closure
@@ -19,22 +31,27 @@ extension ReluaHost {
   /// a call more per action.
   func rootStore(
     of feature: FeatureDefinition, initialState: Value, dependencies: DependencyValues
-  ) -> Store<Value, FeatureAction> {
+  ) -> (store: Store<Value, FeatureAction>, transaction: ViewsTransaction?) {
     guard feature.isLeaf else {
-      let transaction = ViewsTransaction(views: views, shares: feature.reachesShares ? dependencies[SharedRegistryKey.self] : nil)
+      let transaction = storeTransaction(of: feature, shares: dependencies[SharedRegistryKey.self])
       let store = Store(
-        initialState: initialState, reduce: rootReducer(for: feature), dependencies: dependencies, transaction: transaction)
+        initialState: initialState, reduce: rootReducer(for: feature, transaction: transaction), dependencies: dependencies,
+        transaction: transaction)
       transaction.sender = ObjectIdentifier(store)
-      return store
+      return (store, transaction)
     }
     let root = LeafRootReducer(host: self, feature: feature)
-    return Store(
+    let store = Store(
       initialState: initialState, reduceOnMainActor: { state, action in root.reduce(&state, action) },
       dependencies: dependencies, transaction: storeTransaction)
+    return (store, nil)
   }
 
-  /// The root reducer of a store of `feature`: notes the action being processed (for anchors).
-  func rootReducer(for feature: FeatureDefinition) -> (inout Value, FeatureAction) -> Effect<FeatureAction> {
+  /// The root reducer of a store of `feature`: notes the action being processed (for anchors),
+  /// and marks the state unsettled when the action wrote shares (`transaction`: the store's).
+  /// Without a transaction of the host's (a store made elsewhere), holders are brought up to date
+  /// after each action instead.
+  func rootReducer(for feature: FeatureDefinition, transaction: ViewsTransaction? = nil) -> (inout Value, FeatureAction) -> Effect<FeatureAction> {
     // A feature without children is its own leaf: called as it is (what the builder makes of it,
     // wrapped in a type-erased node, costs a partial application per send).
     if feature.isLeaf {
@@ -44,6 +61,17 @@ extension ReluaHost {
     // Captures the host's `currentSend`, not the host (stores must not keep it alive).
     let currentSend = currentSend
     let reducer = FeatureReducerBuilder.reducer(for: feature, host: self)
+    if let transaction, let shares = transaction.shares {
+      // The other holders of what the action wrote are not walked here: the state is settled
+      // when it is read (`ViewsTransaction.settle`), a reducer's session when it looks.
+      return { state, action in
+        currentSend.set(feature, action)
+        let writes = shares.writes
+        let effect = reducer.reduce(into: &state, action: action)
+        if shares.writes != writes { transaction.isUnsettled = true }
+        return effect
+      }
+    }
     if feature.reachesShares {
       return { [unowned self] state, action in
         currentSend.set(feature, action)
@@ -84,31 +112,75 @@ struct LeafRootReducer {
 /// A store's transactions through the state views' write log (see `StoreTransaction`).
 final class ViewsTransaction: StoreTransaction<Value> {
   let views: StateViews
-  /// The shares of the store's tree, if it holds any.
+  /// The store's root feature and the shares of its tree, if it holds any.
+  let feature: FeatureDefinition?
   let shares: SharedRegistry?
+  private let barrier: SharedReadBarrier?
   /// The store (its state is up to date when its send ends: the others are updated).
-  var sender: ObjectIdentifier?
+  @exclusivity(unchecked) var sender: ObjectIdentifier?
+  /// `shares.writes` when the store's holders were last all brought up to date: while the count
+  /// differs, some may be behind their shares.
+  @exclusivity(unchecked) var settledAt: UInt64
+  /// The send with shares that was running when this one began (a send inside another's).
+  @exclusivity(unchecked) private unowned(unsafe) var outer: ViewsTransaction?
 
-  init(views: StateViews, shares: SharedRegistry?) {
+  init(views: StateViews, feature: FeatureDefinition? = nil, shares: SharedRegistry? = nil, barrier: SharedReadBarrier? = nil) {
     self.views = views
+    self.feature = feature
     self.shares = shares
+    self.barrier = barrier
+    settledAt = shares?.writes ?? 0
   }
 
   override func begin() {
     views.beginTransaction()
-    if let shares { MainActor.assumeIsolated { shares.beginSend() } }
+    if let shares {
+      callOnMainActor({ @MainActor (shares: SharedRegistry) in shares.beginSend() }, shares)
+      outer = barrier?.send
+      barrier?.send = self
+    }
   }
 
   override func end() {
     views.endTransaction()
     if let shares {
-      let sender = sender
-      MainActor.assumeIsolated { shares.commitSend(sender: sender) }
+      barrier?.send = outer
+      outer = nil
+      if shares.writes != settledAt { isUnsettled = true }
+      callOnMainActor({ @MainActor (shares: SharedRegistry, sender: ObjectIdentifier?) in shares.commitSend(sender: sender) }, shares, sender)
     }
   }
 
   override func rollBack(_ state: inout Value) {
     views.rollBackTransaction(&state)
-    if let shares { MainActor.assumeIsolated { shares.rollBackSend() } }
+    if let shares {
+      barrier?.send = outer
+      outer = nil
+      callOnMainActor({ @MainActor (shares: SharedRegistry) in shares.rollBackSend() }, shares)
+      if shares.writes != settledAt { isUnsettled = true }
+    }
   }
+
+  /// Every holder in the tree takes its share's value (between a send's actions the writes are
+  /// logged for its transaction). A key that cannot be made is a warning: the holder keeps its copy.
+  override func settle(_ state: inout Value) {
+    guard let shares, let root = feature else { return }
+    nonisolated(unsafe) let views = views
+    nonisolated(unsafe) let feature = root
+    let settled: Bool = MainActor.assumeIsolated {
+      do {
+        try SharedSync.syncTree(feature, &state, registry: shares) { container, key, old in
+          views.recordWrite(at: container, key: key, old: old)
+        }
+        return true
+      } catch {
+        shares.warn("\(error)")
+        return false
+      }
+    }
+    if settled { settledAt = shares.writes }
+  }
+
+  /// A link brought the holders up to date with the shares (a change made elsewhere).
+  func didSettle() { if let shares { settledAt = shares.writes } }
 }

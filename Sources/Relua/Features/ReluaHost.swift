@@ -48,6 +48,7 @@ public final class ReluaHost {
 
   /// The registry of the live stores' shared values (see `liveShares`).
   var liveSharesIfMade: SharedRegistry?
+  @exclusivity(unchecked) var sharedReadBarrierIfMade: SharedReadBarrier?
   /// Kinds of shared key registered from Swift (`ReluaRuntime.registerSharedKey`).
   package var sharedKeyKinds: [String: @Sendable (ReluaSharedKeyRequest) throws -> any ReluaSharedKey] = [:]
   /// The app whose `appStorage` file live stores use (a script's name, by default "relua").

@@ -102,8 +102,9 @@ extension ReluaHost {
     return resolved.path
   }
 
-  /// After an action of a store whose tree holds shares: every holder takes its share's value
-  /// (writes logged for the send's transaction). A failure (a key that cannot be made) fails the send.
+  /// After an action of a store without a transaction of the host's whose tree holds shares:
+  /// every holder takes its share's value (writes logged for the send's transaction). A failure
+  /// (a key that cannot be made) fails the send.
   func syncShares(in state: inout Value, of feature: FeatureDefinition) -> Effect<FeatureAction>? {
     guard let registry = DependencyValues.current[SharedRegistryKey.self] else { return nil }
     let views = views
@@ -191,14 +192,17 @@ package final class SharedStoreLink {
   /// (`LuaStoreObject`'s deinit; a test store's registry goes with it).
   private unowned(unsafe) let store: Store<Value, FeatureAction>
   private let feature: FeatureDefinition
+  /// The store's transaction (told when the holders are brought up to date here).
+  private let transaction: ViewsTransaction?
   private var refreshScheduled = false
   /// Told after the store's state changed this way (a test store moves its expected state).
   var didRefresh: ((Value) -> Void)?
 
-  init(store: Store<Value, FeatureAction>, feature: FeatureDefinition) {
+  init(store: Store<Value, FeatureAction>, feature: FeatureDefinition, transaction: ViewsTransaction?) {
     id = ObjectIdentifier(store)
     self.store = store
     self.feature = feature
+    self.transaction = transaction
   }
 
   func refresh(using registry: SharedRegistry) {
@@ -222,6 +226,7 @@ package final class SharedStoreLink {
       registry.warn("\(error)")
       return
     }
+    transaction?.didSettle()
     guard !state.isIdentical(to: store.state) else { return }
     store.restore(state)
     didRefresh?(state)

@@ -9,20 +9,28 @@ package final class Share {
   /// Why the stored value could not be read (the holders kept their default); nil when it could.
   package internal(set) var loadError: String?
   /// Why the last save failed; nil after a save that worked.
-  package internal(set) var saveError: String?
+  @exclusivity(unchecked) package internal(set) var saveError: String?
   /// Whether the value was checked against a holder's default (`SharedRegistry.settle`).
   @exclusivity(unchecked) var isSettled = false
   /// Whether what is stored must be kept aside before the next save (it could not be read).
-  var keepStoredAside = false
+  @exclusivity(unchecked) var keepStoredAside = false
   /// Counts changes (a save in flight compares it to know whether it is the latest).
-  var version: UInt64 = 0
+  @exclusivity(unchecked) var version: UInt64 = 0
+  /// Whether the running send already noted the value this share had before it (`SharedRegistry.write`).
+  @exclusivity(unchecked) var isJournalled = false
   /// How many saves ran (a burst of changes is saved a few times at most, not once per change).
-  package internal(set) var saveCount = 0
+  @exclusivity(unchecked) package internal(set) var saveCount = 0
   /// The debounced save waiting to run.
-  var pendingSave: PendingSave?
+  @exclusivity(unchecked) var pendingSave: PendingSave?
   var subscription: ReluaSharedSubscription?
 
-  init(key: any ReluaSharedKey) { self.key = key }
+  /// Whether a change is saved anywhere (an `inMemory` share's is not: no save to schedule).
+  let persists: Bool
+
+  init(key: any ReluaSharedKey) {
+    self.key = key
+    persists = !(key is InMemoryKey)
+  }
 
   /// The part of the value a holder sees: all of it, one element (by the holder's own `id`), or
   /// one field; nil when there is none (nothing stored yet, or the element is gone).

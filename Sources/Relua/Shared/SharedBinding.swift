@@ -7,4 +7,14 @@ package struct SharedBinding: Sendable {
   package let key: SharedKeyDescriptor
   /// Where the feature declared it (`Scripts/Features/Records.lua:40`).
   package let definedAt: String
+  /// Whether it holds the whole shared value, writable (the commonest binding, synced without
+  /// projecting: tested once here, not per send).
+  let isWholeAndWritable: Bool
+
+  init(field: String, key: SharedKeyDescriptor, definedAt: String) {
+    self.field = field
+    self.key = key
+    self.definedAt = definedAt
+    if case .whole = key.projection { isWholeAndWritable = !key.isReadOnly } else { isWholeAndWritable = false }
+  }
 }

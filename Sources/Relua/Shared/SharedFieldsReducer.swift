@@ -12,34 +12,41 @@ struct SharedFieldsReducer: Reducer {
   let host: ReluaHost
 
   func reduce(into state: inout Value, action: FeatureAction) -> Effect<FeatureAction> {
-    guard let registry = DependencyValues.current[SharedRegistryKey.self] else { return base.reduce(into: &state, action: action) }
-    nonisolated(unsafe) let host = host
-    nonisolated(unsafe) let feature = feature
-    nonisolated(unsafe) var failure: Effect<FeatureAction>?
-    nonisolated(unsafe) var held: [Value] = []
+    // On the main actor, where stores run reducers (one hop for the whole call, not one per step).
     withUnsafeMutablePointer(to: &state) { state in
-      nonisolated(unsafe) let state = state
-      MainActor.assumeIsolated {
-        do {
-          held = try SharedSync.pull(feature, &state.pointee, registry: registry, path: [], log: { _, key, old in
-            host.recordEngineWrite(ofField: key, old: old, forLeafAction: action)
-          })
-        } catch {
-          failure = host.reducerFailure(error, feature: feature, action: action)
-        }
-      }
+      callOnMainActor(
+        { @MainActor (call: Call) in call.reducer.reduceOnMainActor(&call.state.pointee, call.action) },
+        Call(reducer: self, state: state, action: action))
     }
-    if let failure { return failure }
+  }
+
+  private struct Call {
+    let reducer: SharedFieldsReducer
+    let state: UnsafeMutablePointer<Value>
+    let action: FeatureAction
+  }
+
+  @MainActor
+  private func reduceOnMainActor(_ state: inout Value, _ action: FeatureAction) -> Effect<FeatureAction> {
+    // The running send's registry (no task-local lookup), else the store's dependencies'.
+    guard let registry = host.sharedReadBarrierIfMade?.send?.shares ?? DependencyValues.current[SharedRegistryKey.self] else {
+      return base.reduce(into: &state, action: action)
+    }
+    let held: SharedSync.Held
+    do {
+      held = try SharedSync.pull(feature, &state, registry: registry) { key, old in
+        host.recordEngineWrite(ofField: key, old: old, forLeafAction: action)
+      }
+    } catch {
+      return host.reducerFailure(error, feature: feature, action: action)
+    }
     let effect = base.reduce(into: &state, action: action)
-    nonisolated(unsafe) let after = state
-    MainActor.assumeIsolated {
-      do {
-        try SharedSync.push(feature, after, held: held, registry: registry)
-      } catch {
-        failure = host.reducerFailure(error, feature: feature, action: action)
-      }
+    do {
+      try SharedSync.push(feature, state, held: held, registry: registry)
+    } catch {
+      return host.reducerFailure(error, feature: feature, action: action)
     }
-    return failure ?? effect
+    return effect
   }
 
   func navigationNodes(in state: Value) -> [NavigationNode] { base.navigationNodes(in: state) }

@@ -38,8 +38,15 @@ package final class SharedRegistry {
     unowned(unsafe) var registry: SharedRegistry?
   }
   /// Shares changed by the running send, with what they held before it.
-  private var changed: [(share: Share, before: Value?)] = []
-  private var links: [ObjectIdentifier: SharedStoreLink] = [:]
+  @exclusivity(unchecked) private var changed: [(share: Share, before: Value?)] = []
+  /// Counts every change of any share's value: a store whose holders were last brought up to
+  /// date at another count may hold stale copies (see `SharedSync`, `SharedReadBarrier`).
+  @exclusivity(unchecked) nonisolated(unsafe) package private(set) var writes: UInt64 = 0
+  @exclusivity(unchecked) private var links: [ObjectIdentifier: SharedStoreLink] = [:] {
+    didSet { onlyLink = links.count == 1 ? links.first!.key : nil }
+  }
+  /// The one store linked, when there is one only (a send of it has no other store to update).
+  @exclusivity(unchecked) private var onlyLink: ObjectIdentifier?
   /// Reports a load or save error (the stores' warnings, standard error).
   package var warn: (String) -> Void = { FileHandle.standardError.write(Data(("relua: " + $0 + "\n").utf8)) }
 
@@ -124,6 +131,7 @@ package final class SharedRegistry {
   private func load(_ share: Share) {
     do {
       share.value = try share.key.load()
+      writes &+= 1
       share.loadError = nil
     } catch {
       failedToLoad(share, error)
@@ -148,16 +156,21 @@ package final class SharedRegistry {
     share.isSettled = true
     guard let stored = share.value else {
       share.value = holder
+      writes &+= 1
       return
     }
     if let conformed = try? stored.conformed(to: holder), Self.sameKind(conformed, holder) || (holder.isContainer && holder.count == 0 && conformed.isContainer) {
-      if !conformed.isIdentical(to: stored) { share.value = conformed }
+      if !conformed.isIdentical(to: stored) {
+        share.value = conformed
+        writes &+= 1
+      }
       return
     }
     share.loadError = "\(share.key.description) holds \(describeValue(stored)), but the state holds \(describeValue(holder)) there: the default is used, and what is stored will be moved aside before the next save"
     share.keepStoredAside = true
     warn(share.loadError!)
     share.value = holder
+    writes &+= 1
   }
 
   private static func sameKind(_ a: Value, _ b: Value) -> Bool {
@@ -174,29 +187,43 @@ package final class SharedRegistry {
 
   /// A holder's change: the share's new value (journalled for the running send).
   func write(_ share: Share, value: Value) {
-    if !changed.contains(where: { $0.share === share }) { changed.append((share, share.value)) }
+    if !share.isJournalled {
+      share.isJournalled = true
+      changed.append((share, share.value))
+    }
     share.value = value
     share.version &+= 1
+    writes &+= 1
   }
 
   /// Starts a send (its changes can be given back).
-  package func beginSend() { if !changed.isEmpty { changed.removeAll() } }
+  package func beginSend() { if !changed.isEmpty { forgetChanges() } }
+
+  private func forgetChanges() {
+    for index in changed.indices { changed[index].share.isJournalled = false }
+    changed.removeAll(keepingCapacity: true)
+  }
 
   /// The send failed: every share it changed holds what it held before.
   package func rollBackSend() {
     for (share, before) in changed.reversed() {
       share.value = before
       share.version &+= 1
+      writes &+= 1
     }
-    changed.removeAll()
+    forgetChanges()
   }
 
   /// The send ended: saves what changed, and updates the other stores' holders.
   package func commitSend(sender: ObjectIdentifier?) {
     guard !changed.isEmpty else { return }
-    let shares = changed.map(\.share)
-    changed.removeAll()
-    for share in shares { scheduleSave(share) }
+    // Saves start no user code: `changed` cannot change while they are scheduled.
+    for index in changed.indices {
+      let share = changed[index].share
+      share.isJournalled = false
+      if share.persists { scheduleSave(share) }
+    }
+    changed.removeAll(keepingCapacity: true)
     propagate(except: sender)
   }
 
@@ -232,6 +259,7 @@ package final class SharedRegistry {
   package func writeOutsideSend(_ share: Share, value: Value) {
     share.value = value
     share.version &+= 1
+    writes &+= 1
     scheduleSave(share)
     propagate(except: nil)
   }
@@ -249,6 +277,7 @@ package final class SharedRegistry {
       if let before, loaded.sameInLua(as: before) { return }
       share.value = before.flatMap { try? loaded.conformed(to: $0) } ?? loaded
       share.version &+= 1
+      writes &+= 1
       propagate(except: nil)
     } catch {
       failedToLoad(share, error)
@@ -258,7 +287,7 @@ package final class SharedRegistry {
   // MARK: Saving
 
   private func scheduleSave(_ share: Share) {
-    guard let value = share.value else { return }
+    guard share.persists, let value = share.value else { return }
     guard let delay = share.key.saveDelay else {
       save(share, value)
       return
@@ -344,6 +373,7 @@ package final class SharedRegistry {
   /// Brings every linked store but `sender` up to date (a store's walk visits only the subtrees
   /// that hold shares).
   private func propagate(except sender: ObjectIdentifier?) {
+    if let sender, onlyLink == sender { return }  // (the commonest case: one store)
     for (id, link) in links where id != sender { link.refresh(using: self) }
   }
 }

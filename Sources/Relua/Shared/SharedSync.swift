@@ -16,31 +16,55 @@ enum SharedSync {
   /// Logs a write into the state before it is made: the field `key` of the record at a path.
   typealias Log = (_ containerPath: ValuePath, _ key: String, _ old: Value) -> Void
 
-  /// The holders of `feature`'s own state take their shares' values; returns what they hold
-  /// then (in `feature.sharedBindings`' order), for `push`.
-  static func pull(_ feature: FeatureDefinition, _ state: inout Value, registry: SharedRegistry, path: ValuePath, log: Log?) throws -> [Value] {
-    var held: [Value] = []
-    held.reserveCapacity(feature.sharedBindings.count)
-    try pull(feature, &state, registry: registry, path: path, log: log) { held.append($0) }
+  /// What a feature's holders held after `pull`, in its bindings' order: the first inline (most
+  /// features share one field: no array to allocate per call).
+  struct Held {
+    private(set) var count = 0
+    private var first: Value = .null
+    private var rest: [Value] = []
+
+    mutating func append(_ value: Value) {
+      if count == 0 { first = value } else { rest.append(value) }
+      count += 1
+    }
+
+    subscript(index: Int) -> Value { index == 0 ? first : rest[index - 1] }
+  }
+
+  /// The holders of `feature`'s own state take their shares' values (each write told to `log`
+  /// first, with the field and what it held); returns what they hold then (in
+  /// `feature.sharedBindings`' order), for `push`. `log` is not escaping: a send's call makes
+  /// no closure context.
+  static func pull(
+    _ feature: FeatureDefinition, _ state: inout Value, registry: SharedRegistry,
+    log: (_ key: String, _ old: Value) -> Void
+  ) throws -> Held {
+    var held = Held()
+    try pull(feature, &state, registry: registry, path: [], log: { _, key, old in log(key, old) }) { held.append($0) }
     return held
   }
 
   /// `pull`, telling `held` what each holder holds after it (in the bindings' order).
   private static func pull(
-    _ feature: FeatureDefinition, _ state: inout Value, registry: SharedRegistry, path: ValuePath, log: Log?,
-    held: (Value) -> Void
+    _ feature: FeatureDefinition, _ state: inout Value, registry: SharedRegistry, path: ValuePath,
+    log: (_ containerPath: ValuePath, _ key: String, _ old: Value) -> Void, held: (Value) -> Void
   ) throws {
     guard case .record = state else { return }
     let shares = try registry.shares(of: feature)
-    for (binding, share) in zip(feature.sharedBindings, shares) {
-      let holder = state[key: binding.field]
-      if binding.key.projection == .whole, !share.isSettled { registry.settle(share, withDefault: holder) }
-      guard let current = share.projected(binding.key.projection, holder: holder), !holder.isIdentical(to: current) else {
+    let bindings = feature.sharedBindings
+    // By index, not by element: the loop then reads each binding's parts in place (an element
+    // copied out is a retain and a release of its strings per holder).
+    for index in bindings.indices {
+      let share = shares[index]
+      let projection = bindings[index].key.projection
+      let holder = state[key: bindings[index].field]
+      if projection == .whole, !share.isSettled { registry.settle(share, withDefault: holder) }
+      guard let current = share.projected(projection, holder: holder), !holder.isIdentical(to: current) else {
         held(holder)
         continue
       }
-      log?(path, binding.field, holder)
-      state[key: binding.field] = current
+      log(path, bindings[index].field, holder)
+      state[key: bindings[index].field] = current
       held(current)
     }
   }
@@ -48,22 +72,29 @@ enum SharedSync {
   /// A holder of `feature`'s own state that its logic changed (it no longer holds what `pull`
   /// left there, `held`) writes its share; holders it did not touch write nothing, so a stale
   /// copy never overwrites what another holder wrote in the same call.
-  static func push(_ feature: FeatureDefinition, _ state: Value, held: [Value], registry: SharedRegistry) throws {
+  static func push(_ feature: FeatureDefinition, _ state: Value, held: Held, registry: SharedRegistry) throws {
     guard case .record = state, held.count == feature.sharedBindings.count else { return }
-    let shares = try registry.shares(of: feature)
-    for (index, binding) in feature.sharedBindings.enumerated() {
-      let holder = state[key: binding.field]
+    let bindings = feature.sharedBindings
+    for index in bindings.indices {
+      let holder = state[key: bindings[index].field]
       if holder.isIdentical(to: held[index]) || holder == held[index] { continue }
-      let share = shares[index]
-      let current = share.projected(binding.key.projection, holder: holder)
+      let share = try registry.shares(of: feature)[index]
+      if bindings[index].isWholeAndWritable {
+        // (The short path of the commonest write: the holder is the whole value.)
+        if let current = share.value, holder == current { continue }
+        if share.value == nil, holder.isNull { continue }
+        registry.write(share, value: holder)
+        continue
+      }
+      let current = share.projected(bindings[index].key.projection, holder: holder)
       if let current, holder == current { continue }
       if current == nil, holder.isNull { continue }
-      if binding.key.isReadOnly {
+      if bindings[index].key.isReadOnly {
         throw ReluaError.usage(
-          "state.\(binding.field) of \(feature.name) is a read-only share (\(binding.key.description), \(binding.definedAt)): it cannot be written here; write it where it is shared without :readOnly()")
+          "state.\(bindings[index].field) of \(feature.name) is a read-only share (\(bindings[index].key.description), \(bindings[index].definedAt)): it cannot be written here; write it where it is shared without :readOnly()")
       }
-      guard let whole = share.writing(holder, at: binding.key.projection) else {
-        registry.warn("\(feature.name).\(binding.field): \(binding.key.description) has no element with id \(holder[key: "id"]) any more; the write was dropped")
+      guard let whole = share.writing(holder, at: bindings[index].key.projection) else {
+        registry.warn("\(feature.name).\(bindings[index].field): \(bindings[index].key.description) has no element with id \(holder[key: "id"]) any more; the write was dropped")
         continue
       }
       registry.write(share, value: whole)
@@ -75,7 +106,7 @@ enum SharedSync {
   static func syncTree(_ feature: FeatureDefinition, _ state: inout Value, registry: SharedRegistry, log: Log?) throws {
     var path: ValuePath = []
     try visitHolders(feature, &state, path: &path, log: log) { feature, state, path, log in
-      try pull(feature, &state, registry: registry, path: path, log: log) { _ in }
+      try pull(feature, &state, registry: registry, path: path, log: { log?($0, $1, $2) }) { _ in }
     }
   }
 
@@ -126,19 +157,38 @@ enum SharedSync {
     if !feature.sharedBindings.isEmpty { try body(feature, &state, path, log) }
     guard case .record = state else { return }
     for child in feature.childrenHoldingShares {
-      let key = child.key
-      switch child.storage {
-      case .derived:
-        continue  // a lens child's state is made from its parent's each time: nothing is held there
-      case .field, .optionalField:
-        guard !state[key: key].isNull else { continue }
-        path.append(.key(key))
-        defer { path.removeLast() }
-        try visitChild(child, &state[key: key], path: &path, log: log, body)
-      case .elements:
-        guard case .identified = state[key: key] else { continue }
-        try visitElements(of: child, &state[key: key], path: &path, log: log, body)
-      }
+      try visitChildField(child, &state, path: &path, log: log, body)
+    }
+  }
+
+  /// The holders of one child of a feature holding shares below it (`state`: the feature's
+  /// state): what a session of that feature reads when its code first looks into that child
+  /// (see `SharedReadBarrier`). Writes are logged at paths from `state`.
+  static func syncChild(_ child: FeatureChild, in state: inout Value, registry: SharedRegistry, log: Log?) throws {
+    var path: ValuePath = []
+    try visitChildField(child, &state, path: &path, log: log) { feature, state, path, log in
+      try pull(feature, &state, registry: registry, path: path, log: { log?($0, $1, $2) }) { _ in }
+    }
+  }
+
+  /// `body` for each feature instance holding shares in the child field `child` of `state` (a
+  /// record), at `path` (where `state` is).
+  private static func visitChildField(
+    _ child: FeatureChild, _ state: inout Value, path: inout ValuePath, log: Log?,
+    _ body: (FeatureDefinition, inout Value, ValuePath, Log?) throws -> Void
+  ) throws {
+    let key = child.key
+    switch child.storage {
+    case .derived:
+      return  // a lens child's state is made from its parent's each time: nothing is held there
+    case .field, .optionalField:
+      guard !state[key: key].isNull else { return }
+      path.append(.key(key))
+      defer { path.removeLast() }
+      try visitChild(child, &state[key: key], path: &path, log: log, body)
+    case .elements:
+      guard case .identified = state[key: key] else { return }
+      try visitElements(of: child, &state[key: key], path: &path, log: log, body)
     }
   }
 

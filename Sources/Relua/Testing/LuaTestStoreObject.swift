@@ -64,9 +64,9 @@ package final class LuaTestStoreObject {
     try DependencyValues.withValues(initialDependencies) { try host.prepareShares(&initial, of: feature, registry: shares) }
     self.location = location
     let (file, line) = Self.split(location)
-    let transaction = host.storeTransaction(shares: feature.reachesShares ? shares : nil)
+    let transaction = host.storeTransaction(of: feature, shares: shares)
     testStore = TestStore(
-      initialState: initial, reducer: Reduce(host.rootReducer(for: feature)), isEqual: { $0.sameInLua(as: $1) },
+      initialState: initial, reducer: Reduce(host.rootReducer(for: feature, transaction: transaction)), isEqual: { $0.sameInLua(as: $1) },
       reporter: ClosureTestFailureReporter { _, _ in }, withDependencies: {
         options.prepare(&$0)
         $0.withOwnNotifications()
@@ -83,7 +83,7 @@ package final class LuaTestStoreObject {
     for warning in earlyWarnings { testStore.store.warn(warning) }
     shares.warn = { [weak store = testStore.store] in store?.warn($0) }
     if feature.reachesShares {
-      let link = SharedStoreLink(store: testStore.store, feature: feature)
+      let link = SharedStoreLink(store: testStore.store, feature: feature, transaction: transaction)
       shares.link(link)
     }
     testStore.diff = { expected, actual in ValueDiff.lines(from: expected, to: actual).map { indent($0) } }

@@ -56,6 +56,11 @@ package final class StateViews {
   @exclusivity(unchecked) var positionallyWrittenCollections: Set<ValuePath> = []
   private var readResult: Value = .null
   private var readHint: Value?
+  /// Told before the running session's code first reads into a part of its state that the host
+  /// keeps up to date lazily (nil for most sessions: set by the host after opening one, cleared
+  /// when it ends).
+  /// (Not retained: the host keeps its barrier as long as the views.)
+  @exclusivity(unchecked) unowned(unsafe) var readBarrier: (any StateReadBarrier)?
 
   /// Installs the views' metatable (one `StateViews` per Lua state: light userdata share it) and,
   /// unless `copyGlobal` is nil, a global `copy` function.
@@ -245,6 +250,7 @@ package final class StateViews {
     if generation & ViewHandle.generationMask == 0 { generation &+= 1 }
     slots.removeAll()
     if !positionallyWrittenCollections.isEmpty { positionallyWrittenCollections.removeAll(keepingCapacity: true) }
+    if readBarrier != nil { readBarrier = nil }
     assert(state.isNull, "state views: the caller's state changed while a session ran")
     Self.move(&value, into: &state)
   }
@@ -298,6 +304,7 @@ package final class StateViews {
   /// code asked for it, if any (an error then names the script's line).
   func makeView(path: ValuePath, detached: Value? = nil, for L: LuaRawStack? = nil) throws -> ViewHandle {
     if path.isEmpty, detached == nil { return rootHandle }
+    if let readBarrier, detached == nil { try readBarrier.willRead(self, under: path[0]) }
     guard slots.count < viewLimit else {
       let location = L.map(luaCallerLocation) ?? ""
       throw LuaError.runtime(message: location + "a reducer call made more than \(viewLimit) state views", traceback: nil)
@@ -349,6 +356,14 @@ package final class StateViews {
     return path.isEmpty ? value : value[path: path]
   }
 
+  /// The value a view shows, read whole (copied or assigned elsewhere): the session's own state is
+  /// brought up to date first where the host keeps parts of it lazily (see `readBarrier`; other
+  /// views were, when they were made).
+  func wholeValue(ofSlot slot: Int) throws -> Value {
+    if slot == 0, let readBarrier, slots.detached(slot) == nil { try readBarrier.willReadWhole(self) }
+    return viewedValue(slot)
+  }
+
   /// The number (integer or float, as Lua has it) or boolean at `index`; nil for other types.
   @inline(__always)
   func numberOrBoolean(at index: Int32, in L: LuaRawStack) -> Value? {
@@ -376,7 +391,7 @@ package final class StateViews {
       if let slot = try liveSlot(at: index, in: L) {
         // A view assigned elsewhere copies its value, which must still fit the depth bound there
         // (`s.a = s` in a loop would otherwise nest the state one level deeper each time).
-        let value = viewedValue(slot)
+        let value = try wholeValue(ofSlot: slot)
         let depth = path.count + (component == nil ? 0 : 1)
         if depth > 0, value.nests(deeperThan: Value.maxDepth - depth) {
           throw LuaError.runtime(
@@ -388,7 +403,7 @@ package final class StateViews {
     default: break
     }
     var reader = LuaValueReader(L: L, root: root, basePath: path, baseComponent: component) { [unowned self] L, index in
-      try self.liveSlot(at: index, in: L).map(self.viewedValue)
+      try self.liveSlot(at: index, in: L).map(self.wholeValue(ofSlot:))
     }
     do {
       return try reader.read(at: index, hint: hint)
