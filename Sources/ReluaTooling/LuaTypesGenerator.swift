@@ -116,7 +116,11 @@ package final class LuaTypesGenerator {
         actions: FeatureActionPaths(feature: feature) { owner, field in
           states[ObjectIdentifier(owner)]?.fieldTypes[field] ?? .any
         } nestedBindings: { owner, field in
-          NestedBindingPaths.paths(of: initials[ObjectIdentifier(owner)] ?? .null, field: field)
+          let stateClass = origins.origin(of: owner).namespace + ".State."
+          let classes = Set(states[ObjectIdentifier(owner)]?.classes.map(\.name) ?? [])
+          return NestedBindingPaths.paths(of: initials[ObjectIdentifier(owner)] ?? .null, field: field) { path in
+            classes.contains(stateClass + path) ? stateClass + path : nil
+          }
         })
       if let earlier = models[origin.namespace] {
         // The same file loaded for another script: the same types. Another file: a clash.
