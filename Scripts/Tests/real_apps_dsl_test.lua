@@ -296,6 +296,8 @@ describe("stack and destination kinds that are only state (relua.stateOnly)", fu
       .to_be("'path[id=0].meeting.endMeeting': path[id=ID].meeting is only state (relua.stateOnly \"Meeting\"): it takes no actions")
     expect(failure(function() store:send("path[id=0].meeting") end))
       .to_be("'path[id=0].meeting': path[id=ID].meeting is only state (relua.stateOnly \"Meeting\"): it takes no actions")
+    expect(failure(function() store:send("path.push", { meeting = "Retro" }) end))
+      .to_contain("the meeting state does not fit Meeting: state: Meeting's state must be a table with named fields, got a string; nothing was pushed")
     expect(failure(function() store:send("destination.record.save") end))
       .to_be("'destination.record.save': destination.record is only state (relua.stateOnly \"record\"): it takes no actions")
     expect(failure(function() relua.TestStore(feature "P" {
