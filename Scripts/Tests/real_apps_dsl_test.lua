@@ -84,6 +84,14 @@ describe("nested bindings (TCA's $store.syncUp.title)", function()
     expect(failure(function() store:send("binding.syncUp.title", "boom") end)).to_contain("a title that explodes")
     expect(store:state("syncUp.title")).to_be("")
     expect(store:state("focus")).to_be("title")
+    -- A test store too: the failed send changed nothing, so the next one starts from the old state.
+    local test = relua.TestStore(SyncUpForm)
+    expect(failure(function() test:send("binding.syncUp.title", "boom") end)).to_contain("a title that explodes")
+    expect(test:state("syncUp.title")).to_be("")
+    test:send("binding.syncUp.title", "Retro", function(s)
+      s.syncUp.title = "Retro"
+      s.focus = "attendee"
+    end)
   end)
 
   it("reach a child's record through the child's path", function()
