@@ -40,8 +40,11 @@ extension ActionResolver {
     }
   }
 
-  /// An action sent to a kind that is only state (`relua.stateOnly`): refused, naming the kind.
-  static func stateOnlyRefusal(_ definition: FeatureDefinition, text: String, place: String) -> ReluaError {
-    .badAction("'\(text)': \(place) is only state (relua.stateOnly \"\(definition.name)\"): it takes no actions")
+  /// An action sent to a kind that is only state (`relua.stateOnly`): refused, naming the kind
+  /// where it is (`path[id=1].meeting`: the action's steps but the `remaining` ones after it).
+  static func stateOnlyRefusal(_ definition: FeatureDefinition, text: String, remaining: Int) -> ReluaError {
+    let steps = (try? parse(text)) ?? []
+    let place = FeatureAction(steps: steps.dropLast(remaining)).name
+    return .badAction("'\(text)': \(place) is only state (relua.stateOnly \"\(definition.name)\"): it takes no actions")
   }
 }

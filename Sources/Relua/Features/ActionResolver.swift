@@ -338,7 +338,7 @@ package final class ActionResolver {
   ) throws(ReluaError) -> PayloadType {
     switch destination {
     case .feature(let definition):
-      if definition.isStateOnly { throw stateOnlyRefusal(definition, text: text, place: place) }
+      if definition.isStateOnly { throw stateOnlyRefusal(definition, text: text, remaining: steps.count) }
       guard !steps.isEmpty else { throw .badAction("'\(text)': send one of \(place)'s actions: \(definition.acceptedActions)") }
       return try walk(steps, in: definition, text: text)
     case .alert(let actions, let style):
