@@ -270,6 +270,19 @@ describe("stack and destination kinds that are only state (relua.stateOnly)", fu
     store:send("path.popFrom", 0, function(s) s.path = {} end)
   end)
 
+  it("has the view it is given, the text the REPL shows for its screen", function()
+    local Viewed = feature "Viewed" {
+      actions = { open = {} },
+      compose = { relua.stack("path", {
+        meeting = relua.stateOnly { name = "Meeting", view = function(s) return "Meeting: " .. s.title end },
+      }) },
+      reduce = on { open = function(s) relua.push(s.path, { meeting = { title = "Retro" } }) end },
+    }
+    local store = relua.Store(Viewed)
+    store:send("open")
+    expect(store:view()).to_be("Meeting: Retro")
+  end)
+
   it("show as screens named after the kind's name", function()
     local store = relua.Store(AppStack)
     store:send("openMeeting", "Retro")
@@ -317,7 +330,12 @@ describe("stack and destination kinds that are only state (relua.stateOnly)", fu
   it("is written relua.stateOnly or relua.stateOnly \"Name\"", function()
     expect(tostring(relua.stateOnly)).to_be("relua.stateOnly")
     expect(tostring(relua.stateOnly "Meeting")).to_be('relua.stateOnly "Meeting"')
-    expect(failure(function() relua.stateOnly(5) end)).to_be("relua.stateOnly: expected a name (a string), got number")
+    expect(failure(function() relua.stateOnly(5) end))
+      .to_be("relua.stateOnly: expected a name (a string) or { name = …, view = function(state) … end }, got number")
+    expect(failure(function() relua.stateOnly { name = "Meeting", veiw = print } end))
+      .to_be("relua.stateOnly: unknown field 'veiw' (known: name, view)")
+    expect(failure(function() relua.stateOnly { view = print } end))
+      .to_be("relua.stateOnly: expected a name (a non-empty string), got nil")
     expect(failure(function() relua.stack("path", { meeting = 5 }) end))
       .to_be("relua.stack('path', kinds): 'meeting' must be a feature, a function returning one, relua.alert{…} or relua.stateOnly, got number")
   end)

@@ -286,20 +286,28 @@ local function checkFeature(kind, key, feature, level, allowReference)
   end
 end
 
--- relua.stateOnly (or relua.stateOnly "Meeting", a name for messages and types): a kind of a
--- stack or a destination that is only state (TCA's `case meeting(Meeting, syncUp:)`): pushed,
--- presented, viewed and popped as any kind, with no reducer and no actions.
+-- relua.stateOnly (or relua.stateOnly "Meeting", a name for messages and types, or
+-- relua.stateOnly { name = "Meeting", view = function(state) … end }, with the text the REPL
+-- shows for its screen): a kind of a stack or a destination that is only state (TCA's `case
+-- meeting(Meeting, syncUp:)`): pushed, presented, viewed and popped as any kind, with no reducer
+-- and no actions.
 M.stateOnly = setmetatable({}, StateOnlyMT)
-StateOnlyMT.__call = function(_, name)
-  if type(name) ~= "string" or name == "" then fail(2, "relua.stateOnly: expected a name (a string), got %s", type(name)) end
-  return setmetatable({ name = name }, StateOnlyMT)
+StateOnlyMT.__call = function(_, spec)
+  if type(spec) == "string" then spec = { name = spec } end
+  if type(spec) ~= "table" then fail(2, "relua.stateOnly: expected a name (a string) or { name = …, view = function(state) … end }, got %s", type(spec)) end
+  for key in pairs(spec) do
+    if key ~= "name" and key ~= "view" then fail(2, "relua.stateOnly: unknown field '%s' (known: name, view)", tostring(key)) end
+  end
+  if type(spec.name) ~= "string" or spec.name == "" then fail(2, "relua.stateOnly: expected a name (a non-empty string), got %s", type(spec.name)) end
+  if spec.view ~= nil and type(spec.view) ~= "function" then fail(2, "relua.stateOnly: 'view' must be a function(state) returning text") end
+  return setmetatable({ name = spec.name, view = spec.view }, StateOnlyMT)
 end
 StateOnlyMT.__tostring = function(self) return self.name and format("relua.stateOnly %q", self.name) or "relua.stateOnly" end
 
 -- The feature a state-only kind stands for: no actions, no reducer, declared where the kind is.
 function stateOnlyFeature(target, kindName, level)
   return setmetatable({
-    name = target.name or kindName, state = {}, actions = {}, compose = {}, bindable = {},
+    name = target.name or kindName, state = {}, actions = {}, compose = {}, bindable = {}, view = target.view,
     definedAt = host.where(level + 1), stateOnly = true,
   }, FeatureMT)
 end

@@ -582,9 +582,10 @@ function relua.group(actions) end
 
 ---A kind of a stack or a destination that is only state (TCA's `case meeting(Meeting, syncUp:)`):
 ---pushed, presented, viewed and popped as any kind, with no reducer; an action sent to it is an
----error. `relua.stateOnly "Meeting"` names it (messages, screens).
+---error. `relua.stateOnly "Meeting"` names it (messages, screens); `view` gives its screen's text.
 ---@class relua.StateOnly
 ---@overload fun(name: string): relua.StateOnly
+---@overload fun(spec: { name: string, view?: fun(state: table): string }): relua.StateOnly
 
 ---Marks records unique by their `id` field as an identified collection.
 ---@generic T: table
