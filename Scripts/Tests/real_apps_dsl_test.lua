@@ -340,3 +340,68 @@ describe("stack and destination kinds that are only state (relua.stateOnly)", fu
       .to_be("relua.stack('path', kinds): 'meeting' must be a feature, a function returning one, relua.alert{…} or relua.stateOnly, got number")
   end)
 end)
+
+-- The three together, as TCA's SyncUps app has them (AppFeatureTests): a list, a detail pushed on
+-- the stack whose delegate tells the app what to do, and a meeting that is only state.
+describe("SyncUps: a detail's delegate pushes a meeting that is only state, or deletes the sync-up", function()
+  local Detail = feature "Detail" {
+    state = { syncUp = { id = 0, title = "" } },
+    bindable = { "syncUp" },
+    actions = {
+      startMeetingButtonTapped = {},
+      deleteButtonTapped = {},
+      delegate = relua.group { startMeeting = {}, deleteSyncUp = "integer" },
+    },
+    reduce = on {
+      startMeetingButtonTapped = function() return Effect.send("delegate.startMeeting") end,
+      deleteButtonTapped = function(s, _, deps)
+        local id = s.syncUp.id
+        return Effect.run(function(send)
+          send("delegate.deleteSyncUp", id)
+          deps.dismiss()
+        end)
+      end,
+    },
+  }
+  local App = feature "App" {
+    state = { syncUps = { { id = 7, title = "Design" } }, path = {} },
+    actions = { syncUpTapped = "integer" },
+    compose = { relua.stack("path", { detail = Detail, meeting = relua.stateOnly "Meeting" }) },
+    reduce = on {
+      syncUpTapped = function(s, index) relua.push(s.path, { detail = { syncUp = copy(s.syncUps[index]) } }) end,
+      ["path.detail.delegate.startMeeting"] = function(s, _, _, id)
+        for _, element in ipairs(s.path) do
+          if element.id == id then relua.push(s.path, { meeting = { syncUp = copy(element.detail.syncUp), transcript = "" } }) end
+        end
+      end,
+      ["path.detail.delegate.deleteSyncUp"] = function(s, syncUpID)
+        for index, syncUp in ipairs(s.syncUps) do
+          if syncUp.id == syncUpID then table.remove(s.syncUps, index) end
+        end
+      end,
+    },
+  }
+
+  it("edits the title in the detail, then starts a meeting", function()
+    local store = relua.TestStore(App)
+    store:send("syncUpTapped", 1, function(s) s.path = { { id = 0, detail = { syncUp = { id = 7, title = "Design" } } } } end)
+    store:send("path[id=0].detail.binding.syncUp.title", "Retro", function(s) s.path[1].detail.syncUp.title = "Retro" end)
+    store:send("path[id=0].detail.startMeetingButtonTapped")
+    store:receive("path[id=0].detail.delegate.startMeeting", function(s)
+      s.path[2] = { id = 1, meeting = { syncUp = { id = 7, title = "Retro" }, transcript = "" } }
+    end)
+    expect(store:screens()).to_equal({ "", "path[id=0].detail", "path[id=1].meeting" })
+    expect(failure(function() store:send("path[id=1].meeting.endMeetingButtonTapped") end))
+      .to_be("'path[id=1].meeting.endMeetingButtonTapped': path[id=1].meeting is only state (relua.stateOnly \"Meeting\"): it takes no actions")
+    store:send("path.popFrom", 1, function(s) s.path[2] = nil end)
+  end)
+
+  it("deletes the sync-up, then the detail closes itself", function()
+    local store = relua.TestStore(App)
+    store:send("syncUpTapped", 1, function(s) s.path = { { id = 0, detail = { syncUp = { id = 7, title = "Design" } } } } end)
+    store:send("path[id=0].detail.deleteButtonTapped")
+    store:receive("path[id=0].detail.delegate.deleteSyncUp", 7, function(s) s.syncUps = {} end)
+    store:receive("path.popFrom", 0, function(s) s.path = {} end)
+    store:finish()
+  end)
+end)
