@@ -247,7 +247,7 @@ local AppStack = feature "AppStack" {
     openDetail = function(s, title) relua.push(s.path, { detail = { title = title } }) end,
     openMeeting = function(s, title) relua.push(s.path, { meeting = { title = title, transcript = "" } }) end,
     showRecord = function(s) s.destination = { record = { seconds = 60 } } end,
-    ["path.detail.startMeetingButtonTapped"] = function(s, _, _, id)
+    ["path.detail.startMeetingButtonTapped"] = function(s)
       relua.push(s.path, { meeting = { title = s.path[#s.path].detail.title, transcript = "" } })
     end,
   },
@@ -344,7 +344,7 @@ end)
 -- The three together, as TCA's SyncUps app has them (AppFeatureTests): a list, a detail pushed on
 -- the stack whose delegate tells the app what to do, and a meeting that is only state.
 describe("SyncUps: a detail's delegate pushes a meeting that is only state, or deletes the sync-up", function()
-  local Detail = feature "Detail" {
+  local DetailScreen = feature "Detail" {
     state = { syncUp = { id = 0, title = "" } },
     bindable = { "syncUp" },
     actions = {
@@ -366,7 +366,7 @@ describe("SyncUps: a detail's delegate pushes a meeting that is only state, or d
   local App = feature "App" {
     state = { syncUps = { { id = 7, title = "Design" } }, path = {} },
     actions = { syncUpTapped = "integer" },
-    compose = { relua.stack("path", { detail = Detail, meeting = relua.stateOnly "Meeting" }) },
+    compose = { relua.stack("path", { detail = DetailScreen, meeting = relua.stateOnly "Meeting" }) },
     reduce = on {
       syncUpTapped = function(s, index) relua.push(s.path, { detail = { syncUp = copy(s.syncUps[index]) } }) end,
       ["path.detail.delegate.startMeeting"] = function(s, _, _, id)
