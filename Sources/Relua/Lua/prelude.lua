@@ -139,7 +139,7 @@ local function checkActions(feature, actions, prefix)
     if getmetatable(payload) == GroupMT then
       checkActions(feature, payload.group, prefix .. action .. ".")
     elseif not validPayloadType(payload) then
-      local group = type(payload) == "table" and format("; a group of actions is relua.group { … }") or ""
+      local group = type(payload) == "table" and "; a group of actions is relua.group { … }" or ""
       fail(3, "feature '%s': action '%s%s': payload must be {} (none) or a type: integer, float, number, string, boolean, table, any, {T} (array of T), T? (optional); got %s%s",
         feature, prefix, action, type(payload) == "string" and format("%q", payload) or type(payload), group)
     end
