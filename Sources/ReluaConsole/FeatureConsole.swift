@@ -663,6 +663,7 @@ final class FeatureConsole {
     var names = [":send", ":state", ":screens", ":back", ":cancel", ":undo", ":redo", ":reload", ":save", ":load", ":record", ":stop"]
     if let top = store.screens.last {
       names += top.feature.actions.keys.map { ":" + $0 }
+      names += Self.bindingCompletions(top)
       names += top.feature.children.map { ":" + $0.key + "." }
       for child in top.feature.children {
         if child.storage == .field, case .feature(let scoped)? = child.onlyDestination { names += scoped.actions.keys.map { ":" + $0 } }

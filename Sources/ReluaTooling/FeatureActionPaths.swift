@@ -24,8 +24,15 @@ struct FeatureActionPaths {
   private(set) var truncated = false
 
   /// `bindingType(feature, field)`: the type of a bindable field of a feature's state.
-  init(feature: FeatureDefinition, bindingType: (FeatureDefinition, String) -> LuaAnnotationType) {
-    walk(feature, prefix: "", inElement: false, path: [ObjectIdentifier(feature)], bindingType: bindingType)
+  /// `nestedBindings(feature, field)`: the fields below a bindable one (`item.title`) and their
+  /// types, listed as `binding.item.title`.
+  init(
+    feature: FeatureDefinition, bindingType: (FeatureDefinition, String) -> LuaAnnotationType,
+    nestedBindings: (FeatureDefinition, String) -> [(path: String, type: LuaAnnotationType)] = { _, _ in [] }
+  ) {
+    walk(
+      feature, prefix: "", inElement: false, path: [ObjectIdentifier(feature)], bindingType: bindingType,
+      nestedBindings: nestedBindings)
     actions.sort { $0.path < $1.path }
     elementActions.sort()
   }
@@ -40,13 +47,15 @@ struct FeatureActionPaths {
 
   private mutating func walk(
     _ feature: FeatureDefinition, prefix: String, inElement: Bool, path: [ObjectIdentifier],
-    bindingType: (FeatureDefinition, String) -> LuaAnnotationType
+    bindingType: (FeatureDefinition, String) -> LuaAnnotationType,
+    nestedBindings: (FeatureDefinition, String) -> [(path: String, type: LuaAnnotationType)]
   ) {
     for (name, payload) in feature.actions {
       add(prefix + name, LuaAnnotationType(payload: payload), inElement: inElement)
     }
     for field in feature.bindable {
       add(prefix + "binding." + field, bindingType(feature, field), inElement: inElement)
+      for nested in nestedBindings(feature, field) { add(prefix + "binding." + nested.path, nested.type, inElement: inElement) }
     }
     func into(_ child: FeatureDefinition, _ childPrefix: String, element: Bool) {
       let identity = ObjectIdentifier(child)
@@ -54,7 +63,9 @@ struct FeatureActionPaths {
         truncated = true
         return
       }
-      walk(child, prefix: childPrefix, inElement: inElement || element, path: path + [identity], bindingType: bindingType)
+      walk(
+        child, prefix: childPrefix, inElement: inElement || element, path: path + [identity], bindingType: bindingType,
+        nestedBindings: nestedBindings)
     }
     func alert(_ buttons: [String: PayloadType], _ buttonPrefix: String, element: Bool) {
       for (button, payload) in buttons {

@@ -89,6 +89,7 @@ package final class LuaTypesGenerator {
     dependencies.date = .constant(Date(timeIntervalSince1970: 0))
     // States first: a parent's bindings of a child's fields take the child's field types.
     var states: [ObjectIdentifier: FeatureStateTypes] = [:]
+    var initials: [ObjectIdentifier: Value] = [:]
     var names = classNames.union(features.map { origins.origin(of: $0).namespace + ".State" })
     for feature in features {
       let initial = try host.initialState(of: feature, dependencies: dependencies)
@@ -97,6 +98,7 @@ package final class LuaTypesGenerator {
         takenNames: names, stateClass: { origins.origin(of: $0).namespace + ".State" })
       names = types.declaredNames
       states[ObjectIdentifier(feature)] = types
+      initials[ObjectIdentifier(feature)] = initial
     }
     // A feature's fields that hold features (`Destinations.Counter = Counter`) take their classes.
     var featureClasses: [UnsafeRawPointer: String] = [:]
@@ -113,6 +115,12 @@ package final class LuaTypesGenerator {
         stateClasses: states[ObjectIdentifier(feature)]!.classes,
         actions: FeatureActionPaths(feature: feature) { owner, field in
           states[ObjectIdentifier(owner)]?.fieldTypes[field] ?? .any
+        } nestedBindings: { owner, field in
+          let stateClass = origins.origin(of: owner).namespace + ".State."
+          let classes = Set(states[ObjectIdentifier(owner)]?.classes.map(\.name) ?? [])
+          return NestedBindingPaths.paths(of: initials[ObjectIdentifier(owner)] ?? .null, field: field) { path in
+            classes.contains(stateClass + path) ? stateClass + path : nil
+          }
         })
       if let earlier = models[origin.namespace] {
         // The same file loaded for another script: the same types. Another file: a clash.

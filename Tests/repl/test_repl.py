@@ -666,6 +666,36 @@ def test_completion_of_a_state_path():
         t.close()
 
 
+def test_completion_of_a_nested_binding_and_a_group_action():
+    """Tab completes `:binding.syncUp.title` (a field below a bindable record, as the state has it)
+    and `:delegate.startMeeting` (an action of a group), issue #34."""
+    directory = tempfile.mkdtemp(prefix="relua_repl_")
+    script = os.path.join(directory, "Form.lua")
+    with open(script, "w") as f:
+        f.write(
+            'return relua.feature "Form" {\n'
+            '  state = { syncUp = { title = "", theme = { name = "orange" } }, meetings = 0 },\n'
+            '  bindable = { "syncUp" },\n'
+            '  actions = { delegate = relua.group { startMeeting = {} } },\n'
+            '  reduce = relua.on { ["delegate.startMeeting"] = function(s) s.meetings = s.meetings + 1 end },\n'
+            '}\n')
+    t = repl(script)
+    try:
+        t.expect(r"Form> ")
+        time.sleep(0.3)
+        t.send(":binding.syncUp.ti\t")
+        t.expect(r":binding\.syncUp\.title")
+        t.send(' "Retro"\r')
+        t.expect(r'\+\s+title = "Retro"')
+        t.send(":delegate.st\t")
+        t.expect(r":delegate\.startMeeting")
+        t.send("\r")
+        t.expect(r"\+\s+meetings = 1")
+    finally:
+        t.close()
+        shutil.rmtree(directory, ignore_errors=True)
+
+
 def copy_scripts():
     directory = tempfile.mkdtemp(prefix="relua_repl_")
     shutil.copytree(os.path.join(ROOT, "Scripts", "Features"), os.path.join(directory, "Scripts", "Features"))

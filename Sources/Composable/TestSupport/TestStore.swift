@@ -229,6 +229,8 @@ public final class TestStore<State, Action> {
     if let failure = root.lastFailure {
       root.lastFailure = nil
       fail("The reducer failed for this action: \(failure)", at: location)
+      // The state the reducer left was rolled back (a transactional store): the store's is the one.
+      sentState = nil
     }
     let task = root.makeTask(first..<root.nextTaskID)
     effectOrigins.note(location, for: task.effects!.ids, same: SourceLocation.same)

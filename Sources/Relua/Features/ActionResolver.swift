@@ -283,11 +283,13 @@ package final class ActionResolver {
       guard rest.isEmpty else { throw .badAction("'\(text)': '\(name)' is an action of \(feature.name), not a child") }
       return payload
     }
+    if feature.actionGroups.contains(name) { return try walkGroup(name, rest, in: feature, text: text) }
     if name == "binding", !feature.bindable.isEmpty {
-      guard rest.count == 1, case .name(let field)? = rest.first, feature.bindable.contains(field) else {
+      guard !rest.isEmpty, case .name(let field)? = rest.first, feature.bindable.contains(field) else {
         throw .badAction(
           "'\(text)': \(feature.name) binds only \(feature.bindable.sorted().map { "binding.\($0)" }.joined(separator: ", "))")
       }
+      if rest.count > 1 { try checkNestedBinding(rest, of: feature, text: text) }
       return .any
     }
     guard let child = feature.child(name) else {
@@ -336,6 +338,7 @@ package final class ActionResolver {
   ) throws(ReluaError) -> PayloadType {
     switch destination {
     case .feature(let definition):
+      if definition.isStateOnly { throw stateOnlyRefusal(definition, text: text, remaining: steps.count) }
       guard !steps.isEmpty else { throw .badAction("'\(text)': send one of \(place)'s actions: \(definition.acceptedActions)") }
       return try walk(steps, in: definition, text: text)
     case .alert(let actions, let style):
@@ -357,7 +360,8 @@ package final class ActionResolver {
     guard let name = names.first else { return false }
     let rest = names.dropFirst()
     if feature.actions[name] != nil { return rest.isEmpty }
-    if name == "binding" { return rest.count == 1 && feature.bindable.contains(rest.first!) }
+    if feature.actionGroups.contains(name) { return feature.actions[names.joined(separator: ".")] != nil }
+    if name == "binding" { return !rest.isEmpty && feature.bindable.contains(rest.first!) }
     guard let child = feature.child(name) else { return false }
     if rest.count == 1, let action = rest.first {
       // (A child that selects a kind takes any of the navigation actions here.)

@@ -41,11 +41,9 @@ final class FeatureCompiler {
       return partial
     }
     var actions: [String: PayloadType] = [:]
+    var actionGroups: Set<String> = []
     if let declared = try table.rawGet("actions").tableValue {
-      for (key, payload) in try declared.pairs() {
-        guard let actionName = key.stringValue else { continue }
-        actions[actionName] = try payloadType(payload, feature: name, action: actionName)
-      }
+      try addActions(declared, prefix: "", feature: name, into: &actions, groups: &actionGroups)
     }
     let bindable = try (table.rawGet("bindable").tableValue?.array() ?? []).compactMap(\.stringValue)
     let own = try ownReducer(try table.rawGet("reduce"))
@@ -53,6 +51,8 @@ final class FeatureCompiler {
       name: name, table: table, actions: actions, children: [], bindable: bindable, own: own,
       viewFunction: try table.rawGet("view").functionValue, definedAt: try table.rawGet("definedAt").stringValue ?? name)
     if let swift = try table.rawGet("swift").stringValue { definition.swiftReducer = swiftReducer(swift) }
+    definition.actionGroups = actionGroups
+    definition.isStateOnly = try table.rawGet("stateOnly").boolValue == true
     definition.sharedBindings = try sharedBindings(table, feature: name, definedAt: definition.definedAt)
     inProgress[identity] = definition
     defer { inProgress[identity] = nil }
@@ -141,6 +141,23 @@ final class FeatureCompiler {
       throw ReluaError.usage("\(definedAt): relua.onChange: expected a handler function")
     }
     return FeatureOnChange(watched: watched, handler: handler, definedAt: definedAt, index: index)
+  }
+
+  /// A feature's `actions`, a group's (`relua.group { … }`, a table `{ group = actions }`) by
+  /// their dotted path: `delegate = relua.group { startMeeting = {} }` is the action
+  /// `delegate.startMeeting`. (The prelude checked them: a non-empty table is a group.)
+  private func addActions(
+    _ declared: LuaTable, prefix: String, feature: String, into actions: inout [String: PayloadType], groups: inout Set<String>
+  ) throws {
+    for (key, payload) in try declared.pairs() {
+      guard let actionName = key.stringValue else { continue }
+      if let group = try payload.tableValue?.rawGet("group").tableValue {
+        groups.insert(prefix + actionName)
+        try addActions(group, prefix: prefix + actionName + ".", feature: feature, into: &actions, groups: &groups)
+      } else {
+        actions[prefix + actionName] = try payloadType(payload, feature: feature, action: prefix + actionName)
+      }
+    }
   }
 
   private func payloadType(_ value: LuaValue, feature: String, action: String) throws -> PayloadType {

@@ -45,6 +45,13 @@ public final class FeatureDefinition {
   /// one; nil for a Lua feature.
   var swiftReducer: AnyFeatureReducer?
 
+  /// The paths of its action groups (`relua.group`): `delegate`, `delegate.inner`. Their actions
+  /// are in `actions` by their dotted path (`delegate.startMeeting`).
+  package internal(set) var actionGroups: Set<String> = []
+
+  /// Whether it stands for a kind that is only state (`relua.stateOnly`): no actions, no reducer.
+  package internal(set) var isStateOnly = false
+
   /// Whether the feature gives dependencies to its subtree (`dependencies = { … }`).
   let givesDependencies: Bool
 

@@ -66,10 +66,14 @@ struct LuaLeafReducer: Reducer {
   /// the main actor directly (one call level less per send).
   @MainActor @inline(__always)
   func reduceOnMainActor(_ state: inout Value, _ action: FeatureAction) -> Effect<FeatureAction> {
-    if isBindable, action.head == "binding", action.steps.count == 2,
+    if isBindable, action.head == "binding", action.steps.count >= 2,
       case .name(let field)? = action.steps.last
     {
-      if let failure = applyBinding(field, action.payload, to: &state) { return failure }
+      if action.steps.count > 2 {
+        if let failure = applyNestedBinding(action, to: &state) { return failure }
+      } else if let failure = applyBinding(field, action.payload, to: &state) {
+        return failure
+      }
     }
     if action.steps.count == 1, let name = action.head {
       if name != lastHandler.name {
@@ -97,14 +101,7 @@ struct LuaLeafReducer: Reducer {
   @MainActor
   private func applyBinding(_ field: String, _ value: Value, to state: inout Value) -> Effect<FeatureAction>? {
     let current = state[key: field]
-    let fits: Bool
-    switch (current, value) {
-    case (.null, _), (_, .null): fits = true
-    case (.integer, .integer), (.float, .float), (.float, .integer), (.string, .string), (.boolean, .boolean): fits = true
-    case (.array, .array), (.record, .record), (.identified, .array), (.identified, .identified): fits = true
-    default: fits = false
-    }
-    guard fits else {
+    guard Self.bindingFits(current, value) else {
       return .failure(ReluaError.badAction(
         "binding.\(field) of \(feature.name): the field holds \(describeValue(current)), got \(describeValue(value))"))
     }

@@ -9,6 +9,8 @@ FeatureMT.__index = FeatureMT
 local HandlersMT = { __name = "relua.on" }
 local ChildMT = { __name = "relua.compose" }
 local AlertMT = { __name = "relua.alert" }
+local GroupMT = { __name = "relua.group" }
+local StateOnlyMT = { __name = "relua.stateOnly" }
 local EffectMT = { __name = "Effect" }
 local EffectMethods = {}
 EffectMT.__index = EffectMethods
@@ -118,6 +120,32 @@ function SharedKeyMT:__tostring()
   return text
 end
 
+-- relua.group { startMeeting = {}, … }: a group of a feature's actions (TCA's `case
+-- delegate(Delegate)`), declared in `actions` and addressed as `delegate.startMeeting`; groups nest.
+function M.group(actions)
+  if type(actions) ~= "table" or next(actions) == nil then
+    fail(2, "relua.group: expected a table of actions { name = {} or a payload type or relua.group {…} }, got %s",
+      type(actions) == "table" and "an empty table" or type(actions))
+  end
+  return setmetatable({ group = actions }, GroupMT)
+end
+
+-- A feature's `actions` (and its groups', `prefix` being the group's path and a dot).
+local function checkActions(feature, actions, prefix)
+  for action, payload in pairs(actions) do
+    if type(action) ~= "string" or not action:match("^[%a_][%w_]*$") then
+      fail(3, "feature '%s': action names must be identifiers, got %s", feature, tostring(action))
+    end
+    if getmetatable(payload) == GroupMT then
+      checkActions(feature, payload.group, prefix .. action .. ".")
+    elseif not validPayloadType(payload) then
+      local group = type(payload) == "table" and "; a group of actions is relua.group { … }" or ""
+      fail(3, "feature '%s': action '%s%s': payload must be {} (none) or a type: integer, float, number, string, boolean, table, any, {T} (array of T), T? (optional); got %s%s",
+        feature, prefix, action, type(payload) == "string" and format("%q", payload) or type(payload), group)
+    end
+  end
+end
+
 -- feature "Name" { state = …, actions = …, compose = {…}, bindable = {…}, reduce = …, view = … }
 local featureFields = { state = true, actions = true, compose = true, bindable = true, reduce = true, view = true, dependencies = true, shared = true }
 function M.feature(name)
@@ -141,15 +169,7 @@ function M.feature(name)
     end
     local actions = spec.actions or {}
     if type(actions) ~= "table" then fail(2, "feature '%s': 'actions' must be a table, got %s", name, type(actions)) end
-    for action, payload in pairs(actions) do
-      if type(action) ~= "string" or not action:match("^[%a_][%w_]*$") then
-        fail(2, "feature '%s': action names must be identifiers, got %s", name, tostring(action))
-      end
-      if not validPayloadType(payload) then
-        fail(2, "feature '%s': action '%s': payload must be {} (none) or a type: integer, float, number, string, boolean, table, any, {T} (array of T), T? (optional); got %s",
-          name, action, type(payload) == "string" and format("%q", payload) or type(payload))
-      end
-    end
+    checkActions(name, actions, "")
     local compose = spec.compose or {}
     if type(compose) ~= "table" then fail(2, "feature '%s': 'compose' must be a list of relua.scope/optional/forEach/presents/stack", name) end
     local keys = {}
@@ -258,11 +278,38 @@ end
 -- A feature, or (where the child can be absent: optional, forEach, presents, stack) a function
 -- returning one, so a feature can contain itself: `relua.optional("child", function() return
 -- Node end)` — the function is called when the feature is first run.
+local stateOnlyFeature
 local function checkFeature(kind, key, feature, level, allowReference)
   if getmetatable(feature) ~= FeatureMT and not (allowReference and type(feature) == "function") then
     fail(level + 1, "relua.%s('%s', …): expected a feature (made by relua.feature)%s, got %s", kind, key,
       allowReference and " or a function returning one" or "", type(feature))
   end
+end
+
+-- relua.stateOnly (or relua.stateOnly "Meeting", a name for messages and types, or
+-- relua.stateOnly { name = "Meeting", view = function(state) … end }, with the text the REPL
+-- shows for its screen): a kind of a stack or a destination that is only state (TCA's `case
+-- meeting(Meeting, syncUp:)`): pushed, presented, viewed and popped as any kind, with no reducer
+-- and no actions.
+M.stateOnly = setmetatable({}, StateOnlyMT)
+StateOnlyMT.__call = function(_, spec)
+  if type(spec) == "string" then spec = { name = spec } end
+  if type(spec) ~= "table" then fail(2, "relua.stateOnly: expected a name (a string) or { name = …, view = function(state) … end }, got %s", type(spec)) end
+  for key in pairs(spec) do
+    if key ~= "name" and key ~= "view" then fail(2, "relua.stateOnly: unknown field '%s' (known: name, view)", tostring(key)) end
+  end
+  if type(spec.name) ~= "string" or spec.name == "" then fail(2, "relua.stateOnly: expected a name (a non-empty string), got %s", type(spec.name)) end
+  if spec.view ~= nil and type(spec.view) ~= "function" then fail(2, "relua.stateOnly: 'view' must be a function(state) returning text") end
+  return setmetatable({ name = spec.name, view = spec.view }, StateOnlyMT)
+end
+StateOnlyMT.__tostring = function(self) return self.name and format("relua.stateOnly %q", self.name) or "relua.stateOnly" end
+
+-- The feature a state-only kind stands for: no actions, no reducer, declared where the kind is.
+function stateOnlyFeature(target, kindName, level)
+  return setmetatable({
+    name = target.name or kindName, state = {}, actions = {}, compose = {}, bindable = {}, view = target.view,
+    definedAt = host.where(level + 1), stateOnly = true,
+  }, FeatureMT)
 end
 
 local function checkKinds(kind, key, kinds, level)
@@ -273,14 +320,24 @@ local function checkKinds(kind, key, kinds, level)
     if type(name) ~= "string" or not name:match("^[%a_][%w_]*$") then
       fail(level + 1, "relua.%s('%s', kinds): kind names must be identifiers, got %s", kind, key, tostring(name))
     end
-    if getmetatable(target) ~= FeatureMT and getmetatable(target) ~= AlertMT and type(target) ~= "function" then
-      fail(level + 1, "relua.%s('%s', kinds): '%s' must be a feature, a function returning one, or relua.alert{…}, got %s", kind, key, name, type(target))
+    if getmetatable(target) ~= FeatureMT and getmetatable(target) ~= AlertMT and getmetatable(target) ~= StateOnlyMT and type(target) ~= "function" then
+      fail(level + 1, "relua.%s('%s', kinds): '%s' must be a feature, a function returning one, relua.alert{…} or relua.stateOnly, got %s", kind, key, name, type(target))
     end
     if name == "dismiss" or name == "popFrom" or name == "push" then
       fail(level + 1, "relua.%s('%s', kinds): '%s' is reserved", kind, key, name)
     end
   end
-  return kinds
+  local made = nil
+  for name, target in pairs(kinds) do
+    if getmetatable(target) == StateOnlyMT then
+      made = made or {}
+      made[name] = stateOnlyFeature(target, name, level + 1)
+    end
+  end
+  if made == nil then return kinds end
+  local copy = {}
+  for name, target in pairs(kinds) do copy[name] = made[name] or target end
+  return copy
 end
 
 -- relua.scope("counter", Counter), or through a lens:
@@ -339,6 +396,10 @@ end
 -- several kinds, `{ counter = state }` at the key; relua.presents("child", Child): one
 -- feature, its state at the key as it is (actions `child.…`, `child.dismiss`).
 function M.presents(key, kinds)
+  if getmetatable(kinds) == StateOnlyMT then
+    local entry = child("presents", key, stateOnlyFeature(kinds, key, 2), { single = true }, 2)
+    return entry
+  end
   if getmetatable(kinds) == FeatureMT or getmetatable(kinds) == AlertMT or type(kinds) == "function" then
     local entry = child("presents", key, kinds, { single = true }, 2)
     return entry

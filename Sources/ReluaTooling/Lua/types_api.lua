@@ -26,9 +26,9 @@
 ---What `relua.feature "Name"` takes (any other field is an error).
 ---@class relua.FeatureSpec
 ---@field state? table|(fun(deps: relua.Deps): table) the initial state: a table (copied for each store) or a function returning one
----@field actions? table<string, relua.PayloadType> the feature's own actions: `name = {}` or `name = "type"`
+---@field actions? table<string, relua.PayloadType|relua.ActionGroup> the feature's own actions: `name = {}` or `name = "type"`, groups `name = relua.group { … }`
 ---@field compose? relua.Composition[] children and the places of its own reducers, in order
----@field bindable? string[] fields that `binding.<field>` actions may set
+---@field bindable? string[] fields that `binding.<field>` actions may set (and `binding.<field>.<field>…` below a record)
 ---@field reduce? relua.Handlers|(fun(state: table, action: relua.ActionRecord, deps: relua.Deps): relua.Effect?) `relua.on { … }` or one function
 ---@field view? (fun(state: table): string) the text the REPL shows for this screen
 ---@field dependencies? table<string, any> dependencies the feature gives its subtree (as a store's `deps`)
@@ -496,6 +496,7 @@ function TestingLib.websocketEcho() end
 ---@field Effect relua.EffectLib
 ---@field deps relua.Deps the dependencies of the store running the code (for code outside a handler, such as a test's stub)
 ---@field own relua.Composition in `compose`: where the feature's own reducer runs among its children
+---@field stateOnly relua.StateOnly a kind of a stack or destination that is only state (`relua.stateOnly "Meeting"` names it)
 ---@field testing relua.TestingLib
 relua = {}
 
@@ -534,14 +535,14 @@ function relua.forEach(key, feature) end
 ---relua.alert { … } }`, state `{ <kind> = state }`), or one feature or alert (its state as it is).
 ---Actions `key.<kind>.…` (or `key.…`) and `key.dismiss`.
 ---@param key string
----@param kinds relua.FeatureReference|relua.Alert|table<string, relua.FeatureReference|relua.Alert>
+---@param kinds relua.FeatureReference|relua.Alert|relua.StateOnly|table<string, relua.FeatureReference|relua.Alert|relua.StateOnly>
 ---@return relua.Composition
 function relua.presents(key, kinds) end
 
 ---A navigation stack at `key` of `{ id = n, <kind> = state }` elements, with actions
 ---`key[id=ID].<kind>.…`, `key.popFrom` and `key.push`.
 ---@param key string
----@param kinds table<string, relua.FeatureReference|relua.Alert>
+---@param kinds table<string, relua.FeatureReference|relua.Alert|relua.StateOnly>
 ---@return relua.Composition
 function relua.stack(key, kinds) end
 
@@ -566,6 +567,21 @@ function relua.alert(actions) end
 ---@param actions? table<string, relua.PayloadType>
 ---@return relua.Alert
 function relua.confirmationDialog(actions) end
+
+---A group of a feature's actions (TCA's `case delegate(Delegate)`), in `actions`:
+---`delegate = relua.group { startMeeting = {} }` is the action `"delegate.startMeeting"`; groups nest.
+---@class relua.ActionGroup
+
+---@param actions table<string, relua.PayloadType|relua.ActionGroup>
+---@return relua.ActionGroup
+function relua.group(actions) end
+
+---A kind of a stack or a destination that is only state (TCA's `case meeting(Meeting, syncUp:)`):
+---pushed, presented, viewed and popped as any kind, with no reducer; an action sent to it is an
+---error. `relua.stateOnly "Meeting"` names it (messages, screens); `view` gives its screen's text.
+---@class relua.StateOnly
+---@overload fun(name: string): relua.StateOnly
+---@overload fun(spec: { name: string, view?: fun(state: table): string }): relua.StateOnly
 
 ---Marks records unique by their `id` field as an identified collection.
 ---@generic T: table
