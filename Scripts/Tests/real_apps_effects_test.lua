@@ -261,3 +261,112 @@ describe("relua.group: concurrency inside one effect (TCA's withTaskGroup)", fun
     end)
   end)
 end)
+
+describe("named effects (TCA's Effect.run(name:))", function()
+  local function ticker(options)
+    return feature "Ticker" {
+      state = { n = 0 },
+      actions = { start = {}, tick = {}, failed = "string" },
+      reduce = on {
+        start = function(_, _, deps)
+          local made = Effect.run(function(send)
+            deps.clock.sleep(1)
+            error("lost the clock")
+          end, options)
+          return made
+        end,
+        tick = function(s) s.n = s.n + 1 end,
+        failed = function() end,
+      },
+    }
+  end
+
+  it("a test that ends with it running names it and its line", function()
+    local store = relua.TestStore(ticker({ name = "timer" }), { deps = { clock = "test" } })
+    store:send("start")
+    local ok, err = pcall(store.finish, store)
+    expect(ok).to_be(false)
+    expect(tostring(err)).to_contain('An effect named "timer" (Scripts/Tests/real_apps_effects_test.lua:272) is still running. It was returned for this action and must complete before the end of the test. …')
+    store:skipInFlightEffects()
+  end)
+
+  it("without a name, the message is TCA's", function()
+    local store = relua.TestStore(ticker(nil), { deps = { clock = "test" } })
+    store:send("start")
+    local ok, err = pcall(store.finish, store)
+    expect(ok).to_be(false)
+    expect(tostring(err)).to_contain("An effect returned for this action is still running. It must complete before the end of the test. …")
+    store:skipInFlightEffects()
+  end)
+
+  it("an unhandled error's warning names it", function()
+    local store = relua.Store(ticker({ name = "timer" }), { deps = { clock = "immediate" } })
+    store:send("start")
+    store:wait()
+    local warnings = store:warnings()
+    expect(#warnings).to_be(1)
+    expect(warnings[1]).to_contain('An "Effect.run" named "timer" returned from "Scripts/Tests/real_apps_effects_test.lua:272" threw an unhandled error: Scripts/Tests/real_apps_effects_test.lua:274: lost the clock')
+  end)
+
+  it("a raising catch's warning names it; :catch keeps the name", function()
+    local F = feature "F" {
+      state = {}, actions = { go = {} },
+      reduce = on { go = function()
+        local made = Effect.run(function() error("first", 0) end, { name = "saver" })
+          :catch(function() error("second", 0) end)
+        return made
+      end },
+    }
+    local store = relua.Store(F)
+    store:send("go")
+    store:wait()
+    expect(store:warnings()).to_equal({
+      'The catch of an Effect.run named "saver" at Scripts/Tests/real_apps_effects_test.lua:315 raised: second',
+    })
+  end)
+
+  it("a name is a non-empty string", function()
+    expect(function() Effect.run(function() end, { name = 3 }) end)
+      .to_error("Effect.run: 'name' must be a non-empty string, got number")
+    expect(function() Effect.run(function() end, { name = "" }) end)
+      .to_error("Effect.run: 'name' must be a non-empty string, got string")
+  end)
+end)
+
+describe("TCA 1.25's replacements for the deprecated operators, step for step", function()
+  local Search = feature "Search" {
+    state = { query = "", searched = {} },
+    actions = { queryChanged = "string", search = "string", debouncedChanged = "string" },
+    reduce = on {
+      -- What e:debounce("search", 0.3) was: a sleep first, cancelling the one in flight.
+      queryChanged = function(s, query, deps)
+        s.query = query
+        return Effect.run(function(send)
+          deps.clock.sleep(0.3)
+          send("search", query)
+        end):cancellable("search", true)
+      end,
+      -- The deprecated form, kept working.
+      debouncedChanged = function(s, query)
+        s.query = query
+        return Effect.send("search", query):debounce("search", 0.3)
+      end,
+      search = function(s, query) s.searched[#s.searched + 1] = query end,
+    },
+  }
+
+  for _, action in ipairs({ "queryChanged", "debouncedChanged" }) do
+    it(action .. ": only the last query of a burst is searched, 0.3 s after it", function()
+      local store = relua.TestStore(Search, { deps = { clock = "test" } })
+      store:send(action, "a", function(s) s.query = "a" end)
+      store:advance(0.2)
+      store:send(action, "ab", function(s) s.query = "ab" end)
+      store:advance(0.2)
+      local ok, err = pcall(store.receive, store, "search")
+      expect(ok).to_be(false)
+      expect(tostring(err)).to_contain("Expected to receive an action matching search, but received none")
+      store:advance(0.1)
+      store:receive("search", "ab", function(s) s.searched = { "ab" } end)
+    end)
+  end
+end)
