@@ -269,7 +269,7 @@ describe("named effects (TCA's Effect.run(name:))", function()
       actions = { start = {}, tick = {}, failed = "string" },
       reduce = on {
         start = function(_, _, deps)
-          local made = Effect.run(function(send)
+          local made = Effect.run(function()
             deps.clock.sleep(1)
             error("lost the clock")
           end, options)

@@ -486,9 +486,9 @@ function M.group(body)
   local group = setmetatable({}, {
     __name = "relua.group",
     __index = {
-      spawn = function(_, child)
-        if type(child) ~= "function" then fail(2, "group:spawn: expected a function, got %s", type(child)) end
-        local ended = host.groupSpawn(id, child, host.where(2))
+      spawn = function(_, task)
+        if type(task) ~= "function" then fail(2, "group:spawn: expected a function, got %s", type(task)) end
+        local ended = host.groupSpawn(id, task, host.where(2))
         if ended then fail(2, "%s", ended) end
       end,
     },
