@@ -140,6 +140,31 @@ describe("relua.group: concurrency inside one effect (TCA's withTaskGroup)", fun
     store:send("endMeeting")
   end)
 
+  it("a receive waits for a child on a live dependency while its sibling waits for a post", function()
+    local F = feature "F" {
+      state = { done = false },
+      actions = { go = {}, done = {} },
+      reduce = on {
+        go = function(_, _, deps)
+          return Effect.run(function(send)
+            relua.group(function(group)
+              group:spawn(function() for _ in deps.notifications("never") do end end)
+              group:spawn(function()
+                deps.clock.sleep(0.05)     -- a live clock: only a task can wait for it
+                send("done")
+              end)
+            end)
+          end)
+        end,
+        done = function(s) s.done = true end,
+      },
+    }
+    local store = relua.TestStore(F, { deps = { clock = "live" } })
+    local task = store:send("go")
+    store:receive("done", function(s) s.done = true end)
+    task:cancel()
+  end)
+
   it("a child that awaits is waited for, and children run in the order spawned, each to its first await", function()
     local F = feature "F" {
       state = { log = {} },
@@ -233,7 +258,7 @@ describe("relua.group: concurrency inside one effect (TCA's withTaskGroup)", fun
     }
     local store = relua.TestStore(F, { deps = { clock = "test" }, limits = { effectsInFlight = 3 } })
     store:send("go")
-    store:receive("failed", "Scripts/Tests/real_apps_effects_test.lua:227: relua.group: 3 effects and concurrent children are running, the most a store runs at once: no child was started (does a group spawn children without end?)")
+    store:receive("failed", "Scripts/Tests/real_apps_effects_test.lua:252: relua.group: 3 effects and concurrent children are running, the most a store runs at once: no child was started (does a group spawn children without end?)")
   end)
 
   it("is an error outside an effect, and a group that ended takes no more children", function()
@@ -257,7 +282,7 @@ describe("relua.group: concurrency inside one effect (TCA's withTaskGroup)", fun
     local store = relua.TestStore(F)
     store:send("go")
     store:receive("failed", function(s)
-      s.message = "Scripts/Tests/real_apps_effects_test.lua:251: relua.group: this group has ended: spawn its children inside relua.group's function or its children"
+      s.message = "Scripts/Tests/real_apps_effects_test.lua:276: relua.group: this group has ended: spawn its children inside relua.group's function or its children"
     end)
   end)
 end)
@@ -286,7 +311,7 @@ describe("named effects (TCA's Effect.run(name:))", function()
     store:send("start")
     local ok, err = pcall(store.finish, store)
     expect(ok).to_be(false)
-    expect(tostring(err)).to_contain('An effect named "timer" (Scripts/Tests/real_apps_effects_test.lua:272) is still running. It was returned for this action and must complete before the end of the test. …')
+    expect(tostring(err)).to_contain('An effect named "timer" (Scripts/Tests/real_apps_effects_test.lua:297) is still running. It was returned for this action and must complete before the end of the test. …')
     store:skipInFlightEffects()
   end)
 
@@ -305,7 +330,7 @@ describe("named effects (TCA's Effect.run(name:))", function()
     store:wait()
     local warnings = store:warnings()
     expect(#warnings).to_be(1)
-    expect(warnings[1]).to_contain('An "Effect.run" named "timer" returned from "Scripts/Tests/real_apps_effects_test.lua:272" threw an unhandled error: Scripts/Tests/real_apps_effects_test.lua:274: lost the clock')
+    expect(warnings[1]).to_contain('An "Effect.run" named "timer" returned from "Scripts/Tests/real_apps_effects_test.lua:297" threw an unhandled error: Scripts/Tests/real_apps_effects_test.lua:299: lost the clock')
   end)
 
   it("a raising catch's warning names it; :catch keeps the name", function()
@@ -321,7 +346,7 @@ describe("named effects (TCA's Effect.run(name:))", function()
     store:send("go")
     store:wait()
     expect(store:warnings()).to_equal({
-      'The catch of an Effect.run named "saver" at Scripts/Tests/real_apps_effects_test.lua:315 raised: second',
+      'The catch of an Effect.run named "saver" at Scripts/Tests/real_apps_effects_test.lua:340 raised: second',
     })
   end)
 
