@@ -395,3 +395,46 @@ describe("TCA 1.25's replacements for the deprecated operators, step for step", 
     end)
   end
 end)
+
+describe("case study: ConcurrentEffects (the recording screen)", function()
+  local ConcurrentEffects = require "Features.CaseStudies.ConcurrentEffects"
+
+  it("records the transcript beside the timer, and ends the meeting when the timer is done", function()
+    local store = relua.TestStore(ConcurrentEffects, { deps = {
+      clock = "test", speech = { requestAuthorization = function() return "authorized" end },
+    } })
+    store:send("onTask", function(s) s.isRecording = true end)
+    store:post("speech", "Hello")
+    store:receive("speechResult", "Hello", function(s) s.transcript = "Hello" end)
+    store:advance(2)
+    store:receive("timerTick", function(s) s.secondsElapsed = 1 end)
+    store:receive("timerTick", function(s) s.secondsElapsed = 2 end)
+    store:post("speech", ".")
+    store:advance(3)
+    store:receive("timerTick", function(s) s.secondsElapsed = 3 end)
+    store:receive("timerTick", function(s) s.secondsElapsed = 4 end)
+    store:receive("timerTick", function(s) s.secondsElapsed = 5 end)
+    store:receive("meetingEnded", function(s) s.isRecording = false end)
+  end)
+
+  it("the meeting still waits for the transcript to end once the timer is done", function()
+    local store = relua.TestStore(ConcurrentEffects, { state = { duration = 1, secondsElapsed = 0, transcript = "", isRecording = false }, deps = {
+      clock = "test", speech = { requestAuthorization = function() return "authorized" end },
+    } })
+    store:send("onTask", function(s) s.isRecording = true end)
+    store:advance(1)
+    store:receive("timerTick", function(s) s.secondsElapsed = 1 end)
+    store:post("speech", ".")
+    store:receive("meetingEnded", function(s) s.isRecording = false end)
+  end)
+
+  it("ending the meeting early cancels the effect and both children", function()
+    local store = relua.TestStore(ConcurrentEffects, { deps = { clock = "test" } })   -- speech: the test value, denied
+    store:send("onTask", function(s) s.isRecording = true end)
+    expect(store:post("speech", "Hello")).to_be(0)
+    store:advance(1)
+    store:receive("timerTick", function(s) s.secondsElapsed = 1 end)
+    store:send("endMeetingTapped", function(s) s.isRecording = false end)
+    store:advance(10)
+  end)
+end)

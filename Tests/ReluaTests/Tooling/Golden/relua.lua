@@ -992,6 +992,7 @@ match = {}
 ---@param options? relua.StoreOptions
 ---@return relua.Store
 ---@overload fun(feature: Features.CaseStudies.AlertsAndConfirmationDialogs, options?: relua.StoreOptions): Features.CaseStudies.AlertsAndConfirmationDialogs.Store
+---@overload fun(feature: Features.CaseStudies.ConcurrentEffects, options?: relua.StoreOptions): Features.CaseStudies.ConcurrentEffects.Store
 ---@overload fun(feature: Features.CaseStudies.Counter, options?: relua.StoreOptions): Features.CaseStudies.Counter.Store
 ---@overload fun(feature: Features.CaseStudies.Destinations, options?: relua.StoreOptions): Features.CaseStudies.Destinations.Store
 ---@overload fun(feature: Features.CaseStudies.Destinations.Animations, options?: relua.StoreOptions): Features.CaseStudies.Destinations.Animations.Store
@@ -1024,6 +1025,7 @@ function relua.Store(feature, options) end
 ---@param options? relua.StoreOptions
 ---@return relua.TestStore
 ---@overload fun(feature: Features.CaseStudies.AlertsAndConfirmationDialogs, options?: relua.StoreOptions): Features.CaseStudies.AlertsAndConfirmationDialogs.TestStore
+---@overload fun(feature: Features.CaseStudies.ConcurrentEffects, options?: relua.StoreOptions): Features.CaseStudies.ConcurrentEffects.TestStore
 ---@overload fun(feature: Features.CaseStudies.Counter, options?: relua.StoreOptions): Features.CaseStudies.Counter.TestStore
 ---@overload fun(feature: Features.CaseStudies.Destinations, options?: relua.StoreOptions): Features.CaseStudies.Destinations.TestStore
 ---@overload fun(feature: Features.CaseStudies.Destinations.Animations, options?: relua.StoreOptions): Features.CaseStudies.Destinations.Animations.TestStore
