@@ -241,6 +241,32 @@ describe("relua.group: concurrency inside one effect (TCA's withTaskGroup)", fun
     expect(tostring(err)).to_contain('An effect named "recording" (Scripts/Tests/real_apps_effects_test.lua:23) is still running.')
   end)
 
+  it("works in a run hosted in a task (inside a concatenation)", function()
+    local F = feature "F" {
+      state = { log = {} },
+      actions = { go = {}, note = "string" },
+      reduce = on {
+        go = function(_, _, deps)
+          local group = Effect.run(function(send)
+            relua.group(function(g)
+              g:spawn(function() deps.clock.sleep(2) send("note", "slow") end)
+              g:spawn(function() deps.clock.sleep(1) send("note", "fast") end)
+            end)
+          end)
+          return Effect.concatenate(group, Effect.send("note", "after"))
+        end,
+        note = function(s, text) s.log[#s.log + 1] = text end,
+      },
+    }
+    local store = relua.TestStore(F, { deps = { clock = "test" } })
+    store:send("go")
+    store:advance(1)
+    store:receive("note", "fast", function(s) s.log = { "fast" } end)
+    store:advance(1)
+    store:receive("note", "slow", function(s) s.log = { "fast", "slow" } end)
+    store:receive("note", "after", function(s) s.log = { "fast", "slow", "after" } end)
+  end)
+
   it("children count toward the store's limit of effects in flight", function()
     local F = feature "F" {
       state = {},
@@ -258,7 +284,7 @@ describe("relua.group: concurrency inside one effect (TCA's withTaskGroup)", fun
     }
     local store = relua.TestStore(F, { deps = { clock = "test" }, limits = { effectsInFlight = 3 } })
     store:send("go")
-    store:receive("failed", "Scripts/Tests/real_apps_effects_test.lua:252: relua.group: 3 effects and concurrent children are running, the most a store runs at once: no child was started (does a group spawn children without end?)")
+    store:receive("failed", "Scripts/Tests/real_apps_effects_test.lua:278: relua.group: 3 effects and concurrent children are running, the most a store runs at once: no child was started (does a group spawn children without end?)")
   end)
 
   it("is an error outside an effect, and a group that ended takes no more children", function()
@@ -282,7 +308,7 @@ describe("relua.group: concurrency inside one effect (TCA's withTaskGroup)", fun
     local store = relua.TestStore(F)
     store:send("go")
     store:receive("failed", function(s)
-      s.message = "Scripts/Tests/real_apps_effects_test.lua:276: relua.group: this group has ended: spawn its children inside relua.group's function or its children"
+      s.message = "Scripts/Tests/real_apps_effects_test.lua:302: relua.group: this group has ended: spawn its children inside relua.group's function or its children"
     end)
   end)
 end)
@@ -311,7 +337,7 @@ describe("named effects (TCA's Effect.run(name:))", function()
     store:send("start")
     local ok, err = pcall(store.finish, store)
     expect(ok).to_be(false)
-    expect(tostring(err)).to_contain('An effect named "timer" (Scripts/Tests/real_apps_effects_test.lua:297) is still running. It was returned for this action and must complete before the end of the test. …')
+    expect(tostring(err)).to_contain('An effect named "timer" (Scripts/Tests/real_apps_effects_test.lua:323) is still running. It was returned for this action and must complete before the end of the test. …')
     store:skipInFlightEffects()
   end)
 
@@ -330,7 +356,7 @@ describe("named effects (TCA's Effect.run(name:))", function()
     store:wait()
     local warnings = store:warnings()
     expect(#warnings).to_be(1)
-    expect(warnings[1]).to_contain('An "Effect.run" named "timer" returned from "Scripts/Tests/real_apps_effects_test.lua:297" threw an unhandled error: Scripts/Tests/real_apps_effects_test.lua:299: lost the clock')
+    expect(warnings[1]).to_contain('An "Effect.run" named "timer" returned from "Scripts/Tests/real_apps_effects_test.lua:323" threw an unhandled error: Scripts/Tests/real_apps_effects_test.lua:325: lost the clock')
   end)
 
   it("a raising catch's warning names it; :catch keeps the name", function()
@@ -346,7 +372,7 @@ describe("named effects (TCA's Effect.run(name:))", function()
     store:send("go")
     store:wait()
     expect(store:warnings()).to_equal({
-      'The catch of an Effect.run named "saver" at Scripts/Tests/real_apps_effects_test.lua:340 raised: second',
+      'The catch of an Effect.run named "saver" at Scripts/Tests/real_apps_effects_test.lua:366 raised: second',
     })
   end)
 
