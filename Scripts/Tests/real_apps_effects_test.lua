@@ -376,6 +376,31 @@ describe("named effects (TCA's Effect.run(name:))", function()
     })
   end)
 
+  it("a child feature's named effect keeps its name, scoped or presented", function()
+    local Child = feature "Child" {
+      state = {}, actions = { start = {} },
+      reduce = on { start = function(_, _, deps)
+        local made = Effect.run(function() deps.clock.sleep(1) end, { name = "child timer" })
+        return made
+      end },
+    }
+    local Parent = feature "Parent" {
+      state = { child = {}, sheet = nil },
+      actions = { open = {} },
+      compose = { relua.scope("child", Child), relua.presents("sheet", Child) },
+      reduce = on { open = function(s) s.sheet = {} end },
+    }
+    local store = relua.TestStore(Parent, { deps = { clock = "test" } })
+    store:send("child.start")
+    store:send("open", function(s) s.sheet = {} end)
+    store:send("sheet.start")
+    local ok, err = pcall(store.finish, store)
+    expect(ok).to_be(false)
+    local _, named = tostring(err):gsub('An effect named "child timer" %(Scripts/Tests/real_apps_effects_test%.lua:%d+%) is still running%.', "")
+    expect(named).to_be(2)
+    store:skipInFlightEffects()
+  end)
+
   it("a name is a non-empty string", function()
     expect(function() Effect.run(function() end, { name = 3 }) end)
       .to_error("Effect.run: 'name' must be a non-empty string, got number")

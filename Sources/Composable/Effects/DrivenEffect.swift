@@ -61,8 +61,9 @@ private final class ResumingOnEnd: DrivenEffectEndObserver {
 struct DrivenStart<Action> {
   var start: @MainActor (DrivenEffect<Action>) -> Void
   var place: String
-  /// The effect's name (TCA 1.23's `Effect.run(name:)`), shown where effects are listed.
-  var name: String? = nil
+  /// The effect's name (TCA 1.23's `Effect.run(name:)`), shown where effects are listed; every
+  /// operator that rebuilds the start passes it on (no default: one that forgets does not compile).
+  var name: String?
 }
 
 /// A running driven effect (see `Effect.driven`), as its host sees it.
