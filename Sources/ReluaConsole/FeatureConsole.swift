@@ -300,8 +300,7 @@ final class FeatureConsole {
     let output = session.output
     let running = store.store.runningEffects
     func describe(_ effect: RunningEffect) -> String {
-      let kind = effect.isConcatenation ? "a concatenation" : "an effect"
-      return "#\(effect.id)  \(kind)" + (effect.cancelIDs.isEmpty ? "" : ", cancellable as " + effect.cancelIDs.joined(separator: ", "))
+      return "#\(effect.id)  \(effect.kindDescription)" + (effect.cancelIDs.isEmpty ? "" : ", cancellable as " + effect.cancelIDs.joined(separator: ", "))
     }
     switch argument {
     case "":

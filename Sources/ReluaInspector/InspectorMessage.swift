@@ -30,7 +30,8 @@ import Relua
 /// JSON cannot hold (NaN) comes as `"stateError": "why"`.
 ///
 ///     LIVE = {"screens": [{"name": "Game", "place": "", "kind": "root", "text": "…"}, …],
-///             "effects": [{"id": 7, "cancelIDs": ["search"], "concatenation": false}, …],
+///             "effects": [{"id": 7, "cancelIDs": ["search"], "concatenation": false,
+///                          "name": "timer", "place": "Timer.lua:12"}, …],   (name, place: a named effect's)
 ///             "actions": [{"path": "counter.setCount", "payload": "integer"}, …],
 ///             "travel": true, "export": {"actions": 4, "since": "open"},
 ///             "shared": [{"path": "/path/[1]/detail/note", "key": "fileStorage(\"notes.json\"):element()"}, …]}
@@ -76,10 +77,14 @@ enum InspectorMessage {
       return .record(ValueRecord(fields))
     }
     let effects: [Value] = live.effects.map { effect in
-      .record(ValueRecord([
+      var fields: [(String, Value)] = [
         ("id", .integer(Int64(effect.id))), ("cancelIDs", .array(effect.cancelIDs.map(Value.string))),
         ("concatenation", .boolean(effect.isConcatenation)),
-      ]))
+      ]
+      // A named effect's name and where it was made (`Effect.run(fn, { name = "timer" })`).
+      if let name = effect.name { fields.append(("name", .string(name))) }
+      if let place = effect.place { fields.append(("place", .string(place))) }
+      return .record(ValueRecord(fields))
     }
     let actions: [Value] = live.actions.map { action in
       .record(ValueRecord([("path", .string(action.path)), ("payload", action.payload.map { .string($0.description) } ?? .null)]))

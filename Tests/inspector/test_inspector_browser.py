@@ -448,6 +448,24 @@ def test_a_running_effect_is_listed_with_its_cancel_id_and_cancel_stops_it():
         terminal.close()
 
 
+def test_a_named_effect_is_listed_with_its_name_and_line():
+    terminal, url, _, _ = inspected("Scripts/Features/CaseStudies/ConcurrentEffects.lua")
+    driver = None
+    try:
+        driver = opened(url)
+        wait(driver, lambda d: d.find_element(By.ID, "effects").text == "(no effect is running)", "no effect")
+        terminal.line(":onTask")
+        effect = wait(driver, lambda d: d.find_elements(By.CSS_SELECTOR, "#effects .effect"), "the recording effect")[0]
+        label = effect.find_element(By.CSS_SELECTOR, ".effect-label").text
+        assert re.fullmatch(r'#\d+ effect "recording" \(Scripts/Features/CaseStudies/ConcurrentEffects\.lua:24\) — cancellable as "recording"', label), label
+        driver.find_element(By.CSS_SELECTOR, "#effects .effect .cancel").click()
+        wait(driver, lambda d: d.find_element(By.ID, "effects").text == "(no effect is running)", "the effect cancelled")
+    finally:
+        if driver:
+            driver.quit()
+        terminal.close()
+
+
 def test_export_downloads_a_test_of_the_session_that_relua_test_passes():
     # A copy of the scripts: the test is written beside the feature, as the page says.
     copy = tempfile.mkdtemp(prefix="relua-inspector-export-")

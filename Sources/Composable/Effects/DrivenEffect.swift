@@ -9,15 +9,17 @@ extension Effect {
   /// For hosts that run their own coroutines (the Lua host): a suspended one then costs what the
   /// host's coroutine costs, not a task with its chain of async frames — about a third of the
   /// memory, and no executor hops to wake it. Where a task is needed (inside a concatenation, or an
-  /// operator that awaits an effect's body) it runs hosted in one. `place` names it in warnings.
+  /// operator that awaits an effect's body) it runs hosted in one. `place` names it in warnings;
+  /// `name` (TCA 1.23's `Effect.run(name:)`) names it where a store lists its effects
+  /// (`Store.runningEffects`) and in a test store's failure when it is still running.
   public static func driven(
-    place: String, start: @escaping @MainActor (_ effect: DrivenEffect<Action>) -> Void
+    place: String, name: String? = nil, start: @escaping @MainActor (_ effect: DrivenEffect<Action>) -> Void
   ) -> Effect {
     Effect(
       operation: .run(
         RunOperation(
           priority: nil, dependencies: DependencyValues.currentOrNil, body: hostedInTask(start, place: place),
-          driven: DrivenStart(start: start, place: place))))
+          driven: DrivenStart(start: start, place: place, name: name))))
   }
 
   /// A driven effect's body as a task's: it ends when the effect finishes; cancelling the task
@@ -59,6 +61,9 @@ private final class ResumingOnEnd: DrivenEffectEndObserver {
 struct DrivenStart<Action> {
   var start: @MainActor (DrivenEffect<Action>) -> Void
   var place: String
+  /// The effect's name (TCA 1.23's `Effect.run(name:)`), shown where effects are listed; every
+  /// operator that rebuilds the start passes it on (no default: one that forgets does not compile).
+  var name: String?
 }
 
 /// A running driven effect (see `Effect.driven`), as its host sees it.
@@ -184,7 +189,7 @@ final class DrivenEffectCore {
   private(set) var hasEnded = false
   private var cancelHandler: DrivenEffectCancelHandler?
   /// Told once, with `id`, when the effect finishes or is cancelled.
-  private var observer: (any DrivenEffectEndObserver)?
+  private(set) var observer: (any DrivenEffectEndObserver)?
   private var id = 0
   /// Its id in its store (`RunningEffect.id`).
   var effectID: Int { id }

@@ -18,7 +18,7 @@ extension Effect {
       var driven: DrivenStart<Parent>?
       if let child = run.driven {
         nonisolated(unsafe) let start = child.start
-        driven = DrivenStart(start: { parent in start(parent.embedding(transform)) }, place: child.place)
+        driven = DrivenStart(start: { parent in start(parent.embedding(transform)) }, place: child.place, name: child.name)
       }
       return Effect<Parent>(
         operation: .run(

@@ -15,7 +15,7 @@ extension Effect {
           start: { effect in
             let handler = DismissEffect.Handler { @MainActor in effect.send(dismissAction) }
             start(effect.binding { step in DismissEffect.$handler.withValue(handler, operation: step) })
-          }, place: inner.place)
+          }, place: inner.place, name: inner.name)
       }
       return Effect(
         operation: .run(

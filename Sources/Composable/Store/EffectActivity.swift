@@ -26,6 +26,10 @@ final class EffectActivity: @unchecked Sendable {
     self.report = report
   }
 
+  /// The activity of a concurrent part of this effect (a task group's child, see
+  /// `DrivenEffectPart`): counted in the same store as an effect of its own, with the same warnings.
+  func part() -> EffectActivity { EffectActivity(awake: awake, report: report) }
+
   /// Gives the store a warning the effect reported: at once on the main actor (where effects run),
   /// else (a child task of the effect's) in a main-actor task.
   func warn(_ warning: RuntimeWarning, onMainActor: Bool) { report(warning, onMainActor) }

@@ -8,6 +8,9 @@ struct EffectInFlight {
   var activity: EffectActivity?
   /// Whether the task has had its first main-actor turn.
   var started = false
+  /// The name a driven effect was given (`Effect.driven(place:name:start:)`), and where it was made.
+  var name: String?
+  var place: String?
 }
 
 /// How an effect in flight runs: a task, or driven by its host (`Effect.driven`).

@@ -6,4 +6,15 @@ public struct RunningEffect: Sendable, Equatable {
   public var cancelIDs: [String]
   /// A concatenation (it runs its effects one after another) rather than a run effect.
   public var isConcatenation: Bool
+  /// Its name (`Effect.driven(place:name:start:)`, TCA's `Effect.run(name:)`); nil without one.
+  public var name: String? = nil
+  /// Where a named effect was made (a script's `file:line`); nil without a name.
+  public var place: String? = nil
+
+  /// How a host lists it: `an effect named "timer" (Feature.lua:12)`, `an effect`, `a concatenation`.
+  public var kindDescription: String {
+    if isConcatenation { return "a concatenation" }
+    guard let name else { return "an effect" }
+    return "an effect named \"\(name)\"" + (place.map { " (\($0))" } ?? "")
+  }
 }

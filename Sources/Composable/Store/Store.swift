@@ -188,7 +188,9 @@ public final class Store<State, Action> {
     guard let root else { return [] }
     return root.inFlight.keys.sorted().map { id in
       let entry = root.inFlight[id]!
-      return RunningEffect(id: id, cancelIDs: (entry.cancelIDs?.declared ?? []).map(\.description), isConcatenation: entry.activity == nil)
+      return RunningEffect(
+        id: id, cancelIDs: (entry.cancelIDs?.declared ?? []).map(\.description), isConcatenation: entry.activity == nil,
+        name: entry.name, place: entry.place)
     }
   }
 

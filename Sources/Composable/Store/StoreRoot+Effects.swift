@@ -156,6 +156,10 @@ extension StoreRoot {
     let start = driven.start
     drivenStarts[taskID] = { effect.step { start(effect) } }
     register(.driven(core), id: taskID, ids: ids, activity: activity)
+    if let name = driven.name {
+      inFlight[taskID]?.name = name
+      inFlight[taskID]?.place = driven.place
+    }
     scheduleDrivenStarts()
   }
 

@@ -125,7 +125,7 @@ extension StoreRoot {
 
   @usableFromInline
   func startPending() {
-    if inFlight.count >= limits.maxEffectsInFlight {
+    if inFlight.count + partsInFlight >= limits.maxEffectsInFlight {
       if failure == nil { failure = ReducerFailure(error: TooManyEffects(limit: limits.maxEffectsInFlight)) }
       pending.removeAll(keepingCapacity: true)
       return

@@ -51,6 +51,9 @@ final class StoreRoot<State, Action> {
 
   // Effects in flight.
   var inFlight: [Int: EffectInFlight] = [:]
+  /// Concurrent parts of driven effects running (a task group's children, see `DrivenEffectPart`):
+  /// they count toward `limits.maxEffectsInFlight` with the effects.
+  var partsInFlight = 0
   /// The effects in flight under each cancel id (at each prefix of its place, see `register`).
   var cancellables: [CancelID: CancelGroup] = [:]
   /// Effect task ids only grow: a send's effects are the ids it took (see `StoreTask`).

@@ -500,9 +500,14 @@ public final class TestStore<State, Action> {
 
   func assertNoInFlightEffects(at location: SourceLocation, timeout: Duration?) {
     for taskID in root.inFlightTaskIDs.sorted() {
+      let named = root.inFlight[taskID]?.name.map { name in
+        "An effect named \"\(name)\"" + (root.inFlight[taskID]?.place.map { " (\($0))" } ?? "")
+          + " is still running. It was returned for this action and must complete before the end of the test. …"
+      }
       fail(
-        """
-        An effect returned for this action is still running. It must complete before the end of the test. …
+        (named ?? "An effect returned for this action is still running. It must complete before the end of the test. …")
+          + """
+
 
         To fix, inspect any effects the reducer returns for this action and ensure that all of them \
         complete by the end of the test. There are a few reasons why an effect may not have completed:

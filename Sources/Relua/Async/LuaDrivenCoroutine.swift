@@ -33,6 +33,10 @@ class LuaDrivenCoroutine {
   /// The coroutine returned or raised (not called once it is cancelled).
   func ended(with result: Result<[LuaValue], any Error>) {}
 
+  /// The coroutine suspended: it waits for something that has not happened yet (what a task group's
+  /// children, started by it, wait for to begin, as child tasks begin when their parent suspends).
+  func suspended() {}
+
   /// Runs `function(arguments...)` as this coroutine, to its first await or its end. Called again
   /// after the end (not after a cancel), it runs another function as the same object (a catch).
   func start(_ function: LuaFunction, arguments: [LuaValue]) {
@@ -96,7 +100,7 @@ class LuaDrivenCoroutine {
         return
       case .success(.suspended(let suspension)):
         awaits += 1
-        guard let immediate = wait(for: suspension, number: awaits) else { return }
+        guard let immediate = wait(for: suspension, number: awaits) else { return suspended() }
         arguments = immediate
       }
     }

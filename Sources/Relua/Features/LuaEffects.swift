@@ -69,8 +69,10 @@ enum LuaEffects {
       guard let body = try table.rawGet("fn").functionValue else { throw changed("function is missing") }
       let handler = try table.rawGet("catch")
       guard handler.isNil || handler.functionValue != nil else { throw changed("catch is not a function") }
+      let name = try table.rawGet("name")
+      guard name.isNil || name.stringValue != nil else { throw changed("name is not a string") }
       return run(
-        body, catch: handler.functionValue,
+        body, catch: handler.functionValue, name: name.stringValue,
         definedAt: try table.rawGet("definedAt").stringValue ?? feature.name, feature: feature, host: host)
     case "merge", "concatenate":
       guard let list = try table.rawGet("effects").tableValue else { throw changed("effects are not a list") }
@@ -97,13 +99,15 @@ enum LuaEffects {
   /// An `Effect.run`: a driven effect (no Swift task of its own) whose body runs as a coroutine
   /// the driver steps by callbacks.
   private static func run(
-    _ body: LuaFunction, catch handler: LuaFunction?, definedAt: String, feature: FeatureDefinition, host: ReluaHost
+    _ body: LuaFunction, catch handler: LuaFunction?, name: String?, definedAt: String, feature: FeatureDefinition,
+    host: ReluaHost
   ) -> Effect<FeatureAction> {
     let body = UncheckedSendable(body)
     let handler = handler.map(UncheckedSendable.init)
     let feature = UncheckedSendable(feature)
-    return .driven(place: definedAt) { effect in
-      host.startEffect(body.value, catch: handler?.value, feature: feature.value, effect: effect, definedAt: definedAt)
+    return .driven(place: definedAt, name: name) { effect in
+      host.startEffect(
+        body.value, catch: handler?.value, feature: feature.value, effect: effect, definedAt: definedAt, name: name)
     }
   }
 }
@@ -113,9 +117,9 @@ extension ReluaHost {
   /// `LuaEffectRun`).
   func startEffect(
     _ body: LuaFunction, catch handler: LuaFunction?, feature: FeatureDefinition,
-    effect: DrivenEffect<FeatureAction>, definedAt: String
+    effect: DrivenEffect<FeatureAction>, definedAt: String, name: String? = nil
   ) {
-    LuaEffectRun(effect: effect, catch: handler, feature: feature, host: self, definedAt: definedAt).start(body)
+    LuaEffectRun(effect: effect, catch: handler, feature: feature, host: self, definedAt: definedAt, name: name).start(body)
   }
 }
 
@@ -130,25 +134,29 @@ struct UncheckedSendable<Wrapped>: @unchecked Sendable {
 /// the context of the `send` function the body gets. An error of the catch becomes a store
 /// warning; without a catch, the body's error does.
 @MainActor
-private final class LuaEffectRun: LuaDrivenCoroutine, DrivenEffectCancellable {
+private final class LuaEffectRun: LuaEffectCoroutine, DrivenEffectCancellable {
   let effect: DrivenEffect<FeatureAction>
   private var handler: LuaFunction?
   private let feature: FeatureDefinition
-  private unowned let host: ReluaHost
   private let definedAt: String
+  /// Its name (`Effect.run(fn, { name = "timer" })`), in its warnings.
+  private let name: String?
   private var recovering = false
 
   init(
     effect: DrivenEffect<FeatureAction>, catch handler: LuaFunction?, feature: FeatureDefinition, host: ReluaHost,
-    definedAt: String
+    definedAt: String, name: String?
   ) {
     self.effect = effect
     self.handler = handler
     self.feature = feature
-    self.host = host
     self.definedAt = definedAt
-    super.init(driver: host.driver)
+    self.name = name
+    super.init(stepping: effect, host: host)
   }
+
+  /// How its warnings name it: `an Effect.run named "timer" at Feature.lua:12`.
+  private var described: String { "an Effect.run" + (name.map { " named \"\($0)\"" } ?? "") + " at \(definedAt)" }
 
   func drivenEffectCancelled() { cancel() }
 
@@ -182,17 +190,20 @@ private final class LuaEffectRun: LuaDrivenCoroutine, DrivenEffectCancellable {
     }, context: self)
   }
 
-  override func step(_ body: () -> Void) { effect.step(body) }
-
   override func ended(with result: Result<[LuaValue], any Error>) {
+    closeGroups()
     if recovering {
       if case .failure(let error) = result {
-        effect.warn("The catch of an Effect.run at \(definedAt) raised: \(LuaCoroutineDriver.message(of: error))")
+        effect.warn("The catch of \(described) raised: \(LuaCoroutineDriver.message(of: error))")
       }
       return effect.finish()
     }
     guard case .failure(let error) = result else { return effect.finish() }
-    guard let handler else { return effect.finish(throwing: error) }
+    guard let handler else {
+      guard let name, !(error is CancellationError), !effect.isCancelled else { return effect.finish(throwing: error) }
+      effect.warn("An \"Effect.run\" named \"\(name)\" returned from \"\(definedAt)\" threw an unhandled error: \(error)")
+      return effect.finish()
+    }
     recovering = true
     self.handler = nil
     do {

@@ -11,6 +11,8 @@ public final class ReluaHost {
   let views: StateViews
   package let tags = ReluaTags()
   let driver: LuaCoroutineDriver
+  /// The open `relua.group`s of its effects.
+  let effectGroups = LuaEffectGroups()
   private(set) var compiler: FeatureCompiler!
   /// The `relua` module table.
   package private(set) var module: LuaTable!
@@ -134,6 +136,7 @@ public final class ReluaHost {
       [try self.testHelperFunction(try stack.string(at: 1))]
     }))
     try installSharedPrimitives(into: primitives)
+    try installGroupPrimitives(into: primitives)
     let prelude = try lua.load(ReluaPrelude.source, name: ReluaPrelude.chunkName)
     guard let module = try lua.call(prelude, .table(primitives)).first?.tableValue else {
       throw ReluaError.usage("the relua prelude did not return its module")

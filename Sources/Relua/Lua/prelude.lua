@@ -484,11 +484,13 @@ function Effect.run(fn, options)
   if type(fn) ~= "function" then fail(2, "Effect.run: expected a function(send), got %s", type(fn)) end
   local catch = options and options.catch
   if catch ~= nil and type(catch) ~= "function" then fail(2, "Effect.run: 'catch' must be a function(error, send)") end
+  local name = options and options.name
+  if name ~= nil and (type(name) ~= "string" or name == "") then fail(2, "Effect.run: 'name' must be a non-empty string, got %s", type(name)) end
   -- Where it was returned; a tail call (`return Effect.run(…)`) leaves no caller's frame, so
   -- then where its function was written.
   local at = host.where(2)
   if at == "?" then at = host.defined(fn) end
-  return effect { kind = "run", fn = fn, catch = catch, definedAt = at }
+  return effect { kind = "run", fn = fn, catch = catch, name = name, definedAt = at }
 end
 
 local function list(kind, ...)
@@ -532,7 +534,34 @@ function EffectMethods:catch(handler)
   checkEffect(self, "Effect:catch", 2)
   if self.kind ~= "run" then fail(2, "Effect:catch: only an Effect.run can catch errors") end
   if type(handler) ~= "function" then fail(2, "Effect:catch: expected a function(error, send)") end
-  return effect { kind = "run", fn = self.fn, catch = handler, definedAt = self.definedAt }
+  return effect { kind = "run", fn = self.fn, catch = handler, name = self.name, definedAt = self.definedAt }
+end
+
+-- relua.group(function(group) group:spawn(fn) … end), inside an Effect.run: children that run
+-- concurrently as parts of the effect; returns when the function and every child are done. A
+-- child's error cancels its siblings and is raised here, with the child's file:line.
+function M.group(body)
+  if type(body) ~= "function" then fail(2, "relua.group: expected a function(group), got %s", type(body)) end
+  local id, outside = host.groupOpen()
+  if not id then fail(2, "%s", outside) end
+  local group = setmetatable({}, {
+    __name = "relua.group",
+    __index = {
+      spawn = function(_, task)
+        if type(task) ~= "function" then fail(2, "group:spawn: expected a function, got %s", type(task)) end
+        local ended = host.groupSpawn(id, task, host.where(2))
+        if ended then fail(2, "%s", ended) end
+      end,
+    },
+  })
+  local ok, failure = pcall(body, group)
+  if ok then
+    local waited, childOK, childFailure = pcall(host.groupWait, id)
+    if not waited then ok, failure = false, childOK
+    elseif not childOK then ok, failure = false, childFailure end
+  end
+  host.groupClose(id)
+  if not ok then error(failure, 0) end
 end
 
 function EffectMT:__tostring() return "Effect." .. self.kind end

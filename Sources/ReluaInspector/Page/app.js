@@ -416,7 +416,8 @@ function showEffects(effects) {
     item.className = "effect";
     item.dataset.id = effect.id;
     const ids = effect.cancelIDs || [];
-    const label = `#${effect.id} effect — ${ids.length ? `cancellable as ${ids.join(", ")}` : "not cancellable by id"}`;
+    const named = effect.name ? ` "${effect.name}"${effect.place ? ` (${effect.place})` : ""}` : "";
+    const label = `#${effect.id} effect${named} — ${ids.length ? `cancellable as ${ids.join(", ")}` : "not cancellable by id"}`;
     const text = span("effect-label", label);
     if (effect.concatenation) text.append(span("note", " (a concatenation)"));
     item.append(text);

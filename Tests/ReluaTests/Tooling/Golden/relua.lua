@@ -108,12 +108,17 @@ local Effect = {}
 function Effect:cancellable(id, cancelInFlight) end
 
 ---Runs after `seconds` of quiet: each new one with this id cancels the previous.
+---Deprecated as in TCA 1.25: sleep first in the run and cancel in flight,
+---`Effect.run(function(send) deps.clock.sleep(s) … end):cancellable(id, true)`.
+---@deprecated
 ---@param id relua.CancelID
 ---@param seconds number from 0 to 9e9
 ---@return relua.Effect
 function Effect:debounce(id, seconds) end
 
 ---At most one per `seconds`; `latest` keeps the last one rather than the first.
+---Deprecated as in TCA 1.25: keep the time of the last one in state and decide in the reducer.
+---@deprecated
 ---@param id relua.CancelID
 ---@param seconds number from 0 to 9e9
 ---@param latest? boolean
@@ -126,6 +131,8 @@ function Effect:throttle(id, seconds, latest) end
 function Effect:merge(other) end
 
 ---One after the other.
+---Deprecated as in TCA 1.25: do the steps one after the other in one `Effect.run`.
+---@deprecated
 ---@param other relua.Effect
 ---@return relua.Effect
 function Effect:concatenate(other) end
@@ -147,9 +154,10 @@ local EffectLib = {}
 function EffectLib.send(action, payload) end
 
 ---A coroutine: it may await dependencies (`deps.clock.sleep`, `deps.github.search`) and
----`send(action[, payload])` the feature's own actions.
+---`send(action[, payload])` the feature's own actions. `name` (TCA's `Effect.run(name:)`) names it
+---in `:cancel`, the inspector, warnings and a test's "still running" failure.
 ---@param fn fun(send: relua.Send)
----@param options? { catch?: fun(message: any, send: relua.Send) }
+---@param options? { catch?: fun(message: any, send: relua.Send), name?: string }
 ---@return relua.Effect
 function EffectLib.run(fn, options) end
 
@@ -160,6 +168,8 @@ function EffectLib.run(fn, options) end
 function EffectLib.merge(...) end
 
 ---Effects one after the other (also a list of them).
+---Deprecated as in TCA 1.25: do the steps one after the other in one `Effect.run`.
+---@deprecated
 ---@param ... relua.Effect
 ---@return relua.Effect
 ---@overload fun(effects: relua.Effect[]): relua.Effect
@@ -496,6 +506,15 @@ local TestingLib = {}
 function TestingLib.websocketEcho() end
 
 ---The relua feature DSL: `require "relua"`, also the global `relua` in relua run, test and repl.
+---`relua.group`'s handle: spawns the group's children.
+---@class relua.Group
+local Group = {}
+
+---A child of the group: it runs concurrently with its siblings, as a part of the effect, from
+---when the spawning coroutine next suspends.
+---@param child fun()
+function Group:spawn(child) end
+
 ---@class relualib
 ---@field Effect relua.EffectLib
 ---@field deps relua.Deps the dependencies of the store running the code (for code outside a handler, such as a test's stub)
@@ -509,6 +528,12 @@ relua = {}
 ---@param name string
 ---@return fun(spec: relua.FeatureSpec): relua.UntypedFeature
 function relua.feature(name) end
+
+---Async, inside an `Effect.run` (TCA's `withTaskGroup`): runs `body(group)`, then waits for
+---every child it spawned (`group:spawn(fn)`). A child's error cancels its siblings and is raised
+---here with the child's `file:line`; cancelling the effect cancels the children.
+---@param body fun(group: relua.Group)
+function relua.group(body) end
 
 ---Action handlers: `relua.on { increment = function(state, payload, deps, id) … end, ["counter.playNext"] = … }`.
 ---@param handlers table<string, relua.Handler>
@@ -983,6 +1008,7 @@ match = {}
 ---@param options? relua.StoreOptions
 ---@return relua.Store
 ---@overload fun(feature: Features.CaseStudies.AlertsAndConfirmationDialogs, options?: relua.StoreOptions): Features.CaseStudies.AlertsAndConfirmationDialogs.Store
+---@overload fun(feature: Features.CaseStudies.ConcurrentEffects, options?: relua.StoreOptions): Features.CaseStudies.ConcurrentEffects.Store
 ---@overload fun(feature: Features.CaseStudies.Counter, options?: relua.StoreOptions): Features.CaseStudies.Counter.Store
 ---@overload fun(feature: Features.CaseStudies.Destinations, options?: relua.StoreOptions): Features.CaseStudies.Destinations.Store
 ---@overload fun(feature: Features.CaseStudies.Destinations.Animations, options?: relua.StoreOptions): Features.CaseStudies.Destinations.Animations.Store
@@ -1015,6 +1041,7 @@ function relua.Store(feature, options) end
 ---@param options? relua.StoreOptions
 ---@return relua.TestStore
 ---@overload fun(feature: Features.CaseStudies.AlertsAndConfirmationDialogs, options?: relua.StoreOptions): Features.CaseStudies.AlertsAndConfirmationDialogs.TestStore
+---@overload fun(feature: Features.CaseStudies.ConcurrentEffects, options?: relua.StoreOptions): Features.CaseStudies.ConcurrentEffects.TestStore
 ---@overload fun(feature: Features.CaseStudies.Counter, options?: relua.StoreOptions): Features.CaseStudies.Counter.TestStore
 ---@overload fun(feature: Features.CaseStudies.Destinations, options?: relua.StoreOptions): Features.CaseStudies.Destinations.TestStore
 ---@overload fun(feature: Features.CaseStudies.Destinations.Animations, options?: relua.StoreOptions): Features.CaseStudies.Destinations.Animations.TestStore
