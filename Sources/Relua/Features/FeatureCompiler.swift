@@ -54,6 +54,7 @@ final class FeatureCompiler {
       viewFunction: try table.rawGet("view").functionValue, definedAt: try table.rawGet("definedAt").stringValue ?? name)
     if let swift = try table.rawGet("swift").stringValue { definition.swiftReducer = swiftReducer(swift) }
     definition.sharedBindings = try sharedBindings(table, feature: name, definedAt: definition.definedAt)
+    definition.task = try table.rawGet("task").stringValue
     inProgress[identity] = definition
     defer { inProgress[identity] = nil }
     var children: [FeatureChild] = []
