@@ -20,7 +20,11 @@ extension FeatureConsole {
       if appeared.isEmpty { return }
       for appearance in appeared {
         output.write(output.styled("(task) :" + appearance.action, .dim))
-        let send = { _ = self.perform { self.screenTasks.started(try self.store.send(appearance.action), for: appearance) } }
+        let send = {
+          // (An inspector's log marks it as the screen's task, not as what was typed.)
+          let run = { _ = self.perform { self.screenTasks.started(try self.store.send(appearance.action), for: appearance) } }
+          if let eventTap = self.eventTap { eventTap.sending(from: .task, run) } else { run() }
+        }
         if isRunningCommand { send() } else { asCommand { send() } }
       }
     }
