@@ -16,7 +16,7 @@ import Composable
 package final class ScreenTasks {
   /// One task action a screen on show asks for.
   package struct Appearance: Equatable {
-    /// The screen (its place, and its `id` when its state has one: a destination replaced by
+    /// The screen (its place, and for a presented destination its state's `id`: one replaced by
     /// another of the same kind with another id is a new screen), and the scoped child's key path
     /// for a task of a feature it scopes.
     package let identity: String
@@ -40,7 +40,13 @@ package final class ScreenTasks {
   package static func appearances(of screen: FeatureScreen) -> [Appearance] {
     guard screen.alertStyle == nil else { return [] }
     var identity = screen.place
-    if case .record = screen.state, !screen.state[key: "id"].isNull { identity += "#" + screen.state[key: "id"].luaLiteral() }
+    // A presented destination is another one when its `id` changes (the store cancels the old
+    // one's effects then, as TCA's ifLet over an Identifiable state); the root and a stack
+    // element (its place names its stack id) stay the same screen whatever their state's `id`.
+    let isPresented = !screen.place.isEmpty && screen.popID == nil
+    if isPresented, case .record = screen.state, !screen.state[key: "id"].isNull {
+      identity += "#" + screen.state[key: "id"].luaLiteral()
+    }
     var found: [Appearance] = []
     collect(screen.feature, prefix: screen.actionPrefix, identity: identity, into: &found)
     return found

@@ -65,6 +65,42 @@ final class ReluaStoreScreenTaskTests: XCTestCase {
     XCTAssertEqual(store.state, try relua.makeStore(try relua.loadFeature(source: Self.meetings, name: "M.lua")).state)
   }
 
+  static let identified = """
+    local relua = require "relua"
+    local Sheet = relua.feature "Sheet" {
+      state = { id = 0 },
+      actions = { onTask = {}, renumber = {} },
+      task = "onTask",
+      reduce = relua.on { renumber = function(s) s.id = s.id + 10 end },
+    }
+    return relua.feature "Root" {
+      state = { id = 1, sheet = nil },
+      actions = { onTask = {}, renumber = {}, present = "integer" },
+      task = "onTask",
+      compose = { relua.presents("sheet", Sheet) },
+      reduce = relua.on {
+        renumber = function(s) s.id = s.id + 1 end,
+        present = function(s, id) s.sheet = { id = id } end,
+      },
+    }
+    """
+
+  func testAPresentedScreenWithAnotherIdIsANewScreenButTheRootWithAnotherIdIsNot() async throws {
+    let relua = try ReluaRuntime()
+    let store = try relua.makeStore(try relua.loadFeature(source: Self.identified, name: "Root.lua"))
+    let tasks = ScreenTasks()
+    func look() -> [String] { tasks.update(feature: store.feature, state: store.state).map(\.action) }
+    XCTAssertEqual(look(), ["onTask"])
+    try store.send("renumber")
+    XCTAssertEqual(look(), [], "the root is the same screen whatever its id")
+    try store.send("present", 1)
+    XCTAssertEqual(look(), ["sheet.onTask"])
+    try store.send("present", 2)
+    XCTAssertEqual(look(), ["sheet.onTask"], "a destination replaced by one with another id")
+    try store.send("sheet.renumber")
+    XCTAssertEqual(look(), ["sheet.onTask"], "as the store sees it: its effects were cancelled")
+  }
+
   func testScreenTasksSendsEachAppearingScreensTaskOnceAndCancelsItWhenTheScreenGoes() async throws {
     let relua = try ReluaRuntime()
     let store = try relua.makeStore(try relua.loadFeature(source: Self.meetings, name: "Meetings.lua"))
