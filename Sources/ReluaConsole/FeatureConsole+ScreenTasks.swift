@@ -4,7 +4,8 @@ import Relua
 /// `task = "onTask"` appears — the root when the session opens, a pushed element or a presented
 /// destination when it shows, by a command, an effect, `:undo`/`:load` or an inspector's page —
 /// the REPL sends its task action, printed as `(task) :path[id=0].detail.onTask` with what it
-/// changed; when the screen goes, the effects that send started are cancelled.
+/// changed; when the screen goes, the effects that send started are cancelled. `:reload` makes a
+/// new store (the old one's effects stopped): every screen shown appears in it, and is sent its task again.
 extension FeatureConsole {
   /// The most rounds of tasks one change runs (a task that opens a screen whose task opens another…).
   static let screenTaskRounds = 100
