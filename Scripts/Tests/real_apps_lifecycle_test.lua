@@ -72,6 +72,38 @@ describe("a test store's state built with the test's dependencies", function()
     expect(store:state().id).to_be(relua.uuid(42))
   end)
 
+  -- TCA's TestStoreTests.testDependenciesEarlyBinding: the state's init reads the date, the
+  -- expectations read it too, all under the test's dependencies.
+  local port = require "Tests.Support.TCAPort"("TCA TestStoreTests")
+  port("testDependenciesEarlyBinding", function()
+    local Feature = feature "Feature" {
+      state = function(deps) return { count = 0, date = deps.date() } end,
+      actions = { tap = {}, response = "integer" },
+      reduce = on {
+        tap = function(s)
+          s.count = s.count + 1
+          return Effect.run(function(send) send("response", 42) end)
+        end,
+        response = function(s, number, deps) s.count = number; s.date = deps.date() end,
+      },
+    }
+    local store = relua.TestStore(Feature, { deps = { date = 1234567890 } })
+    store:send("tap", function(s)
+      s.count = 1
+      s.date = relua.deps.date()
+    end)
+    store:receive("response", 42, function(s)
+      s.count = 42
+      s.date = relua.deps.date()
+    end)
+  end)
+
+  it("an expectation reads the test's dependencies: one it did not give fails, naming it", function()
+    local store = relua.TestStore(Meeting, { state = { id = relua.uuid(7), date = 0, transcript = "" } })
+    expect(function() store:send("transcribed", "Hi", function(s) s.transcript = "Hi"; s.date = relua.deps.date() end) end)
+      .to_error("Unimplemented dependency: date")
+  end)
+
   it("fails: a wrong expectation of the next UUID shows the diff", function()
     local store = relua.TestStore(Meeting, {
       state = function(deps) return { id = deps.uuid(), date = 0, transcript = "" } end,

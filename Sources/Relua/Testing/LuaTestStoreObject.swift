@@ -166,10 +166,12 @@ package final class LuaTestStoreObject {
   private func expectation(_ function: LuaFunction?) -> ((inout Value) throws -> Void)? {
     guard let function else { return nil }
     let feature = feature
-    return { [host] state in
+    return { [host, testStore] state in
       let before = state
       let table = try host.lua.value(state)
-      try host.lua.call(function, table)
+      // Under the test's dependencies, as TCA runs an assertion: `relua.deps.date()` there is the
+      // test's date (TCA's testDependenciesEarlyBinding).
+      try DependencyValues.withValues(testStore.dependencies) { _ = try host.lua.call(function, table) }
       state = try host.value(from: table, hint: state)
       // A shared value asserted at one of its places is expected at all of them (as a TCA test
       // asserts a `@Shared` reference once).
