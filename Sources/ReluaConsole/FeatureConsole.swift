@@ -20,7 +20,10 @@ final class FeatureConsole {
   private(set) var store: LuaStoreObject
   private(set) var storeValue: LuaValue
   private var observation: ObservationToken?
-  private var isRunningCommand = false
+  private(set) var isRunningCommand = false
+  /// The screens' task actions sent and the effects they started (`FeatureConsole+ScreenTasks`).
+  let screenTasks = ScreenTasks()
+  var isRunningScreenTasks = false
   private var shownState: Value
   // Time travel.
   var past: [Value] = []
@@ -89,6 +92,7 @@ final class FeatureConsole {
 
   func stop() {
     observation?.cancel()
+    screenTasks.cancelAll()
     store.store.cancelAllEffects()
   }
 
@@ -184,6 +188,7 @@ final class FeatureConsole {
     }
     shownState = store.store.state
     session.showPromptOfTopScreen()
+    runScreenTasks()
   }
 
   /// Prints the diff since `old` (like TCA's `_printChanges`) and the screen, if anything changed.

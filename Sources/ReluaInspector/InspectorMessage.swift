@@ -23,8 +23,8 @@ import Relua
 /// `kind` is `action`, or `undo`, `redo`, `load`, `reload`, `jump` for a state replaced without
 /// one (they have no name, payload or sender; a `jump` has `to`, the entry whose state it put
 /// back). `index` counts entries from 1; `payload` is a Lua literal ("" for none); `sender` is
-/// `typed` (the REPL's prompt), `effect`, `page` (an inspector's form) or `program` (the Swift
-/// program's `ReluaStore.send`); `diff` holds the lines the REPL prints (cut as they are: 40 lines
+/// `typed` (the REPL's prompt), `effect`, `page` (an inspector's form), `program` (the Swift
+/// program's `ReluaStore.send`) or `task` (the REPL, as a screen appeared: its feature's `task`); `diff` holds the lines the REPL prints (cut as they are: 40 lines
 /// at most), empty when nothing changed; `time` is when it happened, in milliseconds since 1970
 /// (JavaScript's `Date`). `STATE` is the whole state as JSON (relua's state files' form); a state
 /// JSON cannot hold (NaN) comes as `"stateError": "why"`.
@@ -39,7 +39,8 @@ import Relua
 /// `shared` (absent when there is none) names the places of the state tree that hold shared values (record keys, 1-based
 /// positions), with their keys. `screens` go from the root to the top (`kind`: root, presented, pushed, alert,
 /// confirmationDialog; `close`, the action that closes it, is absent for the root; `closePayload`
-/// is there when that action takes one: a pushed screen's id); `effects`' cancel ids are Lua
+/// is there when that action takes one: a pushed screen's id; `tasks`, absent when none, the actions
+/// sent when it appears: its feature's `task`); `effects`' cancel ids are Lua
 /// literals, as `:cancel` lists them; `actions` are every action that can be sent now, with the
 /// declared payload type as `:help` writes it (absent: none); `travel` is false while jumps are
 /// refused (the REPL records a test); `export` says how many actions an export would hold, and
@@ -74,6 +75,7 @@ enum InspectorMessage {
         ("close", screen.close.map(Value.string) ?? .null), ("text", .string(screen.text)),
       ]
       if let payload = screen.closePayload { fields.append(("closePayload", payload)) }
+      if !screen.tasks.isEmpty { fields.append(("tasks", .array(screen.tasks.map(Value.string)))) }
       return .record(ValueRecord(fields))
     }
     let effects: [Value] = live.effects.map { effect in

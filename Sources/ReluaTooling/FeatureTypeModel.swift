@@ -22,6 +22,7 @@ struct FeatureTypeModel {
   /// The fields `relua.feature` puts in a feature table (`ReluaPrelude`), and a Swift feature's tag.
   static let dslFields: Set<String> = [
     "name", "state", "actions", "compose", "bindable", "reduce", "view", "dependencies", "definedAt", "swift", "stateOnly",
+    "task",
   ]
 
   /// `featureType(table)`: the type of a table that is a feature (its class), nil for another table.

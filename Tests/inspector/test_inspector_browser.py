@@ -562,6 +562,51 @@ def test_actions_an_effect_sends_are_marked_as_sent_by_an_effect():
         terminal.close()
 
 
+SCREEN_TASKS_FEATURE = """
+local relua = require "relua"
+local Detail = relua.feature "Detail" {
+  state = { loads = 0 },
+  actions = { onTask = {} },
+  task = "onTask",
+  reduce = relua.on { onTask = function(s) s.loads = s.loads + 1 end },
+}
+return relua.feature "Meetings" {
+  state = { loads = 0, path = {} },
+  actions = { onTask = {}, open = {} },
+  task = "onTask",
+  compose = { relua.stack("path", { detail = Detail }) },
+  reduce = relua.on {
+    onTask = function(s) s.loads = s.loads + 1 end,
+    open = function(s) relua.push(s.path, { detail = { loads = 0 } }) end,
+  },
+}
+"""
+
+
+def test_a_screens_task_is_logged_as_sent_by_task_and_shown_on_its_screen():
+    # Issue #34, gap 7: the REPL sends a screen's task as it appears; the page says so.
+    directory = tempfile.mkdtemp(prefix="relua_inspector_")
+    with open(os.path.join(directory, "Meetings.lua"), "w") as f:
+        f.write(SCREEN_TASKS_FEATURE)
+    terminal, url, _, _ = inspected("Meetings.lua", cwd=directory)
+    driver = None
+    try:
+        driver = opened(url)
+        terminal.line(":open")
+        terminal.expect(r"\(task\) :path\[id=0\]\.detail\.onTask")
+        wait(driver, lambda d: len(screens(d)) == 2, "the pushed screen")
+        senders = [(e.find_element(By.CSS_SELECTOR, ".name").text, e.find_element(By.CSS_SELECTOR, ".sender").text)
+                   for e in driver.find_elements(By.CSS_SELECTOR, "#log .entry")]
+        assert senders == [("onTask", "task"), ("open", "typed"), ("path[id=0].detail.onTask", "task")], senders
+        tasks = [card.find_element(By.CSS_SELECTOR, ":scope > .screen-tasks").text
+                 for card in driver.find_elements(By.CSS_SELECTOR, "#screens > .screen")]
+        assert tasks == ["task: onTask", "task: path[id=0].detail.onTask"], tasks
+    finally:
+        if driver:
+            driver.quit()
+        terminal.close()
+
+
 def test_a_page_that_reconnects_gets_the_history_again_without_duplicates():
     terminal, url, _, _ = inspected()
     driver = browser()

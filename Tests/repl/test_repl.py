@@ -1382,6 +1382,67 @@ def test_the_prompt_follows_at_once_a_screen_an_effect_opens_or_closes():
         t.close()
 
 
+SCREEN_TASK_FEATURE = """
+local relua = require "relua"
+local Effect = relua.Effect
+local Record = relua.feature "Record" {
+  state = { seconds = 0 },
+  actions = { onTask = {}, tick = {} },
+  task = "onTask",
+  reduce = relua.on {
+    onTask = function(_, _, deps)
+      return Effect.run(function(send) for _ in deps.clock.timer(0.3) do send("tick") end end)
+    end,
+    tick = function(s) s.seconds = s.seconds + 1 end,
+  },
+  view = function(s) return ("Recording: %d s"):format(s.seconds) end,
+}
+return relua.feature "Meetings" {
+  state = { path = {}, loads = 0 },
+  actions = { onTask = {}, start = {} },
+  task = "onTask",
+  compose = { relua.stack("path", { record = Record }) },
+  reduce = relua.on {
+    onTask = function(s) s.loads = s.loads + 1 end,
+    start = function(s) relua.push(s.path, { record = { seconds = 0 } }) end,
+  },
+  view = function(s) return ("Meetings (loaded %d times)"):format(s.loads) end,
+}
+"""
+
+
+def test_a_screens_task_runs_while_it_is_shown_and_is_recorded_as_sent():
+    # Issue #34, gap 7 (TCA's .task): the root's task at start, a pushed screen's when it shows;
+    # popping it cancels its timer; a recording writes each task as a send, as a TCA test does.
+    directory = tempfile.mkdtemp(prefix="relua_repl_")
+    with open(os.path.join(directory, "Meetings.lua"), "w") as f:
+        f.write(SCREEN_TASK_FEATURE)
+    recorded = os.path.join(directory, "meetings_test.lua")
+    t = repl("Meetings.lua", cwd=directory)
+    try:
+        t.expect(r"\(task\) :onTask")
+        t.expect(r"Meetings \(loaded 1 times\)")
+        t.expect(r"Meetings> ")
+        t.line(":record %s" % recorded)
+        t.expect(r"recording to")
+        t.line(":start")
+        t.expect(r"\(task\) :path\[id=0\]\.record\.onTask")
+        t.expect(r"\(no change yet: 1 effect\(s\) started\)")
+        t.expect(r"\(effect\)")
+        t.expect(r"Recording: 1 s")
+        t.line(":back")
+        t.expect(r"Meetings \(loaded 1 times\)")
+        t.line(":cancel")
+        t.expect(r"\(no effect is running\)")
+        t.line(":stop")
+        t.expect(r"wrote .*meetings_test\.lua")
+    finally:
+        t.close()
+    written = run_recorded_test(recorded, directory)
+    assert 'store:send("path[id=0].record.onTask")' in written, written
+    assert 'store:receive("path[id=0].record.tick"' in written, written
+
+
 def test_a_bare_word_payload_says_how_to_quote_it():
     t = repl("Scripts/Features/CaseStudies/SharedState.lua")
     try:

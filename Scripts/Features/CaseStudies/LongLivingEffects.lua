@@ -10,6 +10,7 @@ return feature "LongLivingEffects" {
   state = { screenshotCount = 0 },
 
   actions = { task = {}, userDidTakeScreenshotNotification = {} },
+  task = "task",  -- TCA's .task { await store.send(.task).finish() }: relua repl sends it as the screen appears
 
   reduce = on {
     task = function(_, _, deps)

@@ -101,9 +101,14 @@ struct DependencyOptions {
           guard let uuid = UUID(uuidString: text) else { throw ReluaError.usage("deps.uuid: '\(text)' is not \"incrementing\", \"live\" or a UUID") }
           apply.append { $0.uuid = .constant(uuid) }
         case nil:
+          if let start = try Self.incrementingStart(value) {
+            let generator = UUIDGenerator.incrementing(startingAt: start)
+            apply.append { $0.uuid = generator }
+            continue
+          }
           // A list of UUIDs, returned in turn (a recorded session replays what it produced).
           guard let list = try value.tableValue?.array(), !list.isEmpty else {
-            throw ReluaError.usage("deps.uuid: expected \"incrementing\", \"live\", a UUID or a list of UUIDs")
+            throw ReluaError.usage("deps.uuid: expected \"incrementing\", { incrementing = n }, \"live\", a UUID or a list of UUIDs")
           }
           let uuids = try list.map { item -> UUID in
             guard let text = item.stringValue, let uuid = UUID(uuidString: text) else {

@@ -11,6 +11,10 @@ public struct ReluaScreen: Sendable, Equatable {
   public var state: Value
   /// The action that closes it (`destination.dismiss`, `path.popFrom`), nil for the root.
   public var closeAction: String?
+  /// The actions to send when the screen appears (its feature's `task = "onTask"`, then those of
+  /// the features it scopes), as paths from the root; empty when it declares none. See
+  /// `ReluaStore.runTask(of:)`.
+  public var taskActions: [String]
 
   @MainActor
   init(_ screen: FeatureScreen) {
@@ -19,5 +23,6 @@ public struct ReluaScreen: Sendable, Equatable {
     actionPrefix = screen.actionPrefix
     state = screen.state
     closeAction = screen.closeAction
+    taskActions = ScreenTasks.appearances(of: screen).map(\.action)
   }
 }

@@ -54,6 +54,7 @@ final class FeatureCompiler {
     definition.actionGroups = actionGroups
     definition.isStateOnly = try table.rawGet("stateOnly").boolValue == true
     definition.sharedBindings = try sharedBindings(table, feature: name, definedAt: definition.definedAt)
+    definition.task = try table.rawGet("task").stringValue
     inProgress[identity] = definition
     defer { inProgress[identity] = nil }
     var children: [FeatureChild] = []

@@ -16,6 +16,9 @@ public final class FeatureDefinition {
   /// Its own reducer: the `reduce` field.
   let own: FeatureOwnReducer
   package let viewFunction: LuaFunction?
+  /// The action a host sends when the feature's screen appears (`task = "onTask"`, TCA's `.task`);
+  /// see `ScreenTasks`.
+  package internal(set) var task: String?
   /// Fields of its state bound to shared keys (`shared = { items = Items }`).
   @exclusivity(unchecked) package internal(set) var sharedBindings: [SharedBinding] = []
   /// Where `relua.feature` was called (`Scripts/Features/Counter.lua:4`).

@@ -96,7 +96,12 @@ package final class LuaStoreObject {
     var state: Value?
     if let options {
       let given = try options["state"]
-      if !given.isNil { state = try host.value(from: given) }
+      if let function = given.functionValue {
+        // `state = function(deps) … end`: built with the store's dependencies.
+        state = try host.givenState(calling: function, of: feature, dependencies: dependencies)
+      } else if !given.isNil {
+        state = try host.value(from: given)
+      }
       if let json = try options["json"].stringValue { state = try Value(json: json) }
     }
     let object = try LuaStoreObject(host: host, feature: feature, state: state, dependencies: dependencies)

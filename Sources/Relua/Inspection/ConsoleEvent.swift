@@ -31,6 +31,8 @@ package struct ConsoleEvent: Sendable {
     case page
     /// Sent by the Swift program that made the store (`ReluaStore.send`).
     case program
+    /// Sent by the REPL when a screen appeared: its feature's `task` action (see `ScreenTasks`).
+    case task
   }
 
   package enum Reason: String, Sendable {

@@ -19,6 +19,8 @@ package struct InspectionLive: Sendable, Equatable {
     package var closePayload: Value?
     /// The screen as the REPL prints it: its view, an alert's text, else its state (cut).
     package var text: String
+    /// The actions its lifecycle sends when it appears (`task = "onTask"`, see `ScreenTasks`).
+    package var tasks: [String] = []
   }
 
   package struct Action: Sendable, Equatable {

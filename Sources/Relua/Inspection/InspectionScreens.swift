@@ -20,9 +20,11 @@ package enum InspectionScreens {
           kind = .presented
         }
       }
-      return InspectionLive.Screen(
+      var shown = InspectionLive.Screen(
         name: screen.breadcrumbName, place: screen.place, kind: kind, close: screen.closeAction,
         closePayload: screen.popID, text: text(of: screen, host: host))
+      shown.tasks = ScreenTasks.appearances(of: screen).map(\.action)
+      return shown
     }
   }
 

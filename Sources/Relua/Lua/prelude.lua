@@ -146,8 +146,27 @@ local function checkActions(feature, actions, prefix)
   end
 end
 
--- feature "Name" { state = …, actions = …, compose = {…}, bindable = {…}, reduce = …, view = … }
+
+-- `task = "onTask"`: one of the feature's own actions, taking no payload (or an optional one), that
+-- a host showing the feature's screen sends when it appears (TCA's `.task { await
+-- store.send(.onTask).finish() }`); its effects are cancelled when the screen goes.
+local function checkTask(name, task, actions)
+  if task == nil then return end
+  if type(task) ~= "string" then
+    fail(3, "feature '%s': 'task' must name one of its actions (the one sent when its screen appears), got %s", name, type(task))
+  end
+  local payload = actions[task]
+  if payload == nil then
+    fail(3, "feature '%s': task = %q is not one of its actions; declare it: actions = { %s = {} }", name, task, task)
+  end
+  if type(payload) == "string" and payload ~= "any" and payload:sub(-1) ~= "?" then
+    fail(3, "feature '%s': task = %q: the action takes a payload (%s), but a screen appearing sends none; declare it as {} or with an optional payload (%s?)", name, task, payload, payload)
+  end
+end
+
+-- feature "Name" { state = …, actions = …, compose = {…}, bindable = {…}, reduce = …, view = …, task = … }
 local featureFields = { state = true, actions = true, compose = true, bindable = true, reduce = true, view = true, dependencies = true, shared = true }
+featureFields.task = true  -- the action a host sends when the feature's screen appears (TCA's .task)
 function M.feature(name)
   if type(name) ~= "string" or name == "" then
     fail(2, "relua.feature: expected a feature name (a string), got %s", type(name))
@@ -159,7 +178,7 @@ function M.feature(name)
     end
     for key in pairs(spec) do
       if not featureFields[key] then
-        fail(2, "feature '%s': unknown field '%s' (known: actions, bindable, compose, dependencies, reduce, shared, state, view)", name, tostring(key))
+        fail(2, "feature '%s': unknown field '%s' (known: actions, bindable, compose, dependencies, reduce, shared, state, task, view)", name, tostring(key))
       end
     end
     local state = spec.state
@@ -217,9 +236,11 @@ function M.feature(name)
     if spec.view ~= nil and type(spec.view) ~= "function" then
       fail(2, "feature '%s': 'view' must be a function(state) returning text", name)
     end
+    checkTask(name, spec.task, actions)
     return setmetatable({
       name = name, state = state, actions = actions, compose = compose, bindable = bindable,
       reduce = reduce, view = spec.view, dependencies = spec.dependencies, shared = shared, definedAt = definedAt,
+      task = spec.task,
     }, FeatureMT)
   end
 end

@@ -37,7 +37,7 @@ package final class LuaTestStoreObject {
 
   init(
     host: ReluaHost, feature: FeatureDefinition, state: Value?, options: DependencyOptions, files: (any SharedFileSystem)? = nil,
-    location: String
+    location: String, buildState: LuaFunction? = nil
   ) throws {
     self.host = host
     self.feature = feature
@@ -57,9 +57,11 @@ package final class LuaTestStoreObject {
       try FeatureStateCheck.check(state, against: feature)
       return FeatureStateShape.conform(state, to: feature)
     }
+      ?? buildState.map { try host.givenState(calling: $0, of: feature, dependencies: initialDependencies) }
       ?? host.initialState(of: feature, dependencies: initialDependencies)
     if let missing = missingDependencies.withLock({ $0.first }) {
-      throw ReluaError.usage("Unimplemented dependency: \(missing) (feature '\(feature.name)' reads it in state(deps); give it in deps = { … })")
+      let reader = buildState == nil ? "feature '\(feature.name)' reads it in state(deps)" : "the test's state(deps) reads it"
+      throw ReluaError.usage("Unimplemented dependency: \(missing) (\(reader); give it in deps = { … })")
     }
     try DependencyValues.withValues(initialDependencies) { try host.prepareShares(&initial, of: feature, registry: shares) }
     self.location = location
@@ -104,14 +106,16 @@ package final class LuaTestStoreObject {
     let options = stack.isNil(at: 2) ? nil : try stack.table(at: 2)
     let dependencies = try DependencyOptions(options?["deps"].tableValue, host: host)
     var state: Value?
+    // `state = function(deps) … end`: built under the test's dependencies (TCA's initialState).
+    var buildState: LuaFunction?
     if let options {
       let given = try options["state"]
-      if !given.isNil { state = try host.value(from: given) }
+      if let function = given.functionValue { buildState = function } else if !given.isNil { state = try host.value(from: given) }
       if let json = try options["json"].stringValue { state = try Value(json: json) }
     }
     let object = try LuaTestStoreObject(
       host: host, feature: feature, state: state, options: dependencies, files: try host.testFiles(options?["files"]),
-      location: stack.raw.location(ofLevel: 1) ?? "?")
+      location: stack.raw.location(ofLevel: 1) ?? "?", buildState: buildState)
     object.testStore.limits = try SendLimits(luaOptions: options)
     // TCA's `TestStore.timeout`: how long receive and finish wait for effects on live dependencies.
     if let timeout = try options?["timeout"], !timeout.isNil {
@@ -162,10 +166,12 @@ package final class LuaTestStoreObject {
   private func expectation(_ function: LuaFunction?) -> ((inout Value) throws -> Void)? {
     guard let function else { return nil }
     let feature = feature
-    return { [host] state in
+    return { [host, testStore] state in
       let before = state
       let table = try host.lua.value(state)
-      try host.lua.call(function, table)
+      // Under the test's dependencies, as TCA runs an assertion: `relua.deps.date()` there is the
+      // test's date (TCA's testDependenciesEarlyBinding).
+      try DependencyValues.withValues(testStore.dependencies) { _ = try host.lua.call(function, table) }
       state = try host.value(from: table, hint: state)
       // A shared value asserted at one of its places is expected at all of them (as a TCA test
       // asserts a `@Shared` reference once).

@@ -380,6 +380,8 @@ function showScreens(screens) {
     }
     card.append(bar);
     if (screen.place) card.append(span("screen-place", screen.place));
+    // What its lifecycle sent when it appeared (its feature's task = "…").
+    if (screen.tasks) card.append(span("screen-tasks", `task: ${screen.tasks.join(", ")}`));
     const body = document.createElement("div");
     body.className = "screen-body";
     const text = document.createElement("pre");

@@ -33,6 +33,7 @@
 ---@field view? (fun(state: table): string) the text the REPL shows for this screen
 ---@field dependencies? table<string, any> dependencies the feature gives its subtree (as a store's `deps`)
 ---@field shared? table<string, relua.SharedKey> fields of the state bound to shared keys (`{ items = relua.fileStorage("items.json") }`)
+---@field task? string one of its own actions (no payload): what a host sends when the feature's screen appears, its effects cancelled when the screen goes (TCA's `.task { await store.send(.onTask).finish() }`; a test sends it by hand)
 
 ---A feature, made by `relua.feature "Name" { … }`.
 ---@class relua.Feature
@@ -45,6 +46,7 @@
 ---@field view? (fun(state: table): string) the text the REPL shows for this screen
 ---@field dependencies? table<string, any>
 ---@field shared? table<string, relua.SharedKey>
+---@field task? string the action sent when its screen appears
 ---@field definedAt string where `relua.feature` was called (`file:line`)
 local Feature = {}
 
@@ -291,7 +293,7 @@ function Deps.dismiss() end
 
 ---What stores and test stores take as `deps = { … }`.
 ---@class relua.DepsOptions
----@field uuid? "incrementing"|"live"|string|string[] a fixed UUID, or a list returned in turn
+---@field uuid? "incrementing"|{ incrementing: integer }|"live"|string|string[] `{ incrementing = n }` starts at `relua.uuid(n)`; a fixed UUID, or a list returned in turn
 ---@field random? { seed: integer }|integer[]|"live"
 ---@field clock? "test"|"immediate"|"live"
 ---@field date? number|"live" seconds since 1970
@@ -303,7 +305,7 @@ function Deps.dismiss() end
 ---What `relua.Store` and `relua.TestStore` take.
 ---@class relua.StoreOptions
 ---@field deps? relua.DepsOptions
----@field state? table a state to start from (checked against the feature's composition)
+---@field state? table|(fun(deps: relua.Deps): table) a state to start from (checked against the feature's composition); a function is called with the store's dependencies (a test store's: TCA's initialState under withDependencies)
 ---@field json? string a state to start from, as JSON
 ---@field limits? { actionsPerSend?: integer, effectsInFlight?: integer }
 
