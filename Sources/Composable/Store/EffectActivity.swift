@@ -20,10 +20,17 @@ final class EffectActivity: @unchecked Sendable {
   private let awake: AwakeEffects?
   /// The store's warnings, for what the effect reports (`RuntimeWarnings.report`).
   private let report: @Sendable (RuntimeWarning, _ onMainActor: Bool) -> Void
+  /// Dismisses the effect's root store (a `dismiss()` from an effect of the root feature; see
+  /// `StoreRoot.dismiss(calledFrom:)`), on the main actor; nil when its store does not say.
+  let dismissRoot: (@MainActor @Sendable (_ place: String, _ cancelled: Bool) -> Void)?
 
-  init(awake: AwakeEffects?, report: @escaping @Sendable (RuntimeWarning, _ onMainActor: Bool) -> Void = { _, _ in }) {
+  init(
+    awake: AwakeEffects?, report: @escaping @Sendable (RuntimeWarning, _ onMainActor: Bool) -> Void = { _, _ in },
+    dismissRoot: (@MainActor @Sendable (_ place: String, _ cancelled: Bool) -> Void)? = nil
+  ) {
     self.awake = awake
     self.report = report
+    self.dismissRoot = dismissRoot
   }
 
   /// Gives the store a warning the effect reported: at once on the main actor (where effects run),

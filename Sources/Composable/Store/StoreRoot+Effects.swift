@@ -135,13 +135,16 @@ extension StoreRoot {
   /// A run effect's count of sleeps (see `EffectActivity`).
   private func makeActivity() -> EffectActivity {
     let link = self.link
-    return EffectActivity(awake: settling?.awakeEffects) { warning, onMainActor in
-      if onMainActor {
-        MainActor.assumeIsolated { link.root?.warn(warning) }
-      } else {
-        Task { @MainActor in link.root?.warn(warning) }
-      }
-    }
+    return EffectActivity(
+      awake: settling?.awakeEffects,
+      report: { warning, onMainActor in
+        if onMainActor {
+          MainActor.assumeIsolated { link.root?.warn(warning) }
+        } else {
+          Task { @MainActor in link.root?.warn(warning) }
+        }
+      },
+      dismissRoot: { place, cancelled in link.root?.dismiss(calledFrom: place, cancelled: cancelled) })
   }
 
   /// Registers a driven effect (`Effect.driven`): it starts in `startDrivenEffects`, when its turn

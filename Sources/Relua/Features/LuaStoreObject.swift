@@ -100,6 +100,8 @@ package final class LuaStoreObject {
     }
     let object = try LuaStoreObject(host: host, feature: feature, state: state, dependencies: dependencies)
     object.store.limits = try SendLimits(luaOptions: options)
+    // `presented = true`: the root runs as a presented screen, its dismiss() dismisses the store.
+    if let presented = try options?["presented"], !presented.isNil { object.store.dismissesItself = presented.isTruthy }
     return .userdata(try host.lua.userdata(object))
   }
 
@@ -134,7 +136,7 @@ package final class LuaStoreObject {
 
   /// Pushes the send's task handle: the shared one when it started no effect (no allocation).
   @inline(__always)
-  private func push(_ task: StoreTask, onto L: LuaRawStack) -> Int32 {
+  func push(_ task: StoreTask, onto L: LuaRawStack) -> Int32 {
     if !task.startedEffects {
       L.pushRegistryValue(noEffectsTask)
       return 1
@@ -152,7 +154,7 @@ package final class LuaStoreObject {
   /// that the resend above keeps a small frame (its error messages and payload reading are not
   /// spilled around it).
   @inline(never)
-  private func sendResolving(fromLua L: LuaRawStack) throws -> Int32 {
+  func sendResolving(fromLua L: LuaRawStack) throws -> Int32 {
     guard L.type(at: 2) == .string else {
       throw LuaError.argument(
         position: 2, message: "action name expected (a string such as 'increment' or 'rows[id=1].toggle'), got \(L.typeName(at: 2))")
@@ -166,6 +168,8 @@ package final class LuaStoreObject {
   /// a closure formed here to avoid that gets an executor check).
   fileprivate static func sendIsolated(_ L: LuaRawStack, _ store: LuaStoreObject) -> Int32 {
     do {
+      // (Out of line: a send to a dismissed store, or one from inside a reducer.)
+      if store.store.isDismissed || store.host.views.isActive { return try store.sendOffTheCommonPath(fromLua: L) }
       return try store.send(fromLua: L)
     } catch {
       return store.host.lua.raiseStatus(error, on: L.rawState)
@@ -196,6 +200,9 @@ package final class LuaStoreObject {
           return [try host.render(top.feature, top.state).map(LuaValue.text) ?? .nil]
         },
         "json": { store, _ in [.text(try store.store.state.json(pretty: true))] },
+        // store:isDismissed(): a method, not a field (a field needs a function __index, which
+        // every `store:send` would pay for).
+        "isDismissed": { store, _ in [.boolean(store.store.isDismissed)] },
         "post": { store, stack in
           let name = try stack.string(at: 2)
           let value = stack.isNil(at: 3) ? Value.null : try host.value(from: stack.value(at: 3))
