@@ -3,7 +3,7 @@ extension Store {
   /// Whether the store dismissed itself: its root feature called `dismiss()` from an effect
   /// while the store counts its root as presented (`dismissesItself`). Its effects were then
   /// cancelled, and every later send is refused with a warning. Root stores (false for scoped ones).
-  public var isDismissed: Bool { root?.isDismissed ?? false }
+  @inlinable public var isDismissed: Bool { root?.isDismissed ?? false }
 
   /// Where the store dismissed itself (the `dismiss()` call's place), or nil.
   public var dismissedAt: String? { root?.dismissedAt }
