@@ -297,17 +297,26 @@ describe("a send re-entered from a reducer (TCA 1.25: a warning)", function()
       .. " (Effect.send, or send in Effect.run); TCA 1.25 warns of this too and will refuse it.")
   end)
 
-  it("to another store: a warning naming the line on that store; the send fails as before (one reducer at a time)", function()
+  it("to another store: a warning naming the line on that store; the send fails as before, whole", function()
     local Other = feature "OtherStore" { state = { n = 0 }, actions = { bump = {} }, reduce = on { bump = function(s) s.n = 1 end } }
     local other = relua.Store(Other)
+    local line
     local Sender = feature "Sender" {
-      state = {}, actions = { go = {} },
-      reduce = on { go = function() other:send("bump") end },
+      state = { n = 0 }, actions = { go = {} },
+      reduce = on {
+        go = function(s)
+          s.n = 1
+          line = select(2, pcall(function() error("", 3) end)); other:send("bump")
+        end,
+      },
     }
     local store = relua.Store(Sender)
     local ok, message = pcall(store.send, store, "go")
     expect(ok).to_be(false)
-    expect(tostring(message)).to_contain("a session is already running")
+    expect(tostring(message)).to_contain(line:match("^([^:]+:%d+)") .. ': store:send("bump") was called from inside another'
+      .. " store's reducer: a store's reducer cannot run while another's runs. Return an effect instead")
+    -- Neither store changed: the sender's send was undone whole, the other's never ran.
+    expect(store:state().n).to_be(0)
     expect(other:state().n).to_be(0)
     expect(other:warnings()[1]).to_match('^.-real_apps_api_test%.lua:%d+: store:send%("bump"%) was called from inside a reducer %(a re%-entrant send%) of another store%.')
   end)

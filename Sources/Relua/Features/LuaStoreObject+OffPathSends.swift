@@ -3,7 +3,8 @@ import Lua
 
 /// The sends `store:send` takes out of its common path: to a store that dismissed itself (refused,
 /// a warning naming the sender's line), and from inside a reducer (a warning naming its line, as
-/// TCA 1.25 warns; the send is processed as before).
+/// TCA 1.25 warns: to its own store the action is queued after the current one, as before; to
+/// another store the send fails, as before, but whole: nothing of it runs).
 extension LuaStoreObject {
   @inline(never)
   func sendOffTheCommonPath(fromLua L: LuaRawStack) throws -> Int32 {
@@ -24,8 +25,12 @@ extension LuaStoreObject {
       store.enqueueWhileSending(try resolver.resolve(luaStringAt: 2, in: L, payload: payload))
       return push(StoreTask(), onto: L)
     }
+    // Another store's reducer runs: this store's cannot run inside it (one reducer session at a
+    // time; the send failed before, midway, and its undo lost the other send's). Refused whole.
     store.warn(
       "\(place): store:send(\"\(name)\") was called from inside a reducer (a re-entrant send) of another store. Return an effect instead (Effect.run, which may send to this store); TCA 1.25 warns of this too and will refuse it.")
-    return try sendResolving(fromLua: L)
+    throw LuaError.runtime(
+      message: "\(place): store:send(\"\(name)\") was called from inside another store's reducer: a store's reducer cannot run while another's runs. Return an effect instead (Effect.run, which may send to this store)",
+      traceback: nil)
   }
 }
