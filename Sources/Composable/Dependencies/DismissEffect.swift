@@ -31,8 +31,8 @@ public struct DismissEffect: Sendable {
   @MainActor
   public func callAsFunction(calledFrom place: String) {
     guard let handler = Self.handler else {
-      if let dismissRoot = EffectActivity.current?.dismissRoot {
-        dismissRoot(place, Task.isCancelled)
+      if let activity = EffectActivity.current {
+        activity.dismissRoot(calledFrom: place, cancelled: Task.isCancelled)
         return
       }
       RuntimeWarnings.report(

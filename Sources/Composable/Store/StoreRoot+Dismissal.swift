@@ -4,6 +4,14 @@
 /// sends are refused. Any other (TCA's live `Store`) keeps a warning naming the call's place, and
 /// nothing is dismissed.
 extension StoreRoot {
+  /// What one of its effects reported.
+  func take(_ report: EffectReport) {
+    switch report {
+    case .warning(let warning): warn(warning)
+    case .rootDismissal(let place, let cancelled): dismiss(calledFrom: place, cancelled: cancelled)
+    }
+  }
+
   func dismiss(calledFrom place: String, cancelled: Bool) {
     guard dismissesItself else {
       warn("A \"dismiss\" was called from an effect of a feature that is not presented (\(place)); nothing was dismissed.")

@@ -135,16 +135,13 @@ extension StoreRoot {
   /// A run effect's count of sleeps (see `EffectActivity`).
   private func makeActivity() -> EffectActivity {
     let link = self.link
-    return EffectActivity(
-      awake: settling?.awakeEffects,
-      report: { warning, onMainActor in
-        if onMainActor {
-          MainActor.assumeIsolated { link.root?.warn(warning) }
-        } else {
-          Task { @MainActor in link.root?.warn(warning) }
-        }
-      },
-      dismissRoot: { place, cancelled in link.root?.dismiss(calledFrom: place, cancelled: cancelled) })
+    return EffectActivity(awake: settling?.awakeEffects) { report, onMainActor in
+      if onMainActor {
+        MainActor.assumeIsolated { link.root?.take(report) }
+      } else {
+        Task { @MainActor in link.root?.take(report) }
+      }
+    }
   }
 
   /// Registers a driven effect (`Effect.driven`): it starts in `startDrivenEffects`, when its turn
