@@ -292,8 +292,8 @@ describe("a send re-entered from a reducer (TCA 1.25: a warning)", function()
     expect(store:state().n).to_be(101)
     local warnings = store:warnings()
     expect(#warnings).to_be(1)
-    expect(warnings[1]).to_be(line:match("^([^:]+:%d+)") .. ': store:send("second") was called from inside a reducer of this'
-      .. " store (a re-entrant send); the action is queued after the current one. Return an effect instead"
+    expect(warnings[1]).to_be(line:match("^([^:]+:%d+)") .. ": an action was sent to the store from inside one of its reducers"
+      .. " (a re-entrant send): second. It is queued after the current action. Return an effect instead"
       .. " (Effect.send, or send in Effect.run); TCA 1.25 warns of this too and will refuse it.")
   end)
 

@@ -16,9 +16,11 @@ extension Store {
     set { root?.dismissesItself = newValue }
   }
 
-  /// Refuses a send because the store is dismissed: the warning names `sentFrom` (a script's
-  /// line) as well as where the store dismissed itself. Root stores only.
-  package func refuseSendAfterDismissal(_ action: Action, sentFrom: String?) {
-    root?.refuseSendAfterDismissal(action, sentFrom: sentFrom)
+  /// Where the send being made comes from (a script's line, nil when unknown): what the warnings
+  /// of sends refused (a dismissed store) or queued (from inside a reducer) name. Asked only on
+  /// those paths, never on a common send. Root stores only.
+  package var senderPlace: (() -> String?)? {
+    get { root?.senderPlace }
+    set { root?.senderPlace = newValue }
   }
 }

@@ -108,7 +108,7 @@ public final class Store<State, Action> {
   public func send(_ action: Action) -> StoreTask {
     if let root {
       if root.isDismissed {
-        root.refuseSendAfterDismissal(action, sentFrom: nil)
+        root.refuseSendAfterDismissal(action)
         return StoreTask()
       }
       let first = root.nextTaskID
@@ -308,7 +308,13 @@ public final class Store<State, Action> {
   func rootSendChecked(_ action: Action) throws -> StoreTask {
     if let root {
       if root.isDismissed {
-        root.refuseSendAfterDismissal(action, sentFrom: nil)
+        root.refuseSendAfterDismissal(action)
+        return StoreTask()
+      }
+      if root.isReducing, let place = root.senderPlace?() {
+        // One of its own reducers sent it (a host told where from): queued, one warning.
+        root.warnOfReentrantSend(action, from: place)
+        root.buffer.append(action)
         return StoreTask()
       }
       guard !root.isSending else {

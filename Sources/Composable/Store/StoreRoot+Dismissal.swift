@@ -24,11 +24,17 @@ extension StoreRoot {
     signalActivity()
   }
 
-  /// A send to a dismissed store, refused: a warning naming where it was sent from (`sentFrom`,
-  /// a script's line; nil when the sender's place is unknown) and where the store dismissed itself.
-  @usableFromInline
-  func refuseSendAfterDismissal(_ action: Action, sentFrom: String?) {
-    warn(dismissedSendMessage(action, sentFrom: sentFrom))
+  /// A send to a dismissed store, refused: a warning naming where it was sent from (the host's
+  /// `senderPlace`, when it has one) and where the store dismissed itself.
+  @usableFromInline @inline(never)
+  func refuseSendAfterDismissal(_ action: Action) {
+    warn(dismissedSendMessage(action, sentFrom: senderPlace?()))
+  }
+
+  /// A send from inside one of its own reducers (TCA 1.25 warns of it), from `place`.
+  func warnOfReentrantSend(_ action: Action, from place: String) {
+    warn(
+      "\(place): an action was sent to the store from inside one of its reducers (a re-entrant send): \(describe(action)). It is queued after the current action. Return an effect instead (Effect.send, or send in Effect.run); TCA 1.25 warns of this too and will refuse it.")
   }
 
   /// What a send to a dismissed store says (a test store fails with it).

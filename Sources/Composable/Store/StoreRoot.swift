@@ -30,6 +30,9 @@ final class StoreRoot<State, Action> {
   /// Whether its root feature counts as presented, so that its `dismiss()` dismisses the store
   /// (a test store, as TCA's; an embedded screen) rather than being a warning (TCA's live `Store`).
   var dismissesItself = false
+  /// Where the send being made comes from (a script's line), for the warnings of the sends
+  /// refused or queued off the common path; set by a host whose callers are not Swift source.
+  var senderPlace: (() -> String?)?
   @exclusivity(unchecked) @usableFromInline var pending: [Effect<Action>] = []
   @exclusivity(unchecked) @usableFromInline var failure: ReducerFailure?
   @exclusivity(unchecked) @usableFromInline var transactional: Bool

@@ -10,6 +10,9 @@ import Lua
 @MainActor
 package final class LuaStoreObject {
   let host: ReluaHost
+  /// The host's views (it keeps them as long as it lives, and it outlives its stores): read on
+  /// every `store:send` (a reducer running?), so held without a retain.
+  unowned(unsafe) let views: StateViews
   package let feature: FeatureDefinition
   package let store: Store<Value, FeatureAction>
   package let resolver: ActionResolver
@@ -21,6 +24,7 @@ package final class LuaStoreObject {
     self.host = host
     self.feature = feature
     resolver = host.resolver(for: feature)
+    views = host.views
     noEffectsTask = Int64(host.noEffectsTask.registryReference)
     var dependencies = dependencies
     let shares = dependencies[SharedRegistryKey.self] ?? host.liveShares
@@ -34,6 +38,8 @@ package final class LuaStoreObject {
     dependencies.withOwnNotifications()
     store = host.rootStore(of: feature, initialState: initial, dependencies: dependencies)
     host.track(store)
+    // What the warnings of a send refused or queued name: the script line sending.
+    store.senderPlace = { [weak host] in host.flatMap { (try? $0.lua.currentRawStack())?.scriptLocation } }
     if feature.reachesShares {
       let link = SharedStoreLink(store: store, feature: feature)
       shares.link(link)
@@ -168,8 +174,8 @@ package final class LuaStoreObject {
   /// a closure formed here to avoid that gets an executor check).
   fileprivate static func sendIsolated(_ L: LuaRawStack, _ store: LuaStoreObject) -> Int32 {
     do {
-      // (Out of line: a send to a dismissed store, or one from inside a reducer.)
-      if store.store.isDismissed || store.host.views.isActive { return try store.sendOffTheCommonPath(fromLua: L) }
+      // (Out of line: a send from inside another store's reducer.)
+      if store.views.isActive && !store.store.isSending { return try store.sendFromAnotherStoresReducer(fromLua: L) }
       return try store.send(fromLua: L)
     } catch {
       return store.host.lua.raiseStatus(error, on: L.rawState)
