@@ -5,7 +5,7 @@ import Lua
 /// state without an action), `store:exhaustivity()` and `store:withExhaustivity(mode, fn)` (a
 /// block's exhaustivity, in test_store.lua), and its fields (`store.isDismissed`).
 extension LuaTestStoreObject {
-  /// sources/Relua/Lua/test_store.lua, read once per process.
+  /// Sources/Relua/Lua/test_store.lua, read once per process.
   private static let luaSource = ReluaLuaSource.text("test_store.lua")
 
   /// `store:assert(function(state) … end)` (TCA's `store.assert { $0.x = … }`): the state now,
