@@ -17,8 +17,10 @@ public struct DismissEffect: Sendable {
   /// Whether the running effect belongs to a presented feature.
   public static var isPresented: Bool { handler != nil }
 
-  /// Dismisses the presented feature running this effect. From an effect of a feature that is
-  /// not presented, nothing is dismissed: the store gets a runtime warning naming the call's place.
+  /// Dismisses the presented feature running this effect. From an effect of the root feature, the
+  /// store itself is dismissed (`Store.isDismissed`, as TCA's TestStore: its effects are
+  /// cancelled, later sends refused). Outside any store's effect, nothing is dismissed: a runtime
+  /// warning names the call's place.
   @MainActor
   public func callAsFunction(fileID: StaticString = #fileID, line: UInt = #line) {
     callAsFunction(calledFrom: "\(fileID):\(line)")
@@ -29,6 +31,10 @@ public struct DismissEffect: Sendable {
   @MainActor
   public func callAsFunction(calledFrom place: String) {
     guard let handler = Self.handler else {
+      if let activity = EffectActivity.current {
+        activity.dismissRoot(calledFrom: place, cancelled: Task.isCancelled)
+        return
+      }
       RuntimeWarnings.report(
         "A \"dismiss\" was called from an effect of a feature that is not presented (\(place)); nothing was dismissed."
       )

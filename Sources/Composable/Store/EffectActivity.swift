@@ -18,10 +18,11 @@ final class EffectActivity: @unchecked Sendable {
   private var sleeps = 0
   private var counted = false
   private let awake: AwakeEffects?
-  /// The store's warnings, for what the effect reports (`RuntimeWarnings.report`).
-  private let report: @Sendable (RuntimeWarning, _ onMainActor: Bool) -> Void
+  /// The store's warnings, for what the effect reports (`RuntimeWarnings.report`), and its
+  /// dismissal (one closure per effect for both: see `EffectReport`).
+  private let report: @Sendable (EffectReport, _ onMainActor: Bool) -> Void
 
-  init(awake: AwakeEffects?, report: @escaping @Sendable (RuntimeWarning, _ onMainActor: Bool) -> Void = { _, _ in }) {
+  init(awake: AwakeEffects?, report: @escaping @Sendable (EffectReport, _ onMainActor: Bool) -> Void = { _, _ in }) {
     self.awake = awake
     self.report = report
   }
@@ -32,7 +33,11 @@ final class EffectActivity: @unchecked Sendable {
 
   /// Gives the store a warning the effect reported: at once on the main actor (where effects run),
   /// else (a child task of the effect's) in a main-actor task.
-  func warn(_ warning: RuntimeWarning, onMainActor: Bool) { report(warning, onMainActor) }
+  func warn(_ warning: RuntimeWarning, onMainActor: Bool) { report(.warning(warning), onMainActor) }
+
+  /// The effect's feature is its store's root and called `dismiss()` (see StoreRoot+Dismissal).
+  @MainActor
+  func dismissRoot(calledFrom place: String, cancelled: Bool) { report(.rootDismissal(place: place, cancelled: cancelled), true) }
 
   /// Whether a sleep of it is registered (false when its store does not count).
   var isAsleep: Bool { awake?.withLock { sleeps > 0 } ?? false }
@@ -93,4 +98,12 @@ final class AwakeEffects: @unchecked Sendable {
   fileprivate func withLock<R>(_ body: () -> R) -> R { lock.withLock(body) }
 
   var value: Int { lock.withLock { count } }
+}
+
+/// What a running effect tells its store through its `EffectActivity`: a warning, or that its
+/// feature, the store's root, called `dismiss()`. One enum, so that an effect keeps one closure
+/// for both (a second one cost every effect in flight its bytes).
+enum EffectReport: Sendable {
+  case warning(RuntimeWarning)
+  case rootDismissal(place: String, cancelled: Bool)
 }

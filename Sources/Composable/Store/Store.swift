@@ -107,6 +107,10 @@ public final class Store<State, Action> {
   @inlinable @discardableResult
   public func send(_ action: Action) -> StoreTask {
     if let root {
+      if root.isDismissed {
+        root.refuseSendAfterDismissal(action)
+        return StoreTask()
+      }
       let first = root.nextTaskID
       root.send(action)
       return root.task(since: first)
@@ -123,7 +127,7 @@ public final class Store<State, Action> {
     // metadata lookups per send), and inlined into their send (a call level and a copy of the
     // action less). `root!` borrows the root for the call (`if let root` would retain and
     // release it on every send).
-    if root != nil, !root!.isSending {
+    if root != nil, !root!.isSending, !root!.isDismissed {
       let first = root!.nextTaskID
       if let failure = root!.sendTransactionally(action) { throw failure }
       return root!.task(since: first)
@@ -305,6 +309,16 @@ public final class Store<State, Action> {
   @usableFromInline
   func rootSendChecked(_ action: Action) throws -> StoreTask {
     if let root {
+      if root.isDismissed {
+        root.refuseSendAfterDismissal(action)
+        return StoreTask()
+      }
+      if root.isReducing, let place = root.senderPlace?() {
+        // One of its own reducers sent it (a host told where from): queued, one warning.
+        root.warnOfReentrantSend(action, from: place)
+        root.buffer.append(action)
+        return StoreTask()
+      }
       guard !root.isSending else {
         root.warn("sendChecked was called during a send; the action was queued without a transaction.")
         root.send(action)

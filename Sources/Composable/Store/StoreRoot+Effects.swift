@@ -135,11 +135,11 @@ extension StoreRoot {
   /// A run effect's count of sleeps (see `EffectActivity`).
   private func makeActivity() -> EffectActivity {
     let link = self.link
-    return EffectActivity(awake: settling?.awakeEffects) { warning, onMainActor in
+    return EffectActivity(awake: settling?.awakeEffects) { report, onMainActor in
       if onMainActor {
-        MainActor.assumeIsolated { link.root?.warn(warning) }
+        MainActor.assumeIsolated { link.root?.take(report) }
       } else {
-        Task { @MainActor in link.root?.warn(warning) }
+        Task { @MainActor in link.root?.take(report) }
       }
     }
   }

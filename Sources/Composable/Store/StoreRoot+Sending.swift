@@ -157,6 +157,8 @@ extension StoreRoot {
 
   /// Delivers an action sent by a running effect.
   func receive(_ action: Action) {
+    // (Its effects were cancelled when it was dismissed: nothing is delivered after.)
+    guard !isDismissed else { return }
     send(action, received: true)
     signalActivity()
   }

@@ -32,6 +32,17 @@ final class StoreRoot<State, Action> {
   @exclusivity(unchecked) @usableFromInline var buffer: [Action] = []
   @exclusivity(unchecked) @usableFromInline var isSending = false
   @exclusivity(unchecked) @usableFromInline var isReducing = false
+  /// Whether the root dismissed itself (`dismiss()` from an effect of a root feature): its
+  /// effects were cancelled and sends are refused (see StoreRoot+Dismissal).
+  @exclusivity(unchecked) @usableFromInline var isDismissed = false
+  /// Where it dismissed itself (the `dismiss()` call's place), once it has.
+  var dismissedAt: String?
+  /// Whether its root feature counts as presented, so that its `dismiss()` dismisses the store
+  /// (a test store, as TCA's; an embedded screen) rather than being a warning (TCA's live `Store`).
+  var dismissesItself = false
+  /// Where the send being made comes from (a script's line), for the warnings of the sends
+  /// refused or queued off the common path; set by a host whose callers are not Swift source.
+  var senderPlace: (() -> String?)?
   @exclusivity(unchecked) @usableFromInline var pending: [Effect<Action>] = []
   @exclusivity(unchecked) @usableFromInline var failure: ReducerFailure?
   @exclusivity(unchecked) @usableFromInline var transactional: Bool

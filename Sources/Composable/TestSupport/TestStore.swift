@@ -7,7 +7,7 @@ import Foundation
 @MainActor
 public final class TestStore<State, Action> {
   /// The state as asserted so far.
-  public private(set) var state: State
+  public internal(set) var state: State
 
   /// Takes the store's state as it is now as the state the next step starts from: a change the
   /// test made itself (setting a shared value), which no step asserts.
@@ -101,6 +101,8 @@ public final class TestStore<State, Action> {
       initialState: initialState, reduce: reducer.reduce(into:action:), dependencies: dependencies,
       transactional: transactional, transaction: transaction)
     self.root = store.root!
+    // As TCA's: the root feature's `dismiss()` dismisses the test store (`isDismissed`).
+    root.dismissesItself = true
     firstTaskID = root.nextTaskID
     failures.report = { [weak self] name in
       guard let self else { return }
@@ -210,6 +212,7 @@ public final class TestStore<State, Action> {
   @discardableResult
   public func send(_ action: Action, assert: ((inout State) throws -> Void)?, at location: SourceLocation) async -> TestStoreTask {
     currentLocation = location
+    if root.isDismissed { return refuseSendAfterDismissal(action, at: location) }
     if !received.isEmpty {
       if exhaustivity == .on {
         fail(

@@ -7,7 +7,18 @@ import Composable
 public final class ReluaStore {
   let object: LuaStoreObject
 
-  init(_ object: LuaStoreObject) { self.object = object }
+  init(_ object: LuaStoreObject) {
+    self.object = object
+    // The host presents the feature: its root's dismiss() dismisses this store (`isDismissed`).
+    object.store.dismissesItself = true
+  }
+
+  /// Whether the feature dismissed itself: its root called `deps.dismiss()` from an effect, as a
+  /// presented screen does when it is done (TCA's `dismiss`). The host closes the screen. The
+  /// store's effects were cancelled when it was dismissed, and every later send is refused with a
+  /// warning naming where the feature dismissed itself (`warnings`). Releasing the store cancels its
+  /// effects too.
+  public var isDismissed: Bool { object.store.isDismissed }
 
   /// The feature this store runs.
   public var feature: FeatureDefinition { object.feature }

@@ -10,6 +10,9 @@ import Lua
 @MainActor
 package final class LuaStoreObject {
   let host: ReluaHost
+  /// The host's views (it keeps them as long as it lives, and it outlives its stores): read on
+  /// every `store:send` (a reducer running?), so held without a retain.
+  unowned(unsafe) let views: StateViews
   package let feature: FeatureDefinition
   package let store: Store<Value, FeatureAction>
   package let resolver: ActionResolver
@@ -21,6 +24,7 @@ package final class LuaStoreObject {
     self.host = host
     self.feature = feature
     resolver = host.resolver(for: feature)
+    views = host.views
     noEffectsTask = Int64(host.noEffectsTask.registryReference)
     var dependencies = dependencies
     let shares = dependencies[SharedRegistryKey.self] ?? host.liveShares
@@ -35,6 +39,8 @@ package final class LuaStoreObject {
     let (store, transaction) = host.rootStore(of: feature, initialState: initial, dependencies: dependencies)
     self.store = store
     host.track(store)
+    // What the warnings of a send refused or queued name: the script line sending.
+    store.senderPlace = { [weak host] in host.flatMap { (try? $0.lua.currentRawStack())?.scriptLocation } }
     if feature.reachesShares {
       let link = SharedStoreLink(store: store, feature: feature, transaction: transaction)
       shares.link(link)
@@ -106,6 +112,8 @@ package final class LuaStoreObject {
     }
     let object = try LuaStoreObject(host: host, feature: feature, state: state, dependencies: dependencies)
     object.store.limits = try SendLimits(luaOptions: options)
+    // `presented = true`: the root runs as a presented screen, its dismiss() dismisses the store.
+    if let presented = try options?["presented"], !presented.isNil { object.store.dismissesItself = presented.isTruthy }
     return .userdata(try host.lua.userdata(object))
   }
 
@@ -140,7 +148,7 @@ package final class LuaStoreObject {
 
   /// Pushes the send's task handle: the shared one when it started no effect (no allocation).
   @inline(__always)
-  private func push(_ task: StoreTask, onto L: LuaRawStack) -> Int32 {
+  func push(_ task: StoreTask, onto L: LuaRawStack) -> Int32 {
     if !task.startedEffects {
       L.pushRegistryValue(noEffectsTask)
       return 1
@@ -158,7 +166,7 @@ package final class LuaStoreObject {
   /// that the resend above keeps a small frame (its error messages and payload reading are not
   /// spilled around it).
   @inline(never)
-  private func sendResolving(fromLua L: LuaRawStack) throws -> Int32 {
+  func sendResolving(fromLua L: LuaRawStack) throws -> Int32 {
     guard L.type(at: 2) == .string else {
       throw LuaError.argument(
         position: 2, message: "action name expected (a string such as 'increment' or 'rows[id=1].toggle'), got \(L.typeName(at: 2))")
@@ -172,6 +180,8 @@ package final class LuaStoreObject {
   /// a closure formed here to avoid that gets an executor check).
   fileprivate static func sendIsolated(_ L: LuaRawStack, _ store: LuaStoreObject) -> Int32 {
     do {
+      // (Out of line: a send from inside another store's reducer.)
+      if store.views.isActive && !store.store.isSending { return try store.sendFromAnotherStoresReducer(fromLua: L) }
       return try store.send(fromLua: L)
     } catch {
       return store.host.lua.raiseStatus(error, on: L.rawState)
@@ -202,6 +212,9 @@ package final class LuaStoreObject {
           return [try host.render(top.feature, top.state).map(LuaValue.text) ?? .nil]
         },
         "json": { store, _ in [.text(try store.store.state.json(pretty: true))] },
+        // store:isDismissed(): a method, not a field (a field needs a function __index, which
+        // every `store:send` would pay for).
+        "isDismissed": { store, _ in [.boolean(store.store.isDismissed)] },
         "post": { store, stack in
           let name = try stack.string(at: 2)
           let value = stack.isNil(at: 3) ? Value.null : try host.value(from: stack.value(at: 3))

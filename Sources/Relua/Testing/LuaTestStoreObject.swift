@@ -33,7 +33,7 @@ package final class LuaTestStoreObject {
   /// Where the store was made (end-of-test notes name it, as TCA names the store's creation).
   private let location: String
   /// The script line of the operation running now.
-  private var callerLocation: String?
+  var callerLocation: String?
 
   init(
     host: ReluaHost, feature: FeatureDefinition, state: Value?, options: DependencyOptions, files: (any SharedFileSystem)? = nil,
@@ -163,7 +163,7 @@ package final class LuaTestStoreObject {
     return (name, rest.first, expect)
   }
 
-  private func expectation(_ function: LuaFunction?) -> ((inout Value) throws -> Void)? {
+  func expectation(_ function: LuaFunction?) -> ((inout Value) throws -> Void)? {
     guard let function else { return nil }
     let feature = feature
     return { [host, testStore] state in
@@ -314,6 +314,7 @@ package final class LuaTestStoreObject {
       [.userdata(try lua.userdata(try await store.send(arguments)))]
     }
     try awaitable("receive") { store, arguments in try await store.receive(arguments) }
+    try registerStateAssertionsAndFields(type, in: host)
     try awaitableReturning("post") { store, arguments in
       // store:post(name[, value]): posts to the store's notifications, then lets the effects
       // that got it run to their next suspension; returns how many loops it reached.

@@ -312,6 +312,7 @@ function Deps.dismiss() end
 ---@field state? table|(fun(deps: relua.Deps): table) a state to start from (checked against the feature's composition); a function is called with the store's dependencies (a test store's: TCA's initialState under withDependencies)
 ---@field json? string a state to start from, as JSON
 ---@field limits? { actionsPerSend?: integer, effectsInFlight?: integer }
+---@field presented? boolean `relua.Store` only: the root runs as a presented screen, its `deps.dismiss()` dismisses the store
 
 ---A screen on top of another (`store:screens()`), the last on top.
 ---@class relua.Screen
@@ -364,6 +365,11 @@ function Store:scope(place) end
 ---Async: waits until no effect is running.
 function Store:wait() end
 
+---Whether the store dismissed itself (`presented = true`, its root's `deps.dismiss()`): its effects
+---were cancelled and later sends are refused with a warning. A method: `store.isDismissed` is the test store's.
+---@return boolean
+function Store:isDismissed() end
+
 ---Posts to the store's notifications (`deps.notifications(name)`); returns how many loops it reached.
 ---@param name string
 ---@param value? any
@@ -404,6 +410,7 @@ function StoreTask:isCancelled() end
 
 ---An exhaustive test store (`relua.TestStore(Feature, options)`), with TCA's semantics.
 ---@class relua.TestStore
+---@field isDismissed boolean whether the root feature dismissed itself (`deps.dismiss()` from its effect): its effects were skipped, a later send fails
 local TestStore = {}
 
 ---Sends an action; `expect(state)` turns a copy of the previous state into the expected one
@@ -469,6 +476,25 @@ function TestStore:screens() end
 
 ---@return string[]
 function TestStore:warnings() end
+
+---Asserts the state now, without an action (TCA's `store.assert { … }`): `expect(state)` turns
+---the state asserted last into the one expected, exhaustively, with the usual diff on a mismatch.
+---@param expect fun(state: table)
+function TestStore:assert(expect) end
+
+---`"on"` or `"off"`, and whether skipped assertions are noted.
+---@return "on"|"off"
+---@return boolean showSkipped
+function TestStore:exhaustivity() end
+
+---Runs `body` with exhaustivity `mode` (TCA's `withExhaustivity(.off) { … }`), then restores the
+---store's own, also when `body` raises; returns what `body` returns.
+---@param mode "on"|"off"|boolean
+---@param options? { showSkipped?: boolean }
+---@param body fun(): ...
+---@return ...
+---@overload fun(self: relua.TestStore, mode: "on"|"off"|boolean, body: fun(): ...): ...
+function TestStore:withExhaustivity(mode, options, body) end
 
 ---The effects a test store's `send` started (TCA's `TestStoreTask`).
 ---@class relua.TestStoreTask
