@@ -1,5 +1,5 @@
 -- Issue #34, gaps 6, 10 and 13, in the style of TCA's tests: concurrency inside one effect
--- (`relua.group`, TCA's `withTaskGroup` in `.run`), named effects (`Effect.run(fn, { name = … })`,
+-- (`relua.taskGroup`, TCA's `withTaskGroup` in `.run`), named effects (`Effect.run(fn, { name = … })`,
 -- TCA 1.23's `Effect.run(name:)`), and what relua keeps of the operators TCA 1.25 deprecates.
 local relua = require "relua"
 local feature, on, Effect = relua.feature, relua.on, relua.Effect
@@ -22,7 +22,7 @@ local RecordMeeting = feature "RecordMeeting" {
     onTask = function(_, _, deps)
       return Effect.run(function(send)
         local authorization = deps.speech.requestAuthorization()
-        relua.group(function(group)
+        relua.taskGroup(function(group)
           if authorization == "authorized" then
             group:spawn(function()
               local speech <close> = closing("speech")  -- luacheck: ignore 211/speech (used by being closed)
@@ -59,7 +59,7 @@ local function authorizing(answer)
   }
 end
 
-describe("relua.group: concurrency inside one effect (TCA's withTaskGroup)", function()
+describe("relua.taskGroup: concurrency inside one effect (TCA's withTaskGroup)", function()
   before_each(function() closed = {} end)
 
   it("the timer starts once authorization returns, the transcript streams beside it, the effect goes on when both end", function()
@@ -147,7 +147,7 @@ describe("relua.group: concurrency inside one effect (TCA's withTaskGroup)", fun
       reduce = on {
         go = function(_, _, deps)
           return Effect.run(function(send)
-            relua.group(function(group)
+            relua.taskGroup(function(group)
               group:spawn(function() for _ in deps.notifications("never") do end end)
               group:spawn(function()
                 deps.clock.sleep(0.05)     -- a live clock: only a task can wait for it
@@ -173,7 +173,7 @@ describe("relua.group: concurrency inside one effect (TCA's withTaskGroup)", fun
         go = function(_, _, deps)
           return Effect.run(function(send)
             local results = {}
-            relua.group(function(group)
+            relua.taskGroup(function(group)
               for i = 1, 3 do
                 group:spawn(function()
                   send("note", "start " .. i)
@@ -210,9 +210,9 @@ describe("relua.group: concurrency inside one effect (TCA's withTaskGroup)", fun
       reduce = on {
         go = function(_, _, deps)
           return Effect.run(function(send)
-            relua.group(function(outer)
+            relua.taskGroup(function(outer)
               outer:spawn(function()
-                relua.group(function(inner)
+                relua.taskGroup(function(inner)
                   inner:spawn(function() for _ in deps.clock.timer(1) do send("tick") end end)
                 end)
               end)
@@ -248,7 +248,7 @@ describe("relua.group: concurrency inside one effect (TCA's withTaskGroup)", fun
       reduce = on {
         go = function(_, _, deps)
           local group = Effect.run(function(send)
-            relua.group(function(g)
+            relua.taskGroup(function(g)
               g:spawn(function() deps.clock.sleep(2) send("note", "slow") end)
               g:spawn(function() deps.clock.sleep(1) send("note", "fast") end)
             end)
@@ -274,7 +274,7 @@ describe("relua.group: concurrency inside one effect (TCA's withTaskGroup)", fun
       reduce = on {
         go = function(_, _, deps)
           return Effect.run(function()
-            relua.group(function(group)
+            relua.taskGroup(function(group)
               for _ = 1, 5 do group:spawn(function() deps.clock.sleep(1) end) end
             end)
           end):catch(function(message, send) send("failed", message) end)
@@ -284,13 +284,13 @@ describe("relua.group: concurrency inside one effect (TCA's withTaskGroup)", fun
     }
     local store = relua.TestStore(F, { deps = { clock = "test" }, limits = { effectsInFlight = 3 } })
     store:send("go")
-    store:receive("failed", "Scripts/Tests/real_apps_effects_test.lua:278: relua.group: 3 effects and concurrent children are running, the most a store runs at once: no child was started (does a group spawn children without end?)")
+    store:receive("failed", "Scripts/Tests/real_apps_effects_test.lua:278: relua.taskGroup: 3 effects and concurrent children are running, the most a store runs at once: no child was started (does a group spawn children without end?)")
   end)
 
   it("is an error outside an effect, and a group that ended takes no more children", function()
-    local ok, err = pcall(relua.group, function() end)
+    local ok, err = pcall(relua.taskGroup, function() end)
     expect(ok).to_be(false)
-    expect(tostring(err)).to_contain("relua.group: call it inside an Effect.run (its children are parts of the effect)")
+    expect(tostring(err)).to_contain("relua.taskGroup: call it inside an Effect.run (its children are parts of the effect)")
     local F = feature "F" {
       state = { message = "" },
       actions = { go = {}, failed = "string" },
@@ -298,7 +298,7 @@ describe("relua.group: concurrency inside one effect (TCA's withTaskGroup)", fun
         go = function()
           return Effect.run(function()
             local kept
-            relua.group(function(group) kept = group end)
+            relua.taskGroup(function(group) kept = group end)
             kept:spawn(function() end)
           end):catch(function(message, send) send("failed", message) end)
         end,
@@ -308,7 +308,7 @@ describe("relua.group: concurrency inside one effect (TCA's withTaskGroup)", fun
     local store = relua.TestStore(F)
     store:send("go")
     store:receive("failed", function(s)
-      s.message = "Scripts/Tests/real_apps_effects_test.lua:302: relua.group: this group has ended: spawn its children inside relua.group's function or its children"
+      s.message = "Scripts/Tests/real_apps_effects_test.lua:302: relua.taskGroup: this group has ended: spawn its children inside relua.taskGroup's function or its children"
     end)
   end)
 end)

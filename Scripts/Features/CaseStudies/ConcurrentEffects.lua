@@ -1,6 +1,6 @@
 -- Case study: concurrency inside one effect (TCA's `withTaskGroup` inside `.run`), as SyncUps'
 -- recording screen does it. When the screen starts (`onTask`), one named effect asks for speech
--- authorization, then runs two children side by side with `relua.group`: the transcript, a stream
+-- authorization, then runs two children side by side with `relua.taskGroup`: the transcript, a stream
 -- of what the store's owner posts (`store:post("speech", "Hello")`: a test, the REPL), and a timer
 -- that ends the meeting after `duration` seconds. The effect goes on when both are done; ending
 -- the meeting early cancels it, and its children with it.
@@ -23,7 +23,7 @@ return feature "ConcurrentEffects" {
       local duration = s.duration
       return Effect.run(function(send)
         local authorization = deps.speech.requestAuthorization()
-        relua.group(function(group)
+        relua.taskGroup(function(group)
           if authorization == "authorized" then
             group:spawn(function()
               for text in deps.notifications("speech") do

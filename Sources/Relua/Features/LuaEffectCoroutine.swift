@@ -1,9 +1,9 @@
 import Composable
 import Lua
 
-/// A coroutine of a Lua effect: an `Effect.run`'s body, or a child of a `relua.group` inside it.
+/// A coroutine of a Lua effect: an `Effect.run`'s body, or a child of a `relua.taskGroup` inside it.
 /// Each step runs in the effect's context (its dependencies; a child's own sleeps) with this
-/// object as `current`, so a `relua.group` called there knows whose group it opens. Cancelling it
+/// object as `current`, so a `relua.taskGroup` called there knows whose group it opens. Cancelling it
 /// cancels the children of the groups it opened (as cancelling a task cancels its task group's).
 @MainActor
 class LuaEffectCoroutine: LuaDrivenCoroutine {

@@ -1,7 +1,7 @@
 import Composable
 import Lua
 
-/// `relua.group(function(group) group:spawn(fn) … end)` inside an `Effect.run`: TCA's
+/// `relua.taskGroup(function(group) group:spawn(fn) … end)` inside an `Effect.run`: TCA's
 /// `withTaskGroup` in `.run`. Its children run concurrently as parts of the effect (each awaits,
 /// sleeps on the clock, sends, reads a stream); the group's call returns when the function and all
 /// the children are done. A child's error cancels its siblings and is raised by the group's call
@@ -43,7 +43,7 @@ final class LuaEffectGroup {
       do {
         part = try owner.stepping.startPart()
       } catch {
-        fail("\(place): relua.group: \(error)")
+        fail("\(place): relua.taskGroup: \(error)")
         break
       }
       let child = LuaEffectChild(group: self, part: part, host: owner.host)
@@ -115,7 +115,7 @@ final class LuaEffectGroup {
   }
 }
 
-/// One child of a `relua.group`: a coroutine of the effect, counted as a part of it.
+/// One child of a `relua.taskGroup`: a coroutine of the effect, counted as a part of it.
 @MainActor
 final class LuaEffectChild: LuaEffectCoroutine {
   private unowned let group: LuaEffectGroup
@@ -147,7 +147,7 @@ final class LuaEffectGroups {
   private var withPending: [LuaEffectGroup] = []
   private var nextID = 0
 
-  /// A group opened by `owner` (the coroutine running `relua.group`).
+  /// A group opened by `owner` (the coroutine running `relua.taskGroup`).
   func open(by owner: LuaEffectCoroutine) -> LuaEffectGroup {
     nextID += 1
     let group = LuaEffectGroup(id: nextID, owner: owner, groups: self)
@@ -173,24 +173,24 @@ final class LuaEffectGroups {
 
 extension ReluaHost {
   /// `host.groupOpen()`, `host.groupSpawn(id, fn, where)`, `host.groupWait(id)` (awaitable:
-  /// `true` or `false, message`) and `host.groupClose(id)`, for the prelude's `relua.group`.
+  /// `true` or `false, message`) and `host.groupClose(id)`, for the prelude's `relua.taskGroup`.
   func installGroupPrimitives(into primitives: LuaTable) throws {
     try primitives.rawSet("groupOpen", .function(lua.function { [unowned self] _ in
       guard let owner = LuaEffectCoroutine.current else {
-        return [.nil, .text("relua.group: call it inside an Effect.run (its children are parts of the effect)")]
+        return [.nil, .text("relua.taskGroup: call it inside an Effect.run (its children are parts of the effect)")]
       }
       return [.integer(Int64(self.effectGroups.open(by: owner).id))]
     }))
     try primitives.rawSet("groupSpawn", .function(lua.function { [unowned self] stack in
       guard let group = self.effectGroups.group(try stack.int(at: 1)), !group.isClosed else {
-        return [.text("relua.group: this group has ended: spawn its children inside relua.group's function or its children")]
+        return [.text("relua.taskGroup: this group has ended: spawn its children inside relua.taskGroup's function or its children")]
       }
       group.spawn(try stack.function(at: 2), at: (try? stack.string(at: 3)) ?? "?")
       return []
     }))
-    try primitives.rawSet("groupWait", .function(driver.awaitable(name: "relua.group", in: lua, suspending: { [unowned self] arguments in
+    try primitives.rawSet("groupWait", .function(driver.awaitable(name: "relua.taskGroup", in: lua, suspending: { [unowned self] arguments in
       guard let id = arguments.first?.integerValue, let group = self.effectGroups.group(Int(id)) else {
-        throw ReluaError.usage("relua.group: no such group")
+        throw ReluaError.usage("relua.taskGroup: no such group")
       }
       return .callback { resume in group.wait(resume: resume) }
     })))

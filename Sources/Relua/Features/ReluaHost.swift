@@ -11,7 +11,7 @@ public final class ReluaHost {
   let views: StateViews
   package let tags = ReluaTags()
   let driver: LuaCoroutineDriver
-  /// The open `relua.group`s of its effects.
+  /// The open `relua.taskGroup`s of its effects.
   let effectGroups = LuaEffectGroups()
   private(set) var compiler: FeatureCompiler!
   /// The `relua` module table.

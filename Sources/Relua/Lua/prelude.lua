@@ -558,15 +558,15 @@ function EffectMethods:catch(handler)
   return effect { kind = "run", fn = self.fn, catch = handler, name = self.name, definedAt = self.definedAt }
 end
 
--- relua.group(function(group) group:spawn(fn) … end), inside an Effect.run: children that run
+-- relua.taskGroup(function(group) group:spawn(fn) … end), inside an Effect.run: children that run
 -- concurrently as parts of the effect; returns when the function and every child are done. A
 -- child's error cancels its siblings and is raised here, with the child's file:line.
-function M.group(body)
-  if type(body) ~= "function" then fail(2, "relua.group: expected a function(group), got %s", type(body)) end
+function M.taskGroup(body)
+  if type(body) ~= "function" then fail(2, "relua.taskGroup: expected a function(group), got %s", type(body)) end
   local id, outside = host.groupOpen()
   if not id then fail(2, "%s", outside) end
   local group = setmetatable({}, {
-    __name = "relua.group",
+    __name = "relua.taskGroup",
     __index = {
       spawn = function(_, task)
         if type(task) ~= "function" then fail(2, "group:spawn: expected a function, got %s", type(task)) end

@@ -534,8 +534,8 @@ local TestingLib = {}
 function TestingLib.websocketEcho() end
 
 ---The relua feature DSL: `require "relua"`, also the global `relua` in relua run, test and repl.
----`relua.group`'s handle: spawns the group's children.
----@class relua.Group
+---`relua.taskGroup`'s handle: spawns the group's children.
+---@class relua.TaskGroup
 local Group = {}
 
 ---A child of the group: it runs concurrently with its siblings, as a part of the effect, from
@@ -560,8 +560,8 @@ function relua.feature(name) end
 ---Async, inside an `Effect.run` (TCA's `withTaskGroup`): runs `body(group)`, then waits for
 ---every child it spawned (`group:spawn(fn)`). A child's error cancels its siblings and is raised
 ---here with the child's `file:line`; cancelling the effect cancels the children.
----@param body fun(group: relua.Group)
-function relua.group(body) end
+---@param body fun(group: relua.TaskGroup)
+function relua.taskGroup(body) end
 
 ---Action handlers: `relua.on { increment = function(state, payload, deps, id) … end, ["counter.playNext"] = … }`.
 ---@param handlers table<string, relua.Handler>
