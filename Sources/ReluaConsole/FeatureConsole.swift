@@ -658,7 +658,7 @@ final class FeatureConsole {
       lines.append("  :\(child.key).…  \(child.summary)")
     }
     if top.closeAction != nil { lines.append("  :back  closes it") }
-    return lines
+    return lines + viewCommandHelpLines
   }
 
   // MARK: Completion
@@ -668,6 +668,7 @@ final class FeatureConsole {
     if let top = store.screens.last {
       names += top.feature.actions.keys.map { ":" + $0 }
       names += Self.bindingCompletions(top)
+      names += viewCommands.filter { !names.contains($0) }
       names += top.feature.children.map { ":" + $0.key + "." }
       for child in top.feature.children {
         if child.storage == .field, case .feature(let scoped)? = child.onlyDestination { names += scoped.actions.keys.map { ":" + $0 } }

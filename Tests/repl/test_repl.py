@@ -696,6 +696,43 @@ def test_completion_of_a_nested_binding_and_a_group_action():
         shutil.rmtree(directory, ignore_errors=True)
 
 
+def test_a_view_tree_draws_its_commands_and_help_and_tab_take_them():
+    """A view built with relua.ui (issue #35): each button shows its command, `:help` lists the
+    commands on screen, Tab completes them (`:counter.incr` is only on the screen), a text field
+    shows its value and its binding."""
+    t = repl("Scripts/Features/GuessingGame.lua")
+    try:
+        t.expect(r"\[\+ :counter\.increment\] \[- :counter\.decrement\] \[Next :counter\.playNext\]")
+        t.expect(r"\[Results :showResults\]")
+        t.expect(r"Game> ")
+        t.line(":help")
+        t.expect(r"On screen: :counter\.increment  :counter\.decrement  :counter\.playNext  :showResults")
+        time.sleep(0.3)
+        t.send(":counter.incr\t")
+        t.expect(r":counter\.increment")
+        t.send("\r")
+        t.expect(r"Guess: 1")
+    finally:
+        t.close()
+    directory = tempfile.mkdtemp(prefix="relua_repl_")
+    script = os.path.join(directory, "Edit.lua")
+    with open(script, "w") as f:
+        f.write(
+            'local ui = relua.ui\n'
+            'return relua.feature "Edit" {\n'
+            '  state = { title = "Retro" }, bindable = { "title" }, actions = {},\n'
+            '  view = function(s) return ui.textField("Title", ui.binding.title) end,\n'
+            '}\n')
+    t = repl(script)
+    try:
+        t.expect(r'Title: \[Retro\] \(:binding\.title "…"\)')
+        t.line(':binding.title "Planning"')
+        t.expect(r'Title: \[Planning\] \(:binding\.title "…"\)')
+    finally:
+        t.close()
+        shutil.rmtree(directory, ignore_errors=True)
+
+
 def copy_scripts():
     directory = tempfile.mkdtemp(prefix="relua_repl_")
     shutil.copytree(os.path.join(ROOT, "Scripts", "Features"), os.path.join(directory, "Scripts", "Features"))

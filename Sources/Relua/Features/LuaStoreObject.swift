@@ -212,6 +212,7 @@ package final class LuaStoreObject {
           return [try host.render(top.feature, top.state).map(LuaValue.text) ?? .nil]
         },
         "json": { store, _ in [.text(try store.store.state.json(pretty: true))] },
+        "viewJSON": { store, _ in [try host.topViewJSON(of: store.feature, state: store.store.state).map(LuaValue.text) ?? .nil] },
         // store:isDismissed(): a method, not a field (a field needs a function __index, which
         // every `store:send` would pay for).
         "isDismissed": { store, _ in [.boolean(store.store.isDismissed)] },

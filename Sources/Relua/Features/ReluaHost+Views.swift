@@ -1,13 +1,31 @@
 import Lua
 
-/// A feature's `view(state)`: the text the REPL shows.
+/// A feature's `view(state)`: the text the REPL shows, or the tree of `relua.ui` nodes it builds.
 extension ReluaHost {
-  /// The text `view(state)` renders for a feature, or nil when it has no view.
+  /// The text `view(state)` renders for a feature, or nil when it has no view. A tree is drawn as
+  /// the REPL draws it, its commands relative to the screen (``ReluaViewNode/terminalText``).
   package func render(_ feature: FeatureDefinition, _ state: Value) throws -> String? {
     guard let view = feature.viewFunction else { return nil }
     let result = try lua.call(view, lua.value(state))
     guard let first = result.first else { return nil }
     if let text = first.stringValue { return text }
-    throw ReluaError.usage("\(feature.name).view must return text, got \(first.type)")
+    if first.tableValue != nil {
+      var reader = ReluaViewTreeReader(host: self, viewName: feature.name + ".view")
+      return try reader.read(first, prefix: "", state: state).terminalText()
+    }
+    throw ReluaError.usage("\(feature.name).view must return text or a relua.ui node, got \(first.type)")
+  }
+
+  /// The tree `view(state)` builds for a feature at `prefix` (its actions' paths from the root), a
+  /// text view as one text node; nil when it has no view.
+  package func viewTree(_ feature: FeatureDefinition, _ state: Value, prefix: String) throws -> ReluaViewNode? {
+    guard let view = feature.viewFunction else { return nil }
+    let result = try lua.call(view, lua.value(state))
+    guard let first = result.first, !first.isNil else { return nil }
+    var reader = ReluaViewTreeReader(host: self, viewName: feature.name + ".view")
+    guard first.stringValue != nil || first.tableValue != nil else {
+      throw ReluaError.usage("\(feature.name).view must return text or a relua.ui node, got \(first.type)")
+    }
+    return try reader.read(first, prefix: prefix, state: state)
   }
 }

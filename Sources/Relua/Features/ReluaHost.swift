@@ -142,6 +142,7 @@ public final class ReluaHost {
       throw ReluaError.usage("the relua prelude did not return its module")
     }
     self.module = module
+    try installViewDSL(into: module)
     try module.rawSet("dependency", .function(lua.function { [unowned self] stack in
       [try self.declareDependency(stack)]
     }))

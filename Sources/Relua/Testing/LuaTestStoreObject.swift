@@ -291,6 +291,12 @@ package final class LuaTestStoreObject {
         "screens": { store, _ in
           [.table(try lua.table(array: FeatureScreens.screens(of: store.feature, state: store.testStore.state).map { .text($0.place) }))]
         },
+        // The top screen's view as the REPL draws it, as a Store's `view` (nil without a view).
+        "view": { store, _ in
+          guard let top = FeatureScreens.screens(of: store.feature, state: store.testStore.state).last else { return [] }
+          return [try host.render(top.feature, top.state).map(LuaValue.text) ?? .nil]
+        },
+        "viewJSON": { store, _ in [try host.topViewJSON(of: store.feature, state: store.testStore.state).map(LuaValue.text) ?? .nil] },
       ])
     func awaitableReturning(
       _ name: String, _ body: @escaping @MainActor (LuaTestStoreObject, ArraySlice<LuaValue>) async throws -> [LuaValue]

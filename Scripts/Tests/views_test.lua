@@ -1,0 +1,180 @@
+-- Views as a tree (issue #35): relua.ui nodes, drawn as the REPL draws them, read as the stable
+-- JSON a Swift program and a snapshot get, and checked where they are built (the script's line).
+local relua = require "relua"
+local ui, feature, on = relua.ui, relua.feature, relua.on
+local Counter = require "Features.Counter"
+local Game = require "Features.GuessingGame"
+local places = require "Tests.Support.ErrorPlaces"
+
+-- Every node of a decoded tree (depth first), for finding its buttons.
+local function nodes(tree, out)
+  out = out or {}
+  out[#out + 1] = tree
+  local kind, body = next(tree)
+  local list = kind == "list" and body._0 or (kind == "vstack" or kind == "hstack") and body._0 or kind == "section" and body.children
+  for _, child in ipairs(list or {}) do nodes(child.content or child, out) end
+  return out
+end
+
+local function button(store, label)
+  for _, node in ipairs(nodes(relua.fromJSON(store:viewJSON()))) do
+    if node.button and node.button.label == label then return node.button.action end
+  end
+  error("no button " .. label .. " on screen")
+end
+
+-- A form of every bound control, to draw each one.
+local Form = feature "Form" {
+  state = { title = "Retro", done = false, minutes = 5, theme = "orange", meta = { note = "hi" } },
+  actions = { save = {} },
+  bindable = { "title", "done", "minutes", "theme", "meta" },
+  reduce = on { save = function() end },
+  view = function(s)
+    local binding = ui.binding
+    return ui.section("Edit " .. s.title, {
+      ui.textField("Title", binding.title),
+      ui.toggle("Done", binding.done),
+      ui.stepper("Minutes", binding.minutes),
+      ui.picker("Theme", binding.theme, { "orange", "blue" }),
+      ui.textField("Note", binding.meta.note),
+      ui.image("https://example.com/a.png", "a chart"),
+      ui.link("Save", "save"),
+      false,  -- a place left empty (`cond and node`)
+    })
+  end,
+}
+
+describe("views as a tree", function()
+  it("the Counter draws its buttons with their commands", function()
+    local store = relua.Store(Counter, { deps = { uuid = "incrementing", random = { 5 } } })
+    expect(store:view()).to_be("Guess: 0   (higher)\n[+ :increment] [- :decrement] [Next :playNext]")
+  end)
+
+  it("the Game scopes the Counter's view: its buttons send the counter's actions", function()
+    local store = relua.Store(Game, { deps = { uuid = "incrementing", random = { 2 } } })
+    expect(store:view()).to_be(table.concat({
+      "Games played: 0",
+      "Guess: 0   (higher)",
+      "[+ :counter.increment] [- :counter.decrement] [Next :counter.playNext]",
+      "[Results :showResults]",
+    }, "\n"))
+  end)
+
+  it("step by step: press the tree's buttons on a TestStore, each change asserted", function()
+    local store = relua.TestStore(Game, { deps = { uuid = "incrementing", random = { 1, 7 } } })
+    store:send(button(store, "+").path, function(s) s.counter.count = 1 end)
+    expect(store:view()).to_contain("Guess: 1   (✓ correct)")
+    store:send(button(store, "Next").path, function(s)
+      s.results[1] = { id = s.counter.id, secret = 1, count = 1, correct = true }
+      s.counter.id, s.counter.secret, s.counter.count = relua.uuid(1), 7, 0
+    end)
+    store:send(button(store, "Results").path, function(s)
+      s.destination = { results = { results = copy(s.results) } }
+    end)
+    expect(store:view()).to_be("1. ✓  Secret: 1  Answer: 1 [Delete :remove { 1 }]")
+    local delete = button(store, "Delete")
+    expect(delete.path).to_be("destination.results.remove")
+    expect(delete.payload).to_be("[1]")
+    store:send(delete.path, relua.fromJSON(delete.payload), function(s) s.destination.results.results = {} end)
+    expect(store:view()).to_be("No results yet.")
+  end)
+
+  it("a pressed button that does not match the expected change fails with the usual diff", function()
+    local store = relua.TestStore(Counter, { deps = { uuid = "incrementing", random = { 5 } } })
+    expect(function() store:send(button(store, "+").path, function(s) s.count = 2 end) end)
+      .to_error("A state change does not match expectation")
+  end)
+
+  it("draws bound controls with the value now and the command that sets it", function()
+    local store = relua.Store(Form)
+    expect(store:view()).to_be(table.concat({
+      "Edit Retro",
+      "  Title: [Retro] (:binding.title \"…\")",
+      "  [ ] Done (:binding.done true)",
+      "  Minutes: 5 [- :binding.minutes 4] [+ :binding.minutes 6]",
+      "  Theme: <orange> (:binding.theme \"orange\"|\"blue\")",
+      "  Note: [hi] (:binding.meta.note \"…\")",
+      "  [image: a chart]",
+      "  [Save › :save]",
+    }, "\n"))
+    store:send("binding.done", true)
+    expect(store:view()).to_contain("[x] Done (:binding.done false)")
+  end)
+
+  it("gives the tree as stable JSON: keys sorted, actions from the root", function()
+    local store = relua.Store(Counter, { deps = { uuid = "incrementing", random = { 5 } } })
+    local json = store:viewJSON()
+    expect(json).to_be(store:viewJSON())
+    local tree = relua.fromJSON(json)
+    expect(tree.vstack._0[1]).to_equal({ text = { _0 = "Guess: 0   (higher)" } })
+    expect(tree.vstack._0[2].hstack._0[1]).to_equal({ button = { label = "+", action = { path = "increment" } } })
+  end)
+
+  it("a keyed list addresses its rows' actions by id", function()
+    local Todos = feature "Todos" {
+      state = { todos = relua.identified { { id = 3, done = false }, { id = "b", done = true } } },
+      actions = {},
+      compose = { relua.forEach("todos", feature "Todo" {
+        state = { id = 0, done = false }, actions = { toggle = {} },
+        reduce = on { toggle = function(s) s.done = not s.done end },
+      }) },
+      view = function(s)
+        return ui.list(s.todos, function(todo)
+          return ui.hstack { ui.toggle("Done", ui.binding.done), ui.button("Toggle", "toggle") }
+        end, "todos")
+      end,
+    }
+    local store = relua.Store(Todos)
+    expect(store:view()).to_be(table.concat({
+      "[ ] Done (:todos[id=3].binding.done true) [Toggle :todos[id=3].toggle]",
+      "[x] Done (:todos[id=\"b\"].binding.done false) [Toggle :todos[id=\"b\"].toggle]",
+    }, "\n"))
+    store:send("todos[id=3].toggle")
+    expect(store:view()).to_contain("[x] Done (:todos[id=3].binding.done false)")
+  end)
+
+  it("a text view keeps working: one text node", function()
+    local Plain = feature "Plain" { state = {}, actions = {}, view = function() return "plain" end }
+    local store = relua.Store(Plain)
+    expect(store:view()).to_be("plain")
+    expect(relua.fromJSON(store:viewJSON())).to_equal({ text = { _0 = "plain" } })
+  end)
+end)
+
+describe("a bad node is an error at the script's line", function()
+  it("a constructor's bad argument", function()
+    places.raisesHere(function() ui.button(5, "go") end, function() error("") end,
+      "relua.ui.button: its label must be text, got number")
+    places.raisesHere(function() ui.button("Go", nil) end, function() error("") end,
+      "relua.ui.button: the action must be an action's name or path (\"increment\"), got nil")
+    places.raisesHere(function() ui.vstack { ui.text "a", 5 } end, function() error("") end,
+      "relua.ui.vstack: child 2 must be a node (relua.ui.text, …) or text, got number")
+    places.raisesHere(function() ui.vstack(ui.text "a") end, function() error("") end,
+      "relua.ui.vstack expects a list of nodes: relua.ui.vstack { … }, got one node")
+    places.raisesHere(function() ui.textField("Title", "title") end, function() error("") end,
+      "relua.ui.textField: the second argument must be a binding (relua.ui.binding.title), got string")
+    places.raisesHere(function() ui.list({ { name = "x" } }, function() return "x" end) end, function() error("") end,
+      "relua.ui.list: row 1 has no id (rows are identified: { id = …, … })")
+    places.raisesHere(function() ui.picker("Theme", ui.binding.theme, { "a", 2 }) end, function() error("") end,
+      "relua.ui.picker: option 2 must be text, got number")
+  end)
+
+  it("a hand-made table, or a tree too deep, is refused naming the view", function()
+    local function viewing(view)
+      return relua.Store(feature "Bad" { state = {}, actions = {}, view = view })
+    end
+    expect(function() viewing(function() return { kind = "button", label = "x" } end):view() end)
+      .to_error("Bad.view: the view (button) needs text for action, got nil")
+    expect(function() viewing(function() return { 1, 2 } end):view() end)
+      .to_error("Bad.view: the view is a table without a kind")
+    expect(function() viewing(function() return 42 end):view() end)
+      .to_error("Bad.view must return text or a relua.ui node, got number")
+    expect(function()
+      viewing(function()
+        local node = ui.text "deep"
+        for _ = 1, 100 do node = ui.vstack { node } end
+        return node
+      end):view()
+    end).to_error("Bad.view: the tree is nested more than 64 deep")
+  end)
+end)

@@ -1,0 +1,161 @@
+-- relua.ui: a view as a tree of nodes (docs/DSL.md, "Views"). Each constructor checks its
+-- arguments and raises at the script's line; the host reads the finished tree (ReluaViewNode,
+-- ReluaViewTreeReader) and checks it again, so a hand-made table is refused too.
+local type, error, format, setmetatable, getmetatable, rawget, rawset, ipairs, tostring =
+  type, error, string.format, setmetatable, getmetatable, rawget, rawset, ipairs, tostring
+
+local M = {}
+local NodeMT = { __name = "relua.ui.node" }
+local BindingMT = { __name = "relua.ui.binding" }
+
+-- `level`: error's, counted from fail; 3 is the line that called the constructor calling fail.
+local function fail(level, message, ...) error(format(message, ...), level) end
+
+local function checkText(name, what, value)
+  if type(value) ~= "string" then fail(4, "relua.ui.%s: %s must be text, got %s", name, what, type(value)) end
+  return value
+end
+
+local function checkAction(name, action)
+  if type(action) ~= "string" or action == "" then
+    fail(4, "relua.ui.%s: the action must be an action's name or path (\"increment\"), got %s", name, type(action))
+  end
+  return action
+end
+
+local function isNode(value) return getmetatable(value) == NodeMT end
+
+-- A child: a node, or text (a text node); false leaves a place empty (`cond and ui.button(…)`).
+local function child(name, value, position)
+  if type(value) == "string" then return setmetatable({ kind = "text", text = value }, NodeMT) end
+  if not isNode(value) then
+    fail(5, "relua.ui.%s: child %d must be a node (relua.ui.text, …) or text, got %s", name, position, type(value))
+  end
+  return value
+end
+
+local function children(name, list)
+  if type(list) ~= "table" or isNode(list) then
+    fail(4, "relua.ui.%s expects a list of nodes: relua.ui.%s { … }, got %s", name, name, isNode(list) and "one node" or type(list))
+  end
+  local out = {}
+  for position = 1, #list do
+    local value = list[position]
+    if value ~= false then out[#out + 1] = child(name, value, position) end
+  end
+  return out
+end
+
+local function node(kind, fields)
+  fields.kind = kind
+  return setmetatable(fields, NodeMT)
+end
+
+-- `binding.title`, `binding.syncUp.title`: the field a control sets with `binding.<path>` actions.
+local function binding(path)
+  return setmetatable({ [1] = path }, BindingMT)
+end
+BindingMT.__index = function(self, key)
+  if type(key) ~= "string" then error(format("relua.ui.binding: a field name expected, got %s", type(key)), 2) end
+  local path = rawget(self, 1)
+  return binding(path and path .. "." .. key or key)
+end
+BindingMT.__newindex = function() error("relua.ui.binding is read-only: name a field, binding.title", 2) end
+BindingMT.__tostring = function(self) return "binding." .. tostring(rawget(self, 1)) end
+M.binding = binding(nil)
+
+local function checkBinding(name, value)
+  if getmetatable(value) ~= BindingMT or rawget(value, 1) == nil then
+    fail(4, "relua.ui.%s: the second argument must be a binding (relua.ui.binding.title), got %s", name, type(value))
+  end
+  return rawget(value, 1)
+end
+
+--- Text: `relua.ui.text "Guess: 3"`.
+function M.text(text) return node("text", { text = checkText("text", "its text", text) }) end
+
+--- Children one below the other: `relua.ui.vstack { node, "text", cond and node }`.
+function M.vstack(list) return node("vstack", { children = children("vstack", list) }) end
+
+--- Children side by side.
+function M.hstack(list) return node("hstack", { children = children("hstack", list) }) end
+
+--- A button that sends `action` (a path from this view's screen) with `payload`.
+function M.button(label, action, payload)
+  return node("button", { label = checkText("button", "its label", label), action = checkAction("button", action), payload = payload })
+end
+
+--- A link: sends `action`, whose reducer pushes or presents (navigation stays derived from state).
+function M.link(label, action, payload)
+  return node("link", { label = checkText("link", "its label", label), action = checkAction("link", action), payload = payload })
+end
+
+--- A text field bound to a text field of the state: `relua.ui.textField("Title", binding.title)`.
+function M.textField(label, field)
+  return node("textField", { label = checkText("textField", "its label", label), binding = checkBinding("textField", field) })
+end
+
+--- A switch bound to a boolean field.
+function M.toggle(label, field)
+  return node("toggle", { label = checkText("toggle", "its label", label), binding = checkBinding("toggle", field) })
+end
+
+--- An integer field moved up and down by one.
+function M.stepper(label, field)
+  return node("stepper", { label = checkText("stepper", "its label", label), binding = checkBinding("stepper", field) })
+end
+
+--- One of `options` (texts) for a text field.
+function M.picker(label, field, options)
+  checkText("picker", "its label", label)
+  local path = checkBinding("picker", field)
+  if type(options) ~= "table" or #options == 0 then fail(3, "relua.ui.picker: the options must be a list of texts, got %s", type(options)) end
+  local out = {}
+  for position, option in ipairs(options) do
+    if type(option) ~= "string" then fail(3, "relua.ui.picker: option %d must be text, got %s", position, type(option)) end
+    out[position] = option
+  end
+  return node("picker", { label = label, binding = path, options = out })
+end
+
+--- Rows of an identified collection, each drawn by `render(row, position)`. With `key` (the
+--- collection's field, a forEach's key), a row's actions are its element's: `todos[id=3].toggle`.
+function M.list(rows, render, key)
+  if type(rows) ~= "table" then fail(3, "relua.ui.list: the rows must be a list (an identified collection), got %s", type(rows)) end
+  if type(render) ~= "function" then fail(3, "relua.ui.list: the second argument must be function(row) returning a node, got %s", type(render)) end
+  if key ~= nil and type(key) ~= "string" then fail(3, "relua.ui.list: the key must be the collection's field name, got %s", type(key)) end
+  local out = {}
+  for position, row in ipairs(rows) do
+    local id = type(row) == "table" and row.id or nil
+    if id == nil then fail(3, "relua.ui.list: row %d has no id (rows are identified: { id = …, … })", position) end
+    local content = render(row, position)
+    if type(content) == "string" then content = M.text(content) end
+    if not isNode(content) then fail(3, "relua.ui.list: the row function returned %s for row %d, not a node", type(content), position) end
+    out[position] = { id = id, content = content }
+  end
+  return node("list", { rows = out, key = key })
+end
+
+--- A titled group: `relua.ui.section("Results", { … })`.
+function M.section(title, list)
+  return node("section", { title = checkText("section", "its title", title), children = children("section", list) })
+end
+
+--- An image by URL; a terminal shows its alt text.
+function M.image(url, alt)
+  return node("image", { url = checkText("image", "its URL", url), alt = checkText("image", "its alt text", alt) })
+end
+
+--- A child feature's view inside its parent's: its actions and bindings are the child's at `key`
+--- (TCA's `store.scope(state: \.counter, action: \.counter)`).
+function M.scope(key, content)
+  checkText("scope", "the key", key)
+  if type(content) == "string" then content = M.text(content) end
+  if not isNode(content) then fail(3, "relua.ui.scope: the second argument must be a node, got %s", type(content)) end
+  return node("scope", { key = key, content = content })
+end
+
+--- Whether `value` is a node of relua.ui.
+function M.isNode(value) return isNode(value) end
+
+return M

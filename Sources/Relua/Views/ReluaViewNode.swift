@@ -1,0 +1,159 @@
+import Foundation
+
+/// A screen's view as a tree of typed nodes: what a feature's `view(state)` builds with
+/// `relua.ui` (docs/DSL.md, "Views"), read and checked by the host, for any renderer to draw — the
+/// REPL's text (``terminalText``), a Swift program's own views. A `view` that returns text is
+/// one ``text(_:)`` node.
+///
+/// Actions are paths from the store's root (``ReluaViewAction``), so
+/// ``ReluaStore/perform(_:input:)`` sends them as they are. Navigation (the stack, sheets,
+/// alerts) is not in the tree: it is derived from state (``ReluaStore/screens``).
+///
+/// The JSON encoding (``json()``) is stable: keys sorted, the cases' names as below.
+public indirect enum ReluaViewNode: Codable, Sendable, Equatable {
+  /// Text, one line or several.
+  case text(String)
+  /// Children one below the other.
+  case vstack([ReluaViewNode])
+  /// Children side by side.
+  case hstack([ReluaViewNode])
+  /// A button that sends an action.
+  case button(label: String, action: ReluaViewAction)
+  /// A link: sends an action whose reducer pushes or presents a screen.
+  case link(label: String, action: ReluaViewAction)
+  /// A text field bound to a field of the state.
+  case textField(label: String, binding: ReluaViewBinding)
+  /// A switch bound to a boolean field.
+  case toggle(label: String, binding: ReluaViewBinding)
+  /// An integer field, one up or down.
+  case stepper(label: String, binding: ReluaViewBinding)
+  /// One of `options` for a text field.
+  case picker(label: String, binding: ReluaViewBinding, options: [String])
+  /// Rows of an identified collection, in order.
+  case list([ReluaViewRow])
+  /// A titled group.
+  case section(title: String, children: [ReluaViewNode])
+  /// An image by URL; `alt` is what a terminal shows.
+  case image(url: String, alt: String)
+
+  /// The nodes right below this one (a list's rows' contents).
+  public var children: [ReluaViewNode] {
+    switch self {
+    case .vstack(let nodes), .hstack(let nodes), .section(_, let nodes): return nodes
+    case .list(let rows): return rows.map(\.content)
+    default: return []
+    }
+  }
+
+  /// This node and every node below it, depth first.
+  public var allNodes: [ReluaViewNode] { [self] + children.flatMap(\.allNodes) }
+
+  /// The action this node sends when pressed or edited: a button's or link's; for a bound control,
+  /// its binding's action (its payload is the input).
+  public var actionPath: String? {
+    switch self {
+    case .button(_, let action), .link(_, let action): return action.path
+    case .textField(_, let binding), .toggle(_, let binding), .stepper(_, let binding), .picker(_, let binding, _):
+      return binding.action
+    default: return nil
+    }
+  }
+
+  /// The tree as JSON, keys sorted: the same tree gives the same text (a snapshot can store it).
+  public func json(pretty: Bool = true) throws -> String {
+    let encoder = JSONEncoder()
+    encoder.outputFormatting = pretty ? [.sortedKeys, .prettyPrinted, .withoutEscapingSlashes] : [.sortedKeys, .withoutEscapingSlashes]
+    return String(decoding: try encoder.encode(self), as: UTF8.self)
+  }
+}
+
+/// A button's or link's action: a path from the store's root (`counter.increment`,
+/// `todos[id=3].toggle`) and its payload.
+public struct ReluaViewAction: Codable, Sendable, Equatable {
+  /// The action's path from the root.
+  public var path: String
+  /// Its payload (`.null` for none).
+  public var payload: Value
+
+  /// An action by path and payload.
+  public init(path: String, payload: Value = .null) {
+    self.path = path
+    self.payload = payload
+  }
+
+  private enum CodingKeys: String, CodingKey { case path, payload }
+
+  /// The payload is encoded as its JSON text (a `Value` is not `Codable`).
+  public init(from decoder: any Decoder) throws {
+    let container = try decoder.container(keyedBy: CodingKeys.self)
+    path = try container.decode(String.self, forKey: .path)
+    let json = try container.decodeIfPresent(String.self, forKey: .payload)
+    payload = try json.map { try Value(json: $0) } ?? .null
+  }
+
+  public func encode(to encoder: any Encoder) throws {
+    var container = encoder.container(keyedBy: CodingKeys.self)
+    try container.encode(path, forKey: .path)
+    if !payload.isNull { try container.encode(try payload.json(), forKey: .payload) }
+  }
+}
+
+/// A control's binding: the `binding.<field>` action that sets the field (a path from the root),
+/// and the field's value when the view was drawn.
+public struct ReluaViewBinding: Codable, Sendable, Equatable {
+  /// The binding action's path from the root (`binding.title`, `destination.edit.binding.title`).
+  public var action: String
+  /// The field's value now.
+  public var value: Value
+
+  /// A binding by action path and value.
+  public init(action: String, value: Value) {
+    self.action = action
+    self.value = value
+  }
+
+  private enum CodingKeys: String, CodingKey { case action, value }
+
+  /// The value is encoded as its JSON text.
+  public init(from decoder: any Decoder) throws {
+    let container = try decoder.container(keyedBy: CodingKeys.self)
+    action = try container.decode(String.self, forKey: .action)
+    let json = try container.decodeIfPresent(String.self, forKey: .value)
+    value = try json.map { try Value(json: $0) } ?? .null
+  }
+
+  public func encode(to encoder: any Encoder) throws {
+    var container = encoder.container(keyedBy: CodingKeys.self)
+    try container.encode(action, forKey: .action)
+    if !value.isNull { try container.encode(try value.json(), forKey: .value) }
+  }
+}
+
+/// One row of a list: its element's id and what it shows.
+public struct ReluaViewRow: Codable, Sendable, Equatable {
+  /// The row's id (its element's `id`).
+  public var id: Value
+  /// The row's content.
+  public var content: ReluaViewNode
+
+  /// A row by id and content.
+  public init(id: Value, content: ReluaViewNode) {
+    self.id = id
+    self.content = content
+  }
+
+  private enum CodingKeys: String, CodingKey { case id, content }
+
+  /// The id is encoded as its JSON text.
+  public init(from decoder: any Decoder) throws {
+    let container = try decoder.container(keyedBy: CodingKeys.self)
+    id = try Value(json: try container.decode(String.self, forKey: .id))
+    content = try container.decode(ReluaViewNode.self, forKey: .content)
+  }
+
+  public func encode(to encoder: any Encoder) throws {
+    var container = encoder.container(keyedBy: CodingKeys.self)
+    try container.encode(try id.json(), forKey: .id)
+    try container.encode(content, forKey: .content)
+  }
+}
