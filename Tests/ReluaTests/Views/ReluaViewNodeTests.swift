@@ -36,7 +36,7 @@ final class ReluaViewNodeTests: XCTestCase {
     return try relua.makeStore(try relua.loadFeature(source: Self.editor, name: "Editor.lua"))
   }
 
-  func testTheRootsTreeIsPlainValues() throws {
+  func testTheRootsTreeIsPlainValues() async throws {
     let store = try store()
     let tree = try XCTUnwrap(try store.topView())
     XCTAssertEqual(tree, .vstack([
@@ -50,7 +50,7 @@ final class ReluaViewNodeTests: XCTestCase {
     XCTAssertEqual(tree.commands(), [":add", ":open"])
   }
 
-  func testAPresentedScreensActionsArePathsFromTheRoot() throws {
+  func testAPresentedScreensActionsArePathsFromTheRoot() async throws {
     let store = try store()
     try store.send("open")
     let screen = try XCTUnwrap(store.screens.last)
@@ -63,7 +63,7 @@ final class ReluaViewNodeTests: XCTestCase {
     XCTAssertEqual(tree.terminalText(screenPrefix: screen.actionPrefix), "Title: [Retro] (:binding.title \"…\")\n[Save :save]")
   }
 
-  func testPerformingAButtonSendsItsActionAndPayload() throws {
+  func testPerformingAButtonSendsItsActionAndPayload() async throws {
     let store = try store()
     let tree = try XCTUnwrap(try store.topView())
     let plus = try XCTUnwrap(tree.allNodes.first { if case .button = $0 { true } else { false } })
@@ -72,7 +72,7 @@ final class ReluaViewNodeTests: XCTestCase {
     XCTAssertEqual(store.state[key: "count"], .integer(10))
   }
 
-  func testPerformingABoundControlSendsItsBindingWithTheInput() throws {
+  func testPerformingABoundControlSendsItsBindingWithTheInput() async throws {
     let store = try store()
     try store.send("open")
     let field = try XCTUnwrap(try store.topView()?.allNodes.first { if case .textField = $0 { true } else { false } })
@@ -80,7 +80,7 @@ final class ReluaViewNodeTests: XCTestCase {
     XCTAssertEqual(store.state[key: "edit"][key: "title"], .string("Planning"))
   }
 
-  func testABadActionThrowsAndLeavesTheStateAsItWas() throws {
+  func testABadActionThrowsAndLeavesTheStateAsItWas() async throws {
     let store = try store()
     let before = store.state
     let bad = ReluaViewNode.button(label: "?", action: ReluaViewAction(path: "add", payload: .string("five")))
@@ -92,7 +92,7 @@ final class ReluaViewNodeTests: XCTestCase {
     XCTAssertEqual(store.state, before)
   }
 
-  func testTheJSONIsStableAndReadsBack() throws {
+  func testTheJSONIsStableAndReadsBack() async throws {
     let store = try store()
     let tree = try XCTUnwrap(try store.topView())
     let json = try tree.json()
@@ -103,7 +103,7 @@ final class ReluaViewNodeTests: XCTestCase {
     XCTAssertEqual(try JSONDecoder().decode(ReluaViewNode.self, from: Data(try row.json().utf8)), row)
   }
 
-  func testAFeatureWithoutAViewHasNoTree() throws {
+  func testAFeatureWithoutAViewHasNoTree() async throws {
     let relua = try ReluaRuntime()
     let store = try relua.makeStore(try relua.loadFeature(
       source: "return require('relua').feature 'Bare' { state = { n = 0 }, actions = {} }", name: "Bare.lua"))

@@ -34,7 +34,7 @@
 ---@field compose? relua.Composition[] children and the places of its own reducers, in order
 ---@field bindable? string[] fields that `binding.<field>` actions may set (and `binding.<field>.<field>…` below a record)
 ---@field reduce? relua.Handlers|(fun(state: table, action: relua.ActionRecord, deps: relua.Deps): relua.Effect?) `relua.on { … }` or one function
----@field view? (fun(state: table): string) the text the REPL shows for this screen
+---@field view? (fun(state: table): string|relua.ui.Node) what the screen shows: text, or a tree of `relua.ui` nodes
 ---@field dependencies? table<string, any> dependencies the feature gives its subtree (as a store's `deps`)
 ---@field shared? table<string, relua.SharedKey> fields of the state bound to shared keys (`{ items = relua.fileStorage("items.json") }`)
 ---@field task? string one of its own actions (no payload): what a host sends when the feature's screen appears, its effects cancelled when the screen goes (TCA's `.task { await store.send(.onTask).finish() }`; a test sends it by hand)
@@ -47,7 +47,7 @@
 ---@field compose relua.Composition[]
 ---@field bindable string[]
 ---@field reduce? relua.Handlers|(fun(state: table, action: relua.ActionRecord, deps: relua.Deps): relua.Effect?)
----@field view? (fun(state: table): string) the text the REPL shows for this screen
+---@field view? (fun(state: table): string|relua.ui.Node) what the screen shows: text, or a tree of `relua.ui` nodes
 ---@field dependencies? table<string, any>
 ---@field shared? table<string, relua.SharedKey>
 ---@field task? string the action sent when its screen appears
@@ -353,6 +353,10 @@ function Store:observe(projection, onChange) end
 ---@return string
 function Store:json() end
 
+---The top screen's view as a tree, as JSON with sorted keys (actions as paths from the root); nil without a view.
+---@return string?
+function Store:viewJSON() end
+
 ---The runtime warnings so far.
 ---@return string[]
 function Store:warnings() end
@@ -473,6 +477,14 @@ function TestStore:state(path) end
 ---The places on screen, the last on top.
 ---@return string[]
 function TestStore:screens() end
+
+---The top screen's `view(state)` text, as the REPL draws it.
+---@return string?
+function TestStore:view() end
+
+---The top screen's view as a tree, as JSON with sorted keys; nil without a view.
+---@return string?
+function TestStore:viewJSON() end
 
 ---@return string[]
 function TestStore:warnings() end
@@ -744,6 +756,109 @@ function relua.toJSON(value, pretty) end
 ---@param calls relua.RecordedCall[]
 ---@return table<string, any>
 function relua.recordedCalls(calls) end
+
+---A node of a view's tree (docs/DSL.md, "Views"): built by `relua.ui`, drawn by the REPL as text
+---and by a Swift program as `ReluaViewNode`.
+---@class relua.ui.Node
+---@field kind "text"|"vstack"|"hstack"|"button"|"link"|"textField"|"toggle"|"stepper"|"picker"|"list"|"section"|"image"|"scope"
+
+---A field a control is bound to: `relua.ui.binding.title`, `relua.ui.binding.syncUp.title`.
+---@class relua.ui.Binding
+---@field [string] relua.ui.Binding
+
+---A child of a stack or section: a node, text (a text node), or false (an empty place).
+---@alias relua.ui.Child relua.ui.Node|string|false
+
+---The view DSL: a feature's `view(state)` returns one of these trees (or text).
+---@class relua.ui
+---@field binding relua.ui.Binding the root of bindings: `binding.title` sets `title` with `binding.title` actions
+relua.ui = {}
+
+---Text.
+---@param text string
+---@return relua.ui.Node
+function relua.ui.text(text) end
+
+---Children one below the other.
+---@param children relua.ui.Child[]
+---@return relua.ui.Node
+function relua.ui.vstack(children) end
+
+---Children side by side.
+---@param children relua.ui.Child[]
+---@return relua.ui.Node
+function relua.ui.hstack(children) end
+
+---A button that sends `action` (a path from this screen) with `payload`; the REPL shows `[+ :increment]`.
+---@param label string
+---@param action string
+---@param payload? any
+---@return relua.ui.Node
+function relua.ui.button(label, action, payload) end
+
+---A link: sends an action whose reducer pushes or presents a screen.
+---@param label string
+---@param action string
+---@param payload? any
+---@return relua.ui.Node
+function relua.ui.link(label, action, payload) end
+
+---A text field bound to a text field of the state.
+---@param label string
+---@param binding relua.ui.Binding
+---@return relua.ui.Node
+function relua.ui.textField(label, binding) end
+
+---A switch bound to a boolean field.
+---@param label string
+---@param binding relua.ui.Binding
+---@return relua.ui.Node
+function relua.ui.toggle(label, binding) end
+
+---An integer field, one up or down.
+---@param label string
+---@param binding relua.ui.Binding
+---@return relua.ui.Node
+function relua.ui.stepper(label, binding) end
+
+---One of `options` for a text field.
+---@param label string
+---@param binding relua.ui.Binding
+---@param options string[]
+---@return relua.ui.Node
+function relua.ui.picker(label, binding, options) end
+
+---Identified rows (each with an `id`), each drawn by `render`; with `key` (a `forEach`'s), a row's
+---actions are its element's (`todos[id=3].toggle`).
+---@generic Row
+---@param rows Row[]
+---@param render fun(row: Row, position: integer): relua.ui.Node|string
+---@param key? string
+---@return relua.ui.Node
+function relua.ui.list(rows, render, key) end
+
+---A titled group.
+---@param title string
+---@param children relua.ui.Child[]
+---@return relua.ui.Node
+function relua.ui.section(title, children) end
+
+---An image by URL; a terminal shows its alt text.
+---@param url string
+---@param alt string
+---@return relua.ui.Node
+function relua.ui.image(url, alt) end
+
+---A child feature's view in its parent's: its actions and bindings are the child's at `key`.
+---@param key string
+---@param node relua.ui.Node|string
+---@return relua.ui.Node
+function relua.ui.scope(key, node) end
+
+---Whether `value` is a node of relua.ui.
+---@param value any
+---@return boolean
+function relua.ui.isNode(value) end
 
 ---A state view as a plain table (a view is valid only during the handler call that received it).
 ---@generic T
