@@ -1,19 +1,23 @@
 import Relua
 
 extension FeatureConsole {
-  /// The commands the view on top shows (its buttons', links' and bound controls'), relative to
-  /// the screen as the REPL takes them: `:help` lists them, Tab completes them. Empty for a text
-  /// view, an alert, or a view that fails (showing the screen reports that error).
-  var viewCommands: [String] {
-    guard let top = store.screens.last, top.alertStyle == nil,
-          let tree = try? session.host.viewTree(top.feature, top.state, prefix: top.actionPrefix)
-    else { return [] }
-    return tree.commands(screenPrefix: top.actionPrefix)
+  /// Draws the screen on top's view (text, or a tree with each control's command relative to the
+  /// screen) and keeps the commands it shows for `:help` and Tab (``viewCommands``): the view runs
+  /// once per showing, under the caller's Ctrl-C, never at a prompt.
+  func renderTopView(_ top: FeatureScreen) throws -> String? {
+    shownViewCommands = []
+    guard let tree = try session.host.viewTree(top.feature, top.state, prefix: top.actionPrefix) else { return nil }
+    if case .text(let text) = tree { return text }
+    shownViewCommands = tree.commands(screenPrefix: top.actionPrefix)
+    return tree.terminalText(screenPrefix: top.actionPrefix)
   }
 
-  /// `:help`'s line for them: `On screen: :increment :decrement …`, or none.
+  /// The commands the view on top shows (its buttons', links' and bound controls'), as the REPL
+  /// takes them: `:help` lists them, Tab completes them. Empty for a text view or an alert.
+  var viewCommands: [String] { shownViewCommands }
+
+  /// `:help`'s line for them: `On screen: :increment  :decrement …`, or none.
   var viewCommandHelpLines: [String] {
-    let commands = viewCommands
-    return commands.isEmpty ? [] : ["On screen: " + commands.joined(separator: "  ")]
+    viewCommands.isEmpty ? [] : ["On screen: " + viewCommands.joined(separator: "  ")]
   }
 }

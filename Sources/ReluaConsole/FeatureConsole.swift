@@ -24,6 +24,8 @@ final class FeatureConsole {
   /// The screens' task actions sent and the effects they started (`FeatureConsole+ScreenTasks`).
   let screenTasks = ScreenTasks()
   var isRunningScreenTasks = false
+  /// The commands the view on top showed when last drawn (`renderTopView`): `:help` and Tab.
+  var shownViewCommands: [String] = []
   private var shownState: Value
   // Time travel.
   var past: [Value] = []
@@ -174,8 +176,11 @@ final class FeatureConsole {
       // The view is the script's Lua: Ctrl-C stops it, here too (a change an effect made included).
       let text: String? = try InterruptSignal.armed(session.lua) { () throws -> String? in
         defer { pressed = InterruptSignal.takePress() }
-        if let style = top.alertStyle { return AlertText.render(top.state, style: style) }
-        return try session.host.render(top.feature, top.state)
+        if let style = top.alertStyle {
+          self.shownViewCommands = []
+          return AlertText.render(top.state, style: style)
+        }
+        return try self.renderTopView(top)
       }
       output.write(text ?? top.state.luaLiteral(.multiLine.elided()))
     } catch {

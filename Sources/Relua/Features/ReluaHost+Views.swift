@@ -21,7 +21,7 @@ extension ReluaHost {
   package func viewTree(_ feature: FeatureDefinition, _ state: Value, prefix: String) throws -> ReluaViewNode? {
     guard let view = feature.viewFunction else { return nil }
     let result = try lua.call(view, lua.value(state))
-    guard let first = result.first, !first.isNil else { return nil }
+    guard let first = result.first else { return nil }
     var reader = ReluaViewTreeReader(host: self, viewName: feature.name + ".view")
     guard first.stringValue != nil || first.tableValue != nil else {
       throw ReluaError.usage("\(feature.name).view must return text or a relua.ui node, got \(first.type)")
