@@ -116,7 +116,7 @@ package enum LuaTypesWriter {
       .init(name: "initial", type: .function("fun(self: \(ns), deps?: relua.Deps): \(state)")),
       .init(name: "withDependencies", type: .function("fun(self: \(ns), given: table<string, any>): \(ns)")),
     ]
-    if feature.hasView { featureClass.fields.append(.init(name: "view", type: .function("fun(state: \(state)): string"))) }
+    if feature.hasView { featureClass.fields.append(.init(name: "view", type: .function("fun(state: \(state)): string|relua.ui.Node"))) }
     featureClass.fields += feature.ownFields
     blocks.append(featureClass.lines)
     blocks += feature.stateClasses.map(\.lines)

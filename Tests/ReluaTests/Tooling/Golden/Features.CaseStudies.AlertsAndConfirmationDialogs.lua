@@ -6,7 +6,7 @@
 ---@class Features.CaseStudies.AlertsAndConfirmationDialogs: relua.Feature
 ---@field initial fun(self: Features.CaseStudies.AlertsAndConfirmationDialogs, deps?: relua.Deps): Features.CaseStudies.AlertsAndConfirmationDialogs.State
 ---@field withDependencies fun(self: Features.CaseStudies.AlertsAndConfirmationDialogs, given: table<string, any>): Features.CaseStudies.AlertsAndConfirmationDialogs
----@field view fun(state: Features.CaseStudies.AlertsAndConfirmationDialogs.State): string
+---@field view fun(state: Features.CaseStudies.AlertsAndConfirmationDialogs.State): string|relua.ui.Node
 
 ---The state of the feature "AlertAndConfirmationDialog": its fields as its initial state has them, and its children's
 ---(a field the initial state leaves nil is not named: any other is allowed).

@@ -6,7 +6,7 @@
 ---@class Features.CaseStudies.ConcurrentEffects: relua.Feature
 ---@field initial fun(self: Features.CaseStudies.ConcurrentEffects, deps?: relua.Deps): Features.CaseStudies.ConcurrentEffects.State
 ---@field withDependencies fun(self: Features.CaseStudies.ConcurrentEffects, given: table<string, any>): Features.CaseStudies.ConcurrentEffects
----@field view fun(state: Features.CaseStudies.ConcurrentEffects.State): string
+---@field view fun(state: Features.CaseStudies.ConcurrentEffects.State): string|relua.ui.Node
 
 ---The state of the feature "ConcurrentEffects": its fields as its initial state has them, and its children's
 ---(a field the initial state leaves nil is not named: any other is allowed).

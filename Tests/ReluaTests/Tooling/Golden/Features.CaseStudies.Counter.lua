@@ -6,7 +6,7 @@
 ---@class Features.CaseStudies.Counter: relua.Feature
 ---@field initial fun(self: Features.CaseStudies.Counter, deps?: relua.Deps): Features.CaseStudies.Counter.State
 ---@field withDependencies fun(self: Features.CaseStudies.Counter, given: table<string, any>): Features.CaseStudies.Counter
----@field view fun(state: Features.CaseStudies.Counter.State): string
+---@field view fun(state: Features.CaseStudies.Counter.State): string|relua.ui.Node
 
 ---The state of the feature "Counter": its fields as its initial state has them, and its children's
 ---(a field the initial state leaves nil is not named: any other is allowed).

@@ -6,7 +6,7 @@
 ---@class Features.CaseStudies.Destinations: relua.Feature
 ---@field initial fun(self: Features.CaseStudies.Destinations, deps?: relua.Deps): Features.CaseStudies.Destinations.State
 ---@field withDependencies fun(self: Features.CaseStudies.Destinations, given: table<string, any>): Features.CaseStudies.Destinations
----@field view fun(state: Features.CaseStudies.Destinations.State): string
+---@field view fun(state: Features.CaseStudies.Destinations.State): string|relua.ui.Node
 ---@field Animations Features.CaseStudies.Destinations.Animations
 ---@field Counter Features.CaseStudies.Destinations.Counter
 
@@ -85,7 +85,7 @@ function Features_CaseStudies_Destinations_TestStore:state() end
 ---@class Features.CaseStudies.Destinations.Animations: relua.Feature
 ---@field initial fun(self: Features.CaseStudies.Destinations.Animations, deps?: relua.Deps): Features.CaseStudies.Destinations.Animations.State
 ---@field withDependencies fun(self: Features.CaseStudies.Destinations.Animations, given: table<string, any>): Features.CaseStudies.Destinations.Animations
----@field view fun(state: Features.CaseStudies.Destinations.Animations.State): string
+---@field view fun(state: Features.CaseStudies.Destinations.Animations.State): string|relua.ui.Node
 
 ---The state of the feature "Animations": its fields as its initial state has them, and its children's
 ---(a field the initial state leaves nil is not named: any other is allowed).
@@ -145,7 +145,7 @@ function Features_CaseStudies_Destinations_Animations_TestStore:state() end
 ---@class Features.CaseStudies.Destinations.Counter: relua.Feature
 ---@field initial fun(self: Features.CaseStudies.Destinations.Counter, deps?: relua.Deps): Features.CaseStudies.Destinations.Counter.State
 ---@field withDependencies fun(self: Features.CaseStudies.Destinations.Counter, given: table<string, any>): Features.CaseStudies.Destinations.Counter
----@field view fun(state: Features.CaseStudies.Destinations.Counter.State): string
+---@field view fun(state: Features.CaseStudies.Destinations.Counter.State): string|relua.ui.Node
 
 ---The state of the feature "Counter": its fields as its initial state has them, and its children's
 ---(a field the initial state leaves nil is not named: any other is allowed).

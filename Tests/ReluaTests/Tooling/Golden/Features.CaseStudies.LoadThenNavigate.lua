@@ -6,7 +6,7 @@
 ---@class Features.CaseStudies.LoadThenNavigate: relua.Feature
 ---@field initial fun(self: Features.CaseStudies.LoadThenNavigate, deps?: relua.Deps): Features.CaseStudies.LoadThenNavigate.State
 ---@field withDependencies fun(self: Features.CaseStudies.LoadThenNavigate, given: table<string, any>): Features.CaseStudies.LoadThenNavigate
----@field view fun(state: Features.CaseStudies.LoadThenNavigate.State): string
+---@field view fun(state: Features.CaseStudies.LoadThenNavigate.State): string|relua.ui.Node
 ---@field Counter Features.CaseStudies.Counter
 ---@field isNavigationActive function
 

@@ -6,7 +6,7 @@
 ---@class Features.CaseStudies.LongLivingEffects: relua.Feature
 ---@field initial fun(self: Features.CaseStudies.LongLivingEffects, deps?: relua.Deps): Features.CaseStudies.LongLivingEffects.State
 ---@field withDependencies fun(self: Features.CaseStudies.LongLivingEffects, given: table<string, any>): Features.CaseStudies.LongLivingEffects
----@field view fun(state: Features.CaseStudies.LongLivingEffects.State): string
+---@field view fun(state: Features.CaseStudies.LongLivingEffects.State): string|relua.ui.Node
 
 ---The state of the feature "LongLivingEffects": its fields as its initial state has them, and its children's
 ---(a field the initial state leaves nil is not named: any other is allowed).

@@ -6,7 +6,7 @@
 ---@class Features.CaseStudies.NavigateAndLoad: relua.Feature
 ---@field initial fun(self: Features.CaseStudies.NavigateAndLoad, deps?: relua.Deps): Features.CaseStudies.NavigateAndLoad.State
 ---@field withDependencies fun(self: Features.CaseStudies.NavigateAndLoad, given: table<string, any>): Features.CaseStudies.NavigateAndLoad
----@field view fun(state: Features.CaseStudies.NavigateAndLoad.State): string
+---@field view fun(state: Features.CaseStudies.NavigateAndLoad.State): string|relua.ui.Node
 ---@field Counter Features.CaseStudies.Counter
 
 ---The state of the feature "NavigateAndLoad": its fields as its initial state has them, and its children's

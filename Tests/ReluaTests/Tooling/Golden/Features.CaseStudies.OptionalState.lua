@@ -6,7 +6,7 @@
 ---@class Features.CaseStudies.OptionalState: relua.Feature
 ---@field initial fun(self: Features.CaseStudies.OptionalState, deps?: relua.Deps): Features.CaseStudies.OptionalState.State
 ---@field withDependencies fun(self: Features.CaseStudies.OptionalState, given: table<string, any>): Features.CaseStudies.OptionalState
----@field view fun(state: Features.CaseStudies.OptionalState.State): string
+---@field view fun(state: Features.CaseStudies.OptionalState.State): string|relua.ui.Node
 ---@field Counter Features.CaseStudies.Counter
 
 ---The state of the feature "OptionalState": its fields as its initial state has them, and its children's

@@ -6,7 +6,7 @@
 ---@class Features.CaseStudies.Recursion: relua.Feature
 ---@field initial fun(self: Features.CaseStudies.Recursion, deps?: relua.Deps): Features.CaseStudies.Recursion.State
 ---@field withDependencies fun(self: Features.CaseStudies.Recursion, given: table<string, any>): Features.CaseStudies.Recursion
----@field view fun(state: Features.CaseStudies.Recursion.State): string
+---@field view fun(state: Features.CaseStudies.Recursion.State): string|relua.ui.Node
 
 ---The state of the feature "Nested": its fields as its initial state has them, and its children's
 ---(a field the initial state leaves nil is not named: any other is allowed).

@@ -6,7 +6,7 @@
 ---@class Features.CaseStudies.SharedState: relua.Feature
 ---@field initial fun(self: Features.CaseStudies.SharedState, deps?: relua.Deps): Features.CaseStudies.SharedState.State
 ---@field withDependencies fun(self: Features.CaseStudies.SharedState, given: table<string, any>): Features.CaseStudies.SharedState
----@field view fun(state: Features.CaseStudies.SharedState.State): string
+---@field view fun(state: Features.CaseStudies.SharedState.State): string|relua.ui.Node
 ---@field Counter Features.CaseStudies.SharedState.Counter
 ---@field Profile Features.CaseStudies.SharedState.Profile
 ---@field Stats table
@@ -74,7 +74,7 @@ function Features_CaseStudies_SharedState_TestStore:state() end
 ---@class Features.CaseStudies.SharedState.Counter: relua.Feature
 ---@field initial fun(self: Features.CaseStudies.SharedState.Counter, deps?: relua.Deps): Features.CaseStudies.SharedState.Counter.State
 ---@field withDependencies fun(self: Features.CaseStudies.SharedState.Counter, given: table<string, any>): Features.CaseStudies.SharedState.Counter
----@field view fun(state: Features.CaseStudies.SharedState.Counter.State): string
+---@field view fun(state: Features.CaseStudies.SharedState.Counter.State): string|relua.ui.Node
 ---@field shared table
 
 ---The state of the feature "Counter": its fields as its initial state has them, and its children's
@@ -138,7 +138,7 @@ function Features_CaseStudies_SharedState_Counter_TestStore:state() end
 ---@class Features.CaseStudies.SharedState.Profile: relua.Feature
 ---@field initial fun(self: Features.CaseStudies.SharedState.Profile, deps?: relua.Deps): Features.CaseStudies.SharedState.Profile.State
 ---@field withDependencies fun(self: Features.CaseStudies.SharedState.Profile, given: table<string, any>): Features.CaseStudies.SharedState.Profile
----@field view fun(state: Features.CaseStudies.SharedState.Profile.State): string
+---@field view fun(state: Features.CaseStudies.SharedState.Profile.State): string|relua.ui.Node
 ---@field shared table
 
 ---The state of the feature "Profile": its fields as its initial state has them, and its children's

@@ -6,7 +6,7 @@
 ---@class Features.CaseStudies.Stack: relua.Feature
 ---@field initial fun(self: Features.CaseStudies.Stack, deps?: relua.Deps): Features.CaseStudies.Stack.State
 ---@field withDependencies fun(self: Features.CaseStudies.Stack, given: table<string, any>): Features.CaseStudies.Stack
----@field view fun(state: Features.CaseStudies.Stack.State): string
+---@field view fun(state: Features.CaseStudies.Stack.State): string|relua.ui.Node
 ---@field Detail Features.CaseStudies.Stack.Detail
 
 ---The state of the feature "Stack": its fields as its initial state has them, and its children's
@@ -86,7 +86,7 @@ function Features_CaseStudies_Stack_TestStore:state() end
 ---@class Features.CaseStudies.Stack.Detail: relua.Feature
 ---@field initial fun(self: Features.CaseStudies.Stack.Detail, deps?: relua.Deps): Features.CaseStudies.Stack.Detail.State
 ---@field withDependencies fun(self: Features.CaseStudies.Stack.Detail, given: table<string, any>): Features.CaseStudies.Stack.Detail
----@field view fun(state: Features.CaseStudies.Stack.Detail.State): string
+---@field view fun(state: Features.CaseStudies.Stack.Detail.State): string|relua.ui.Node
 
 ---The state of the feature "Detail": its fields as its initial state has them, and its children's
 ---(a field the initial state leaves nil is not named: any other is allowed).

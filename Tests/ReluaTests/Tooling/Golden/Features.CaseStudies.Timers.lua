@@ -6,7 +6,7 @@
 ---@class Features.CaseStudies.Timers: relua.Feature
 ---@field initial fun(self: Features.CaseStudies.Timers, deps?: relua.Deps): Features.CaseStudies.Timers.State
 ---@field withDependencies fun(self: Features.CaseStudies.Timers, given: table<string, any>): Features.CaseStudies.Timers
----@field view fun(state: Features.CaseStudies.Timers.State): string
+---@field view fun(state: Features.CaseStudies.Timers.State): string|relua.ui.Node
 
 ---The state of the feature "Timers": its fields as its initial state has them, and its children's
 ---(a field the initial state leaves nil is not named: any other is allowed).

@@ -6,7 +6,7 @@
 ---@class Features.CaseStudies.WebSocket: relua.Feature
 ---@field initial fun(self: Features.CaseStudies.WebSocket, deps?: relua.Deps): Features.CaseStudies.WebSocket.State
 ---@field withDependencies fun(self: Features.CaseStudies.WebSocket, given: table<string, any>): Features.CaseStudies.WebSocket
----@field view fun(state: Features.CaseStudies.WebSocket.State): string
+---@field view fun(state: Features.CaseStudies.WebSocket.State): string|relua.ui.Node
 
 ---The state of the feature "WebSocket": its fields as its initial state has them, and its children's
 ---(a field the initial state leaves nil is not named: any other is allowed).

@@ -6,7 +6,7 @@
 ---@class Features.Counter: relua.Feature
 ---@field initial fun(self: Features.Counter, deps?: relua.Deps): Features.Counter.State
 ---@field withDependencies fun(self: Features.Counter, given: table<string, any>): Features.Counter
----@field view fun(state: Features.Counter.State): string
+---@field view fun(state: Features.Counter.State): string|relua.ui.Node
 ---@field feedback function
 
 ---The state of the feature "Counter": its fields as its initial state has them, and its children's

@@ -6,7 +6,7 @@
 ---@class Features.GuessingGame: relua.Feature
 ---@field initial fun(self: Features.GuessingGame, deps?: relua.Deps): Features.GuessingGame.State
 ---@field withDependencies fun(self: Features.GuessingGame, given: table<string, any>): Features.GuessingGame
----@field view fun(state: Features.GuessingGame.State): string
+---@field view fun(state: Features.GuessingGame.State): string|relua.ui.Node
 
 ---The state of the feature "Game": its fields as its initial state has them, and its children's
 ---(a field the initial state leaves nil is not named: any other is allowed).

@@ -6,7 +6,7 @@
 ---@class Features.Records.RecordDetail: relua.Feature
 ---@field initial fun(self: Features.Records.RecordDetail, deps?: relua.Deps): Features.Records.RecordDetail.State
 ---@field withDependencies fun(self: Features.Records.RecordDetail, given: table<string, any>): Features.Records.RecordDetail
----@field view fun(state: Features.Records.RecordDetail.State): string
+---@field view fun(state: Features.Records.RecordDetail.State): string|relua.ui.Node
 ---@field Records table
 ---@field shared table
 ---@field showing function

@@ -6,7 +6,7 @@
 ---@class Features.Records.RecordForm: relua.Feature
 ---@field initial fun(self: Features.Records.RecordForm, deps?: relua.Deps): Features.Records.RecordForm.State
 ---@field withDependencies fun(self: Features.Records.RecordForm, given: table<string, any>): Features.Records.RecordForm
----@field view fun(state: Features.Records.RecordForm.State): string
+---@field view fun(state: Features.Records.RecordForm.State): string|relua.ui.Node
 ---@field draft function
 ---@field record function
 

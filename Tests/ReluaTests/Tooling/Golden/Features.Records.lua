@@ -6,7 +6,7 @@
 ---@class Features.Records: relua.Feature
 ---@field initial fun(self: Features.Records, deps?: relua.Deps): Features.Records.State
 ---@field withDependencies fun(self: Features.Records, given: table<string, any>): Features.Records
----@field view fun(state: Features.Records.State): string
+---@field view fun(state: Features.Records.State): string|relua.ui.Node
 ---@field Detail Features.Records.RecordDetail
 ---@field Form Features.Records.RecordForm
 ---@field Records table

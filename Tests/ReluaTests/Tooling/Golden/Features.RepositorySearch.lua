@@ -6,7 +6,7 @@
 ---@class Features.RepositorySearch: relua.Feature
 ---@field initial fun(self: Features.RepositorySearch, deps?: relua.Deps): Features.RepositorySearch.State
 ---@field withDependencies fun(self: Features.RepositorySearch, given: table<string, any>): Features.RepositorySearch
----@field view fun(state: Features.RepositorySearch.State): string
+---@field view fun(state: Features.RepositorySearch.State): string|relua.ui.Node
 ---@field shownRows function
 ---@field status function
 

@@ -6,7 +6,7 @@
 ---@class Features.ResultList: relua.Feature
 ---@field initial fun(self: Features.ResultList, deps?: relua.Deps): Features.ResultList.State
 ---@field withDependencies fun(self: Features.ResultList, given: table<string, any>): Features.ResultList
----@field view fun(state: Features.ResultList.State): string
+---@field view fun(state: Features.ResultList.State): string|relua.ui.Node
 
 ---The state of the feature "ResultList": its fields as its initial state has them, and its children's
 ---(a field the initial state leaves nil is not named: any other is allowed).

@@ -6,7 +6,7 @@
 ---@class Features.Search.RepositoryDetail: relua.Feature
 ---@field initial fun(self: Features.Search.RepositoryDetail, deps?: relua.Deps): Features.Search.RepositoryDetail.State
 ---@field withDependencies fun(self: Features.Search.RepositoryDetail, given: table<string, any>): Features.Search.RepositoryDetail
----@field view fun(state: Features.Search.RepositoryDetail.State): string
+---@field view fun(state: Features.Search.RepositoryDetail.State): string|relua.ui.Node
 
 ---The state of the feature "RepositoryDetail": its fields as its initial state has them, and its children's
 ---(a field the initial state leaves nil is not named: any other is allowed).

@@ -6,7 +6,7 @@
 ---@class Features.Search.RepositoryRow: relua.Feature
 ---@field initial fun(self: Features.Search.RepositoryRow, deps?: relua.Deps): Features.Search.RepositoryRow.State
 ---@field withDependencies fun(self: Features.Search.RepositoryRow, given: table<string, any>): Features.Search.RepositoryRow
----@field view fun(state: Features.Search.RepositoryRow.State): string
+---@field view fun(state: Features.Search.RepositoryRow.State): string|relua.ui.Node
 
 ---The state of the feature "RepositoryRow": its fields as its initial state has them, and its children's
 ---(a field the initial state leaves nil is not named: any other is allowed).
