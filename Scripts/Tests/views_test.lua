@@ -10,15 +10,13 @@ local places = require "Tests.Support.ErrorPlaces"
 local function nodes(tree, out)
   out = out or {}
   out[#out + 1] = tree
-  local kind, body = next(tree)
-  local list = kind == "list" and body._0 or (kind == "vstack" or kind == "hstack") and body._0 or kind == "section" and body.children
-  for _, child in ipairs(list or {}) do nodes(child.content or child, out) end
+  for _, child in ipairs(tree.children or tree.rows or {}) do nodes(child.content or child, out) end
   return out
 end
 
 local function button(store, label)
   for _, node in ipairs(nodes(relua.fromJSON(store:viewJSON()))) do
-    if node.button and node.button.label == label then return node.button.action end
+    if node.kind == "button" and node.label == label then return node.action end
   end
   error("no button " .. label .. " on screen")
 end
@@ -101,13 +99,14 @@ describe("views as a tree", function()
     expect(store:view()).to_contain("[x] Done (:binding.done false)")
   end)
 
-  it("gives the tree as stable JSON: keys sorted, actions from the root", function()
+  it("gives the tree as stable JSON shaped as the Lua nodes: keys sorted, actions from the root", function()
     local store = relua.Store(Counter, { deps = { uuid = "incrementing", random = { 5 } } })
     local json = store:viewJSON()
     expect(json).to_be(store:viewJSON())
     local tree = relua.fromJSON(json)
-    expect(tree.vstack._0[1]).to_equal({ text = { _0 = "Guess: 0   (higher)" } })
-    expect(tree.vstack._0[2].hstack._0[1]).to_equal({ button = { label = "+", action = { path = "increment" } } })
+    expect(tree.kind).to_be("vstack")
+    expect(tree.children[1]).to_equal({ kind = "text", text = "Guess: 0   (higher)" })
+    expect(tree.children[2].children[1]).to_equal({ kind = "button", label = "+", action = { path = "increment" } })
   end)
 
   it("a keyed list addresses its rows' actions by id", function()
@@ -137,7 +136,7 @@ describe("views as a tree", function()
     local Plain = feature "Plain" { state = {}, actions = {}, view = function() return "plain" end }
     local store = relua.Store(Plain)
     expect(store:view()).to_be("plain")
-    expect(relua.fromJSON(store:viewJSON())).to_equal({ text = { _0 = "plain" } })
+    expect(relua.fromJSON(store:viewJSON())).to_equal({ kind = "text", text = "plain" })
   end)
 end)
 

@@ -9,8 +9,9 @@ import Foundation
 /// ``ReluaStore/perform(_:input:)`` sends them as they are. Navigation (the stack, sheets,
 /// alerts) is not in the tree: it is derived from state (``ReluaStore/screens``).
 ///
-/// The JSON encoding (``json()``) is stable: keys sorted, the cases' names as below.
-public indirect enum ReluaViewNode: Codable, Sendable, Equatable {
+/// It is `Codable`: its JSON (``json()``) has the Lua nodes' shape, `{ "kind": "button", … }`,
+/// with sorted keys, so the same tree always gives the same text.
+public indirect enum ReluaViewNode: Sendable, Equatable {
   /// Text, one line or several.
   case text(String)
   /// Children one below the other.
