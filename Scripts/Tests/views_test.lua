@@ -118,7 +118,7 @@ describe("views as a tree", function()
         reduce = on { toggle = function(s) s.done = not s.done end },
       }) },
       view = function(s)
-        return ui.list(s.todos, function(todo)
+        return ui.list(s.todos, function()
           return ui.hstack { ui.toggle("Done", ui.binding.done), ui.button("Toggle", "toggle") }
         end, "todos")
       end,

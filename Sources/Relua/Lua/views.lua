@@ -1,8 +1,8 @@
 -- relua.ui: a view as a tree of nodes (docs/DSL.md, "Views"). Each constructor checks its
 -- arguments and raises at the script's line; the host reads the finished tree (ReluaViewNode,
 -- ReluaViewTreeReader) and checks it again, so a hand-made table is refused too.
-local type, error, format, setmetatable, getmetatable, rawget, rawset, ipairs, tostring =
-  type, error, string.format, setmetatable, getmetatable, rawget, rawset, ipairs, tostring
+local type, error, format, setmetatable, getmetatable, rawget, ipairs, tostring =
+  type, error, string.format, setmetatable, getmetatable, rawget, ipairs, tostring
 
 local M = {}
 local NodeMT = { __name = "relua.ui.node" }
