@@ -114,7 +114,7 @@ describe("views as a tree", function()
       state = { todos = relua.identified { { id = 3, done = false }, { id = "b", done = true } } },
       actions = {},
       compose = { relua.forEach("todos", feature "Todo" {
-        state = { id = 0, done = false }, actions = { toggle = {} },
+        state = { id = 0, done = false }, actions = { toggle = {} }, bindable = { "done" },
         reduce = on { toggle = function(s) s.done = not s.done end },
       }) },
       view = function(s)
@@ -164,6 +164,11 @@ describe("a bad node is an error at the script's line", function()
     end
     expect(function() viewing(function() return { kind = "button", label = "x" } end):view() end)
       .to_error("Bad.view: the view (button) needs text for action, got nil")
+    expect(function() viewing(function() return ui.vstack { ui.button("Go", "go") } end):view() end)
+      .to_error("Bad.view: the view › vstack child 1 (button 'Go') sends an action the feature does not take: "
+        .. "Bad has no action 'go' (in 'go'); it accepts: no actions")
+    expect(function() viewing(function() return ui.toggle("On", ui.binding.on) end):view() end)
+      .to_error("Bad.view: the view (toggle 'On') is bound to a field the feature cannot set: ")
     expect(function() viewing(function() return { 1, 2 } end):view() end)
       .to_error("Bad.view: the view is a table without a kind")
     expect(function() viewing(function() return 42 end):view() end)

@@ -3,7 +3,8 @@ local relua = require "relua"
 local ui = relua.ui
 local function viewing(view)
   local state = { title = "t", rows = relua.identified { { id = 1 } } }
-  return relua.Store(relua.feature "V" { state = state, actions = {}, bindable = { "title" }, view = view })
+  local actions = { x = "{integer}", y = {} }
+  return relua.Store(relua.feature "V" { state = state, actions = actions, bindable = { "title" }, view = view })
 end
 print(viewing(function(s)
   return ui.vstack {

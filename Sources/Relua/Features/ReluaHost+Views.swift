@@ -10,7 +10,7 @@ extension ReluaHost {
     guard let first = result.first else { return nil }
     if let text = first.stringValue { return text }
     if first.tableValue != nil {
-      var reader = ReluaViewTreeReader(host: self, viewName: feature.name + ".view")
+      var reader = ReluaViewTreeReader(host: self, feature: feature, screenPrefix: "")
       return try reader.read(first, prefix: "", state: state).terminalText()
     }
     throw ReluaError.usage("\(feature.name).view must return text or a relua.ui node, got \(first.type)")
@@ -22,7 +22,7 @@ extension ReluaHost {
     guard let view = feature.viewFunction else { return nil }
     let result = try lua.call(view, lua.value(state))
     guard let first = result.first else { return nil }
-    var reader = ReluaViewTreeReader(host: self, viewName: feature.name + ".view")
+    var reader = ReluaViewTreeReader(host: self, feature: feature, screenPrefix: prefix)
     guard first.stringValue != nil || first.tableValue != nil else {
       throw ReluaError.usage("\(feature.name).view must return text or a relua.ui node, got \(first.type)")
     }

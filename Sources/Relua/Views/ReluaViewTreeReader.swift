@@ -16,11 +16,18 @@ struct ReluaViewTreeReader {
   let host: ReluaHost
   /// Whose view, for the errors: `Counter.view`.
   let viewName: String
+  /// The screen's feature's actions: each control's action is checked as a send would check it
+  /// (a button's payload too), so a misspelt action fails where the view is drawn.
+  private let resolver: ActionResolver
+  /// The screen's prefix, which the actions start with (`destination.results.`).
+  private let screenPrefix: String
   private var nodeCount = 0
 
-  init(host: ReluaHost, viewName: String) {
+  init(host: ReluaHost, feature: FeatureDefinition, screenPrefix: String) {
     self.host = host
-    self.viewName = viewName
+    self.viewName = feature.name + ".view"
+    self.resolver = host.resolver(for: feature)
+    self.screenPrefix = screenPrefix
   }
 
   /// The tree of `value` (text or a `relua.ui` node) for a screen at `prefix` showing `state`.
@@ -58,14 +65,26 @@ struct ReluaViewTreeReader {
       return nodes
     }
     func action() throws -> ReluaViewAction {
-      ReluaViewAction(path: prefix + (try text("action")), payload: try host.value(from: try table.rawGet("payload")))
+      let action = ReluaViewAction(path: prefix + (try text("action")), payload: try host.value(from: try table.rawGet("payload")))
+      do {
+        _ = try resolver.resolve(String(action.path.dropFirst(screenPrefix.count)), payload: action.payload)
+      } catch {
+        throw fail("(\(kind) '\((try? text("label")) ?? "")') sends an action the feature does not take: \(error)", at: place)
+      }
+      return action
     }
     func binding() throws -> ReluaViewBinding {
       let path = try text("binding")
       let fields = path.split(separator: ".", omittingEmptySubsequences: false).map(String.init)
       guard !fields.contains(where: \.isEmpty) else { throw fail("(\(kind)) has a bad binding path '\(path)'", at: place) }
       let value = fields.reduce(state) { $0[key: $1] }
-      return ReluaViewBinding(action: prefix + "binding." + path, value: value)
+      let binding = ReluaViewBinding(action: prefix + "binding." + path, value: value)
+      do {
+        _ = try resolver.steps(String(binding.action.dropFirst(screenPrefix.count)))
+      } catch {
+        throw fail("(\(kind) '\((try? text("label")) ?? "")') is bound to a field the feature cannot set: \(error)", at: place)
+      }
+      return binding
     }
     switch kind {
     case "text": return .text(try text("text"))
