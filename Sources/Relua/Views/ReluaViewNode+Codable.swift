@@ -24,6 +24,7 @@ extension ReluaViewNode: Codable {
     }
   }
 
+  /// Decodes a node from its JSON shape; an unknown `kind` throws.
   public init(from decoder: any Decoder) throws {
     let container = try decoder.container(keyedBy: CodingKeys.self)
     let kind = try container.decode(String.self, forKey: .kind)
@@ -49,6 +50,7 @@ extension ReluaViewNode: Codable {
     }
   }
 
+  /// Encodes it as described above.
   public func encode(to encoder: any Encoder) throws {
     var container = encoder.container(keyedBy: CodingKeys.self)
     try container.encode(kind, forKey: .kind)

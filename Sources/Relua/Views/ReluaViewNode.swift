@@ -92,6 +92,7 @@ public struct ReluaViewAction: Codable, Sendable, Equatable {
     payload = try json.map { try Value(json: $0) } ?? .null
   }
 
+  /// Encodes it as described above.
   public func encode(to encoder: any Encoder) throws {
     var container = encoder.container(keyedBy: CodingKeys.self)
     try container.encode(path, forKey: .path)
@@ -123,6 +124,7 @@ public struct ReluaViewBinding: Codable, Sendable, Equatable {
     value = try json.map { try Value(json: $0) } ?? .null
   }
 
+  /// Encodes it as described above.
   public func encode(to encoder: any Encoder) throws {
     var container = encoder.container(keyedBy: CodingKeys.self)
     try container.encode(action, forKey: .action)
@@ -152,6 +154,7 @@ public struct ReluaViewRow: Codable, Sendable, Equatable {
     content = try container.decode(ReluaViewNode.self, forKey: .content)
   }
 
+  /// Encodes it as described above.
   public func encode(to encoder: any Encoder) throws {
     var container = encoder.container(keyedBy: CodingKeys.self)
     try container.encode(try id.json(), forKey: .id)
