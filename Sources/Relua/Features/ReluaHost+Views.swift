@@ -3,7 +3,8 @@ import Lua
 /// A feature's `view(state)`: the text the REPL shows, or the tree of `relua.ui` nodes it builds.
 extension ReluaHost {
   /// The text `view(state)` renders for a feature, or nil when it has no view. A tree is drawn as
-  /// the REPL draws it, its commands relative to the screen (``ReluaViewNode/terminalText``).
+  /// the REPL draws it, its commands relative to the screen
+  /// (``ReluaViewNode/terminalText(screenPrefix:)``).
   package func render(_ feature: FeatureDefinition, _ state: Value) throws -> String? {
     guard let view = feature.viewFunction else { return nil }
     let result = try lua.call(view, lua.value(state))

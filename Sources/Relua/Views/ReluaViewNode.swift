@@ -1,16 +1,16 @@
 import Foundation
 
 /// A screen's view as a tree of typed nodes: what a feature's `view(state)` builds with
-/// `relua.ui` (docs/DSL.md, "Views"), read and checked by the host, for any renderer to draw — the
-/// REPL's text (``terminalText``), a Swift program's own views. A `view` that returns text is
-/// one ``text(_:)`` node.
+/// `relua.ui` (docs/DSL.md, "Views"), read and checked by the host, for any renderer to draw —
+/// the REPL's text (``terminalText(screenPrefix:)``), a Swift program's own views. A `view` that
+/// returns text is one ``text(_:)`` node.
 ///
 /// Actions are paths from the store's root (``ReluaViewAction``), so
 /// ``ReluaStore/perform(_:input:)`` sends them as they are. Navigation (the stack, sheets,
 /// alerts) is not in the tree: it is derived from state (``ReluaStore/screens``).
 ///
-/// It is `Codable`: its JSON (``json()``) has the Lua nodes' shape, `{ "kind": "button", … }`,
-/// with sorted keys, so the same tree always gives the same text.
+/// It is `Codable`: its JSON (``json(pretty:)``) has the Lua nodes' shape,
+/// `{ "kind": "button", … }`, with sorted keys, so the same tree always gives the same text.
 public indirect enum ReluaViewNode: Sendable, Equatable {
   /// Text, one line or several.
   case text(String)
