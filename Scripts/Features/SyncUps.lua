@@ -1,0 +1,66 @@
+-- An example app: TCA's SyncUps (Examples/SyncUps in swift-composable-architecture), in relua.
+--
+--   SyncUps (the app) ── stack ──▶  SyncUpDetail ──▶ RecordMeeting (its task: timer + speech)
+--     │ scope                          │ destination   └─ alert (end meeting?)
+--     └─ SyncUpsList                   ├─ SyncUpForm (edit sheet)
+--          └─ SyncUpForm (add sheet)   ├─ alert (delete? / speech denied)
+--                                      └─ … ──▶ Meeting (a past one: only state)
+--
+-- The sync-ups are kept in sync-ups.json (`relua.fileStorage`): the list holds them all, the
+-- detail and the recording each hold theirs (`SyncUps:element()`), so a recorded meeting is in
+-- the detail, the list and the file at once. Play it with `relua repl Scripts/Features/SyncUps.lua`
+-- (sync-ups.json is written under the script root); the speech recognizer hears what you post:
+-- `=store:post("speech", "Hello")`.
+local relua = require "relua"
+local SyncUpsList = require "Features.SyncUps.SyncUpsList"
+local SyncUpDetail = require "Features.SyncUps.SyncUpDetail"
+local RecordMeeting = require "Features.SyncUps.RecordMeeting"
+local Meeting = require "Features.SyncUps.Meeting"
+local feature, on = relua.feature, relua.on
+
+-- The element of the stack with this id.
+local function element(path, id)
+  for _, e in ipairs(path) do
+    if e.id == id then return e end
+  end
+end
+
+local SyncUps = feature "SyncUps" {
+  state = function(deps) return { path = {}, syncUpsList = SyncUpsList:initial(deps) } end,
+
+  -- syncUpTapped and path.detail.meetingTapped stand for TCA's NavigationLink(state:), which
+  -- pushes an element: tests push with path.push, as TCA's do.
+  actions = { syncUpTapped = "integer" },
+
+  compose = {
+    relua.scope("syncUpsList", SyncUpsList),
+    relua.stack("path", { detail = SyncUpDetail, meeting = Meeting, record = RecordMeeting }),
+  },
+
+  reduce = on {
+    syncUpTapped = function(s, position)
+      local syncUp = s.syncUpsList.syncUps[position]
+      if syncUp == nil then return end
+      relua.push(s.path, { detail = SyncUpDetail.State(copy(syncUp)) })
+    end,
+    ["path.detail.meetingTapped"] = function(s, position, _, id)
+      local syncUp = element(s.path, id).detail.syncUp
+      local meeting = syncUp.meetings[position]
+      if meeting == nil then return end
+      relua.push(s.path, { meeting = { meeting = copy(meeting), syncUp = copy(syncUp) } })
+    end,
+    ["path.detail.delegate.startMeeting"] = function(s, _, _, id)
+      relua.push(s.path, { record = RecordMeeting.State(copy(element(s.path, id).detail.syncUp)) })
+    end,
+  },
+
+  view = function(s)
+    return SyncUpsList.view(s.syncUpsList)
+      .. "\n:syncUpsList.addSyncUpButtonTapped   :syncUpTapped N   :syncUpsList.onDelete {N}"
+  end,
+}
+
+SyncUps.List, SyncUps.Detail, SyncUps.Form = SyncUpsList, SyncUpDetail, require "Features.SyncUps.SyncUpForm"
+SyncUps.Record, SyncUps.Meeting = RecordMeeting, Meeting
+SyncUps.Models = require "Features.SyncUps.Models"
+return SyncUps
