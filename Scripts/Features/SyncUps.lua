@@ -15,8 +15,25 @@ local relua = require "relua"
 local SyncUpsList = require "Features.SyncUps.SyncUpsList"
 local SyncUpDetail = require "Features.SyncUps.SyncUpDetail"
 local RecordMeeting = require "Features.SyncUps.RecordMeeting"
-local Meeting = require "Features.SyncUps.Meeting"
 local feature, on = relua.feature, relua.on
+local Models = require("Features.SyncUps.SyncUpForm").Models
+
+-- SyncUps' past meeting screen (TCA's MeetingView, the path's `case meeting(Meeting, syncUp:)`):
+-- only state — the meeting and its sync-up — with no actions, so no feature: a kind of the
+-- stack that is only state.
+local Meeting = relua.stateOnly {
+  name = "Meeting",
+  view = function(s)
+    local names = {}
+    for _, attendee in ipairs(s.syncUp.attendees) do names[#names + 1] = attendee.name == "" and "(no name)" or attendee.name end
+    return table.concat({
+      ("%s — %s"):format(s.syncUp.title == "" and "(untitled)" or s.syncUp.title, Models.formatDate(s.meeting.date)),
+      "  Attendees: " .. table.concat(names, ", "),
+      "  Transcript: " .. (s.meeting.transcript == "" and "(none)" or s.meeting.transcript),
+      ":back",
+    }, "\n")
+  end,
+}
 
 -- The element of the stack with this id.
 local function element(path, id)
@@ -62,5 +79,5 @@ local SyncUps = feature "SyncUps" {
 
 SyncUps.List, SyncUps.Detail, SyncUps.Form = SyncUpsList, SyncUpDetail, require "Features.SyncUps.SyncUpForm"
 SyncUps.Record, SyncUps.Meeting = RecordMeeting, Meeting
-SyncUps.Models = require "Features.SyncUps.Models"
+SyncUps.Models = Models
 return SyncUps

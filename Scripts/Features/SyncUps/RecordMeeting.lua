@@ -4,9 +4,38 @@
 -- their share of the duration; at the end — or when the user ends early and saves — the meeting
 -- goes into the shared sync-up's past meetings and the screen dismisses itself.
 local relua = require "relua"
-local Models = require "Features.SyncUps.Models"
-require "Features.SyncUps.SpeechClient"
+local Models = require("Features.SyncUps.SyncUpForm").Models
 local feature, on, Effect = relua.feature, relua.on, relua.Effect
+
+-- SyncUps' own dependencies (TCA's SpeechClient and openSettings), declared as TCA declares a
+-- DependencyKey: a live value and a test value.
+--
+--   deps.speechClient.authorizationStatus()   "notDetermined" | "denied" | "restricted" | "authorized"
+--   deps.speechClient.requestAuthorization()  asks (may wait), answers one of those
+--   deps.speechClient.startTask()             a stream of transcripts (each the whole text so far);
+--                                             it raises when the recognizer fails
+--   deps.openSettings()                       opens the system's settings
+--
+-- relua has no microphone: the live recognizer transcribes what the store's owner posts as
+-- "speech" (in the REPL: =store:post("speech", "Hello")).
+relua.dependency "speechClient" {
+  live = {
+    authorizationStatus = function() return "authorized" end,
+    requestAuthorization = function() return "authorized" end,
+    -- Each "speech" posted is the transcript so far (TCA's bestTranscription.formattedString).
+    startTask = function() return relua.deps.notifications("speech") end,
+  },
+  -- In tests: nothing is authorized and nothing is heard, unless the test says otherwise.
+  test = {
+    authorizationStatus = function() return "denied" end,
+    requestAuthorization = function() return "denied" end,
+    startTask = function() return function() return nil end end,
+  },
+}
+
+relua.dependency "openSettings" {
+  live = function() end,
+}
 
 -- The meeting, first among the sync-up's past meetings (TCA's meetings.insert(_, at: 0)).
 local function saveMeeting(s, deps)

@@ -4,9 +4,9 @@
 -- asks before deleting, and asks the app to start a meeting (its delegate) once speech
 -- recognition allows it or the user goes on without.
 local relua = require "relua"
-local Models = require "Features.SyncUps.Models"
 local SyncUpForm = require "Features.SyncUps.SyncUpForm"
-require "Features.SyncUps.SpeechClient"
+local Models = SyncUpForm.Models
+require "Features.SyncUps.RecordMeeting"   -- declares deps.speechClient and deps.openSettings
 local feature, on, Effect = relua.feature, relua.on, relua.Effect
 
 -- The detail's alerts (TCA's AlertState statics).
@@ -107,7 +107,7 @@ local SyncUpDetail = feature "SyncUpDetail" {
     local syncUp = s.syncUp
     local lines = {
       syncUp.title == "" and "(untitled)" or syncUp.title,
-      ("  Length: %d min   Theme: %s"):format(syncUp.duration // 60, syncUp.theme),
+      ("  Length: %d:%02d   Theme: %s"):format(syncUp.duration // 60, syncUp.duration % 60, syncUp.theme),
       "  Attendees: " .. (#syncUp.attendees == 0 and "(none)" or ""),
     }
     local names = {}

@@ -1,8 +1,8 @@
 -- SyncUps' first screen (TCA's SyncUpsList): the sync-ups, kept in sync-ups.json, and a sheet to
 -- add one (the form). Opening a sync-up is the app's (its stack).
 local relua = require "relua"
-local Models = require "Features.SyncUps.Models"
 local SyncUpForm = require "Features.SyncUps.SyncUpForm"
+local Models = SyncUpForm.Models
 local feature, on = relua.feature, relua.on
 
 local function isBlank(text) return text:match("^%s*$") ~= nil end
@@ -51,8 +51,8 @@ local SyncUpsList = feature "SyncUpsList" {
     local lines = { "Daily Sync-ups" }
     if #s.syncUps == 0 then lines[2] = "  (none yet)" end
     for i, syncUp in ipairs(s.syncUps) do
-      lines[#lines + 1] = ("  %d. %s — %d attendees, %d min, %s"):format(i,
-        syncUp.title == "" and "(untitled)" or syncUp.title, #syncUp.attendees, syncUp.duration // 60, syncUp.theme)
+      lines[#lines + 1] = ("  %d. %s — %d attendee%s, %d:%02d, %s"):format(i, syncUp.title == "" and "(untitled)" or syncUp.title,
+        #syncUp.attendees, #syncUp.attendees == 1 and "" or "s", syncUp.duration // 60, syncUp.duration % 60, syncUp.theme)
     end
     return table.concat(lines, "\n")
   end,

@@ -1,3 +1,4 @@
+import Composable
 import Foundation
 import Lua
 import XCTest
@@ -65,7 +66,7 @@ final class LuaTypesGeneratorTests: XCTestCase {
       }
       let runtime = try ReluaRuntime(scriptRoots: LuaTestDiscovery.scriptRoots(for: file))
       let feature = try runtime.loadFeature(file: file)
-      var expected = ExpectedActions()
+      var expected = ExpectedActions { owner in try? runtime.host.initialState(of: owner, dependencies: Self.typesDependencies) }
       expected.walk(feature, prefix: "", element: false, seen: [ObjectIdentifier(feature)])
       XCTAssertFalse(expected.plain.isEmpty, name)
 
@@ -111,7 +112,20 @@ final class LuaTypesGeneratorTests: XCTestCase {
   /// What a store accepts, worked out from the definition: own actions, bindings, and the children's
   /// by path (elements by id, kept apart); a feature already on the path is not entered again.
   @MainActor
+  /// The dependencies `relua types` builds initial states with (its nested bindings come from them).
+  private static var typesDependencies: DependencyValues {
+    var dependencies = DependencyValues()
+    dependencies.uuid = .incrementing
+    dependencies.random = .seeded(0)
+    dependencies.date = .constant(Date(timeIntervalSince1970: 0))
+    return dependencies
+  }
+
+  @MainActor
   private struct ExpectedActions {
+    /// A feature's initial state: a bindable field holding a record binds its fields too
+    /// (`binding.syncUp.title`, issue #34 gap 4).
+    let initialState: (FeatureDefinition) -> Value?
     var plain: Set<String> = []
     var payloads: [String: PayloadType] = [:]
     var elements: Set<String> = []
@@ -127,7 +141,12 @@ final class LuaTypesGeneratorTests: XCTestCase {
 
     mutating func walk(_ feature: FeatureDefinition, prefix: String, element: Bool, seen: [ObjectIdentifier]) {
       for (name, payload) in feature.actions { add(prefix + name, payload, element: element) }
-      for field in feature.bindable { add(prefix + "binding." + field, .any, element: element) }
+      for field in feature.bindable {
+        add(prefix + "binding." + field, .any, element: element)
+        for nested in NestedBindingPaths.paths(of: initialState(feature) ?? .null, field: field) {
+          add(prefix + "binding." + nested.path, .any, element: element)
+        }
+      }
       func enter(_ child: FeatureDefinition, _ childPrefix: String, _ inElement: Bool) {
         guard !seen.contains(ObjectIdentifier(child)) else { return }
         walk(child, prefix: childPrefix, element: element || inElement, seen: seen + [ObjectIdentifier(child)])
