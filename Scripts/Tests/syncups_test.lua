@@ -551,3 +551,98 @@ describe("AppFeatureTests", function()
     end)
   end)
 end)
+
+-- Not in TCA's suite: the app played as a user plays it in the REPL — the links the views would
+-- be (syncUpTapped, meetingTapped), the recording's task, the live speech recognizer fed by posts.
+describe("the app, played", function()
+  it("opens a sync-up, records a meeting, ends it early and opens the meeting", function()
+    local syncUp = SyncUp { id = uuid(0xe0), attendees = { Attendee(uuid(0xa1), "Blob") }, duration = 60, title = "Retro" }
+    local store = relua.TestStore(SyncUps, {
+      files = syncUpsFile { syncUp },
+      deps = { clock = "test", date = 1234567890, speechClient = "live", uuid = "incrementing" },
+    })
+
+    store:send("syncUpTapped", 1, function(s)
+      s.path[1] = { id = 0, detail = SyncUpDetail.State(syncUp) }
+    end)
+    store:send("path[id=0].detail.startMeetingButtonTapped")
+    store:receive("path[id=0].detail.delegate.startMeeting", function(s)
+      s.path[2] = { id = 1, record = RecordMeeting.State(syncUp) }
+    end)
+
+    store:send("path[id=1].record.onTask")    -- the recording's screen appeared
+    store:post("speech", "We shipped it")
+    store:receive("path[id=1].record.speechResult", "We shipped it", function(s)
+      s.path[2].record.transcript = "We shipped it"
+    end)
+    store:advance(1)
+    store:receive("path[id=1].record.timerTick", function(s)
+      s.path[2].record.secondsElapsed = 1
+    end)
+
+    store:send("path[id=1].record.endMeetingButtonTapped", function(s)
+      s.path[2].record.alert = RecordMeeting.Alert.endMeeting(true)
+    end)
+    local meeting = Meeting(uuid(0), 1234567890, "We shipped it")
+    store:send("path[id=1].record.alert.confirmSave", function(s)
+      s.path[2].record.alert = nil
+      -- One place of the share asserted: the detail's and the list's copies follow.
+      s.path[2].record.syncUp.meetings = { meeting, syncUp.meetings[1] }
+    end)
+    store:receive("path.popFrom", 1, function(s)
+      s.path[2] = nil
+    end)
+    expect(store:state("syncUpsList.syncUps[1].meetings")).to_equal({ meeting })
+
+    store:send("path[id=0].detail.meetingTapped", 1, function(s)
+      s.path[2] = { id = 2, meeting = { meeting = meeting, syncUp = s.path[1].detail.syncUp } }
+    end)
+    expect(store:screens()).to_equal({ "", "path[id=0].detail", "path[id=2].meeting" })
+  end)
+end)
+
+-- What a wrong expectation of this app's tests reads like.
+describe("failures", function()
+  local function failure(fn)
+    local ok, err = pcall(fn)
+    expect(ok).to_be(false)
+    return tostring(err)
+  end
+
+  it("a saved edit expected wrong shows the diff of the shared sync-up", function()
+    local syncUp = Models.mock()
+    local store = relua.TestStore(SyncUpDetail, { state = SyncUpDetail.State(syncUp) })
+    store:send("editButtonTapped", function(s) s.destination = { edit = SyncUpForm.State(syncUp) } end)
+    store:send("destination.edit.binding.syncUp.title", "Retro", function(s) s.destination.edit.syncUp.title = "Retro" end)
+    local message = failure(function()
+      store:send("doneEditingButtonTapped", function(s)
+        s.destination = nil
+        s.syncUp.title = "Retrospective"
+      end)
+    end)
+    expect(message).to_contain("A state change does not match expectation")
+    expect(message).to_contain('−     title = "Retrospective",')
+    expect(message).to_contain('+     title = "Retro",')
+  end)
+
+  it("a recording that dismissed itself refuses a later tap", function()
+    local store = relua.TestStore(RecordMeeting, {
+      state = RecordMeeting.State(Models.mock()),
+      deps = { clock = "test" },
+    })
+    store:send("onTask")
+    store:send("endMeetingButtonTapped", function(s) s.alert = RecordMeeting.Alert.endMeeting(true) end)
+    store:send("alert.confirmDiscard", function(s) s.alert = nil end)
+    expect(failure(function() store:send("nextButtonTapped") end))
+      .to_contain("Can't send action to dismissed test store: nextButtonTapped. (The store dismissed itself: dismiss() at ")
+  end)
+
+  it("a denied recognizer starts no meeting: the delegate action never comes", function()
+    local store = relua.TestStore(SyncUpDetail, { state = SyncUpDetail.State(Models.mock()) })
+    store:send("startMeetingButtonTapped", function(s)
+      s.destination = { alert = SyncUpDetail.Alert.speechRecognitionDenied }
+    end)
+    expect(failure(function() store:receive("delegate.startMeeting") end))
+      .to_contain("Expected to receive an action matching delegate.startMeeting, but received none")
+  end)
+end)
