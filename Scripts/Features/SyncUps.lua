@@ -25,7 +25,9 @@ local Meeting = relua.stateOnly {
   name = "Meeting",
   view = function(s)
     local names = {}
-    for _, attendee in ipairs(s.syncUp.attendees) do names[#names + 1] = attendee.name == "" and "(no name)" or attendee.name end
+    for _, attendee in ipairs(s.syncUp.attendees) do
+      names[#names + 1] = attendee.name == "" and "(no name)" or attendee.name
+    end
     return table.concat({
       ("%s — %s"):format(s.syncUp.title == "" and "(untitled)" or s.syncUp.title, Models.formatDate(s.meeting.date)),
       "  Attendees: " .. table.concat(names, ", "),

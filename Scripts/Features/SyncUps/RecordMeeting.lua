@@ -51,7 +51,11 @@ local Alert = {
     local buttons = { { label = "Save and end", action = "confirmSave" } }
     if isDiscardable then buttons[#buttons + 1] = { label = "Discard", action = "confirmDiscard" } end
     buttons[#buttons + 1] = { label = "Resume" }
-    return { title = "End meeting?", message = "You are ending the meeting early. What would you like to do?", buttons = buttons }
+    return {
+      title = "End meeting?",
+      message = "You are ending the meeting early. What would you like to do?",
+      buttons = buttons,
+    }
   end,
   speechRecognizerFailed = {
     title = "Speech recognition failure",

@@ -111,7 +111,9 @@ local SyncUpDetail = feature "SyncUpDetail" {
       "  Attendees: " .. (#syncUp.attendees == 0 and "(none)" or ""),
     }
     local names = {}
-    for _, attendee in ipairs(syncUp.attendees) do names[#names + 1] = attendee.name == "" and "(no name)" or attendee.name end
+    for _, attendee in ipairs(syncUp.attendees) do
+      names[#names + 1] = attendee.name == "" and "(no name)" or attendee.name
+    end
     lines[3] = lines[3] .. table.concat(names, ", ")
     lines[#lines + 1] = "  Past meetings:" .. (#syncUp.meetings == 0 and " (none)" or "")
     for i, meeting in ipairs(syncUp.meetings) do

@@ -51,8 +51,10 @@ local SyncUpsList = feature "SyncUpsList" {
     local lines = { "Daily Sync-ups" }
     if #s.syncUps == 0 then lines[2] = "  (none yet)" end
     for i, syncUp in ipairs(s.syncUps) do
-      lines[#lines + 1] = ("  %d. %s — %d attendee%s, %d:%02d, %s"):format(i, syncUp.title == "" and "(untitled)" or syncUp.title,
-        #syncUp.attendees, #syncUp.attendees == 1 and "" or "s", syncUp.duration // 60, syncUp.duration % 60, syncUp.theme)
+      local attendees = #syncUp.attendees
+      lines[#lines + 1] = ("  %d. %s — %d attendee%s, %d:%02d, %s"):format(i,
+        syncUp.title == "" and "(untitled)" or syncUp.title, attendees, attendees == 1 and "" or "s",
+        syncUp.duration // 60, syncUp.duration % 60, syncUp.theme)
     end
     return table.concat(lines, "\n")
   end,

@@ -1,4 +1,3 @@
-import Composable
 import Foundation
 import Lua
 import XCTest
@@ -66,7 +65,7 @@ final class LuaTypesGeneratorTests: XCTestCase {
       }
       let runtime = try ReluaRuntime(scriptRoots: LuaTestDiscovery.scriptRoots(for: file))
       let feature = try runtime.loadFeature(file: file)
-      var expected = ExpectedActions { owner in try? runtime.host.initialState(of: owner, dependencies: Self.typesDependencies) }
+      var expected = ExpectedActions { owner in try? runtime.initialState(of: owner) }
       expected.walk(feature, prefix: "", element: false, seen: [ObjectIdentifier(feature)])
       XCTAssertFalse(expected.plain.isEmpty, name)
 
@@ -111,16 +110,6 @@ final class LuaTypesGeneratorTests: XCTestCase {
 
   /// What a store accepts, worked out from the definition: own actions, bindings, and the children's
   /// by path (elements by id, kept apart); a feature already on the path is not entered again.
-  @MainActor
-  /// The dependencies `relua types` builds initial states with (its nested bindings come from them).
-  private static var typesDependencies: DependencyValues {
-    var dependencies = DependencyValues()
-    dependencies.uuid = .incrementing
-    dependencies.random = .seeded(0)
-    dependencies.date = .constant(Date(timeIntervalSince1970: 0))
-    return dependencies
-  }
-
   @MainActor
   private struct ExpectedActions {
     /// A feature's initial state: a bindable field holding a record binds its fields too
