@@ -9,7 +9,7 @@
 -- The sync-ups are kept in sync-ups.json (`relua.fileStorage`): the list holds them all, the
 -- detail and the recording each hold theirs (`SyncUps:element()`), so a recorded meeting is in
 -- the detail, the list and the file at once. Play it with `relua repl Scripts/Features/SyncUps.lua`
--- (sync-ups.json is written under the script root); the speech recognizer hears what you post:
+-- (sync-ups.json is written beside this script); the speech recognizer hears what you post:
 -- `=store:post("speech", "Hello")`.
 local relua = require "relua"
 local SyncUpsList = require "Features.SyncUps.SyncUpsList"
