@@ -1342,6 +1342,36 @@ def test_shared_state_is_saved_marked_undone_and_kept_across_sessions():
         shutil.rmtree(directory)
 
 
+def test_a_trusted_os_exit_runs_the_shared_saves_still_waiting():
+    # os.exit ends the process without returning through Swift: a save waiting out its 0.2 s
+    # runs first (the exit hook), or the change a script just made is lost.
+    directory = tempfile.mkdtemp(prefix="relua-exit-")
+    try:
+        with open(os.path.join(directory, "exit.lua"), "w") as f:
+            f.write(
+                'local relua = require "relua"\n'
+                'local Notes = relua.fileStorage("notes.json")\n'
+                'local F = relua.feature "F" { state = { notes = "" }, shared = { notes = Notes },\n'
+                '  actions = { set = "string" }, reduce = relua.on { set = function(s, text) s.notes = text end } }\n'
+                'local store = relua.Store(F)\n'
+                'store:send("set", "kept")\n'
+                'os.exit(3)\n')
+        for close in ["", ", true"]:
+            with open(os.path.join(directory, "exit.lua")) as f:
+                source = f.read()
+            with open(os.path.join(directory, "exit.lua"), "w") as f:
+                f.write(re.sub(r"os\.exit\(3.*\)", "os.exit(3%s)" % close, source))
+            notes = os.path.join(directory, "notes.json")
+            if os.path.exists(notes):
+                os.remove(notes)
+            result = subprocess.run([RELUA, "--trusted", "exit.lua"], cwd=directory, capture_output=True, timeout=TIMEOUT)
+            assert result.returncode == 3, result
+            with open(notes) as f:
+                assert json.load(f) == "kept", "os.exit(3%s) kept the change" % close
+    finally:
+        shutil.rmtree(directory)
+
+
 def test_a_recorded_session_sets_up_and_asserts_shared_state():
     directory = shared_notes_directory()
     try:

@@ -10,6 +10,8 @@ extension ReluaHost {
     if let made = liveSharesIfMade { return made }
     let made = SharedRegistry(environment: sharedEnvironment(files: DiskFileSystem(), isTest: false)) { [unowned self] in self.sharedKeyKinds }
     liveSharesIfMade = made
+    // A trusted script's `os.exit` ends the process at once: the saves still waiting run first.
+    LuaProcessExit.setHook { PendingSave.runAllWaiting() }
     return made
   }
 
