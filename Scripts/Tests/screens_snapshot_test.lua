@@ -195,3 +195,24 @@ describe("Case studies", function()
     assert.screen(screensOf(case "WebSocket"), "web socket")
   end)
 end)
+
+describe("What a snapshot refuses", function()
+  local Counter = require "Features.CaseStudies.Counter"
+  local fileName = "a snapshot's name is a file name (up to 100 bytes, no '/', '\\', leading '.' or control characters): got "
+
+  it("a name that could leave the snapshots' folder, or is used twice", function()
+    local store = relua.TestStore(Counter)
+    expect(function() assert.screen(store, "../outside") end).to_error(fileName .. '"../outside"')
+    expect(function() assert.screen(store, "a/b") end).to_error(fileName .. '"a/b"')
+    expect(function() expect(store):to_match_screen(".hidden") end).to_error(fileName .. '".hidden"')
+    expect(function() assert.screen(store, 42) end).to_error("a snapshot's name is text, got number")
+    assert.screen(store, "once")
+    expect(function() assert.screen(store, "once") end)
+      .to_error("the snapshot 'once' was already taken in this test (names are unique per test)")
+  end)
+
+  it("what is not a store", function()
+    expect(function() assert.screen({}) end)
+      .to_error("a screen snapshot takes a store (relua.Store or relua.TestStore), got table")
+  end)
+end)
