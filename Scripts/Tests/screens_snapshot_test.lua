@@ -216,3 +216,37 @@ describe("What a snapshot refuses", function()
       .to_error("a screen snapshot takes a store (relua.Store or relua.TestStore), got table")
   end)
 end)
+
+describe("SyncUps", function()
+  local SyncUps = require "Features.SyncUps"
+  local Models = SyncUps.Models
+
+  it("the list, adding one, its detail, editing it, a past meeting, and deleting it", function()
+    local store = screensOf(SyncUps, {
+      files = { ["sync-ups.json"] = relua.toJSON { Models.mock() } }, deps = { uuid = "incrementing" },
+    })
+    assert.screen(store, "list")
+    store:send("syncUpsList.addSyncUpButtonTapped")
+    assert.screen(store, "add")
+    store:send("syncUpsList.dismissAddSyncUpButtonTapped")
+    store:send("syncUpTapped", 1)
+    assert.screen(store, "detail")
+    local id = store:state("path")[1].id
+    store:send(("path[id=%d].detail.editButtonTapped"):format(id))
+    assert.screen(store, "edit")
+    store:send(("path[id=%d].detail.cancelEditButtonTapped"):format(id))
+    store:send(("path[id=%d].detail.meetingTapped"):format(id), 1)
+    assert.screen(store, "meeting")
+    store:send("path.popFrom", store:state("path")[2].id)
+    store:send(("path[id=%d].detail.deleteButtonTapped"):format(id))
+    assert.screen(store, "delete alert")
+  end)
+
+  it("recording a meeting", function()
+    local store = screensOf(SyncUps.Record, {
+      state = SyncUps.Record.State(Models.mock()),
+      deps = { clock = "test", speechClient = { requestAuthorization = function() return "denied" end } },
+    })
+    assert.screen(store, "starting")
+  end)
+end)
