@@ -48,6 +48,7 @@ final class FeatureConsole {
     "  :reload            re-read the scripts, keep the state (a script error keeps the old code)",
     "  :save FILE         write the state as JSON;  :load FILE  open a saved state",
     "  :record FILE       record the session as a test (FILE ends in _test.lua);  :stop [FILE]  write it",
+    "  :record FILE --screens   the same, asserting the screen after each step (snapshots in __snapshots__)",
   ]
 
   init(session: ConsoleSession, file: String, featureValue: LuaValue) throws {
@@ -536,7 +537,10 @@ final class FeatureConsole {
     _ = try SessionRecording.module(of: file, forTestAt: path)
   }
 
-  private func startRecording(_ path: String) {
+  private func startRecording(_ argument: String) {
+    // `:record FILE --screens`: the test asserts the screen after each step (`assert.screen`).
+    let screens = argument.hasSuffix(" --screens")
+    let path = screens ? String(argument.dropLast(" --screens".count)).trimmingCharacters(in: .whitespaces) : argument
     guard !path.isEmpty else { return session.output.writeError("usage: :record FILE_test.lua") }
     if recording != nil { return session.output.writeError("already recording (:stop writes it)") }
     // Refused now, not after a whole session: the file must be one relua can write, where its
@@ -547,6 +551,7 @@ final class FeatureConsole {
       return session.output.writeError("\(ConsoleSession.message(of: error)); nothing is recorded")
     }
     let recording = SessionRecording(path: path, featureFile: file, initialState: currentState)
+    recording.assertsScreens = screens
     recording.install(on: store.store, host: session.host)
     self.recording = recording
     hookReductions()
