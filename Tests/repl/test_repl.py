@@ -787,6 +787,44 @@ def test_records_app_keeps_its_records_across_launches():
         t.close()
 
 
+def test_syncups_records_a_meeting_and_shows_it_in_the_detail():
+    # TCA's SyncUps on a copy of Scripts/Features (sync-ups.json goes there, never into the
+    # repository): add a sync-up, open it, start a meeting — its screen's task starts the timer and
+    # the speech recognizer, fed by a post — end it, and see the meeting in the detail.
+    directory = copy_scripts()
+    saved = os.path.join(directory, "Scripts", "Features", "sync-ups.json")
+    t = repl("Scripts/Features/SyncUps.lua", cwd=directory)
+    try:
+        t.expect(r"Daily Sync-ups\s+\(none yet\)")
+        t.line(":syncUpsList.addSyncUpButtonTapped")
+        t.expect(r"SyncUps › SyncUpForm")
+        t.line(':binding.syncUp.title "Retro"')
+        t.expect(r"Title:\s+Retro")
+        t.line(":syncUpsList.confirmAddSyncUpButtonTapped")
+        t.expect(r"1\. Retro — 1 attendee, 5:00, bubblegum")
+        t.line(":syncUpTapped 1")
+        t.expect(r"SyncUps › SyncUpDetail ──\s+Retro")
+        t.line(":startMeetingButtonTapped")
+        t.expect(r"SyncUps › SyncUpDetail › RecordMeeting ──")
+        t.expect(r"\(task\) :path\[id=1\]\.record\.onTask")
+        t.expect(r"0:01 elapsed, 4:59 remaining")  # the timer, a child of the task's effect
+        t.line('=store:post("speech", "We shipped it")')
+        t.expect(r"Transcript: We shipped it")
+        t.line(":endMeetingButtonTapped")
+        t.expect(r"End meeting\?")
+        t.line(":confirmSave")
+        # The recording saved the meeting into the shared sync-up and dismissed itself.
+        t.expect(r"SyncUps › SyncUpDetail ──\s+Retro[^─]*Past meetings:\s+1\. \d{4}-\d\d-\d\d \d\d:\d\d  We shipped it")
+        t.line(":quit")
+        assert t.wait_exit() == 0
+    finally:
+        t.close()
+    with open(saved) as f:
+        syncUps = json.load(f)
+    assert [m["transcript"] for m in syncUps[0]["meetings"]] == ["We shipped it"], syncUps
+    shutil.rmtree(directory)
+
+
 def start_recording(feature, test_file, first_screen, env=None):
     """A REPL on a copy of Scripts/Features opened on `feature`, recording to Scripts/Tests/`test_file`."""
     directory = copy_scripts()

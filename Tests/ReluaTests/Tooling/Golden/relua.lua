@@ -1062,6 +1062,12 @@ match = {}
 ---@overload fun(feature: Features.ResultList, options?: relua.StoreOptions): Features.ResultList.Store
 ---@overload fun(feature: Features.Search.RepositoryDetail, options?: relua.StoreOptions): Features.Search.RepositoryDetail.Store
 ---@overload fun(feature: Features.Search.RepositoryRow, options?: relua.StoreOptions): Features.Search.RepositoryRow.Store
+---@overload fun(feature: Features.SyncUps, options?: relua.StoreOptions): Features.SyncUps.Store
+---@overload fun(feature: Features.SyncUps.Meeting, options?: relua.StoreOptions): Features.SyncUps.Meeting.Store
+---@overload fun(feature: Features.SyncUps.RecordMeeting, options?: relua.StoreOptions): Features.SyncUps.RecordMeeting.Store
+---@overload fun(feature: Features.SyncUps.SyncUpDetail, options?: relua.StoreOptions): Features.SyncUps.SyncUpDetail.Store
+---@overload fun(feature: Features.SyncUps.SyncUpForm, options?: relua.StoreOptions): Features.SyncUps.SyncUpForm.Store
+---@overload fun(feature: Features.SyncUps.SyncUpsList, options?: relua.StoreOptions): Features.SyncUps.SyncUpsList.Store
 function relua.Store(feature, options) end
 
 ---An exhaustive test store of a feature; it has no dependencies but those `options.deps` gives.
@@ -1095,6 +1101,12 @@ function relua.Store(feature, options) end
 ---@overload fun(feature: Features.ResultList, options?: relua.StoreOptions): Features.ResultList.TestStore
 ---@overload fun(feature: Features.Search.RepositoryDetail, options?: relua.StoreOptions): Features.Search.RepositoryDetail.TestStore
 ---@overload fun(feature: Features.Search.RepositoryRow, options?: relua.StoreOptions): Features.Search.RepositoryRow.TestStore
+---@overload fun(feature: Features.SyncUps, options?: relua.StoreOptions): Features.SyncUps.TestStore
+---@overload fun(feature: Features.SyncUps.Meeting, options?: relua.StoreOptions): Features.SyncUps.Meeting.TestStore
+---@overload fun(feature: Features.SyncUps.RecordMeeting, options?: relua.StoreOptions): Features.SyncUps.RecordMeeting.TestStore
+---@overload fun(feature: Features.SyncUps.SyncUpDetail, options?: relua.StoreOptions): Features.SyncUps.SyncUpDetail.TestStore
+---@overload fun(feature: Features.SyncUps.SyncUpForm, options?: relua.StoreOptions): Features.SyncUps.SyncUpForm.TestStore
+---@overload fun(feature: Features.SyncUps.SyncUpsList, options?: relua.StoreOptions): Features.SyncUps.SyncUpsList.TestStore
 function relua.TestStore(feature, options) end
 
 return relua
