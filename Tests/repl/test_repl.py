@@ -1590,6 +1590,147 @@ def test_a_page_of_search_results_reads_in_a_screenful():
         server.wait()
 
 
+NOTES_WITH_A_SAVE_SHEET = """
+local relua = require "relua"
+local feature, on = relua.feature, relua.on
+local Editor = feature "Editor" {
+  state = { text = "" },
+  bindable = { "text" },
+  actions = { save = {}, cancel = {} },
+  view = function(s) return "Editing: " .. s.text end,
+}
+return feature "Notes" {
+  state = { saved = "", sheet = nil },
+  actions = { edit = {} },
+  compose = { relua.presents("sheet", Editor) },
+  reduce = on {
+    edit = function(s) s.sheet = { text = s.saved } end,
+    ["sheet.save"] = function(s) s.saved = s.sheet.text; s.sheet = nil end,
+    ["sheet.cancel"] = function(s) s.sheet = nil end,
+  },
+  view = function(s) return "Saved: " .. s.saved end,
+}
+"""
+
+
+def test_a_sheets_save_and_cancel_are_its_actions_and_double_colon_is_the_command():
+    directory = tempfile.mkdtemp(prefix="relua_repl_")
+    with open(os.path.join(directory, "Notes.lua"), "w") as f:
+        f.write(NOTES_WITH_A_SAVE_SHEET)
+    saved = os.path.join(directory, "state.json")
+    t = repl("Notes.lua", cwd=directory)
+    try:
+        t.expect(r"Notes> ")
+        t.line(":edit")
+        t.expect(r"Editing: ")
+        t.line(':binding.text "hello"')
+        t.expect(r"Editing: hello")
+        t.line(":save")
+        t.expect(r"\(:save sends Editor's action save, on screen; the REPL's command is ::save FILE\)")
+        t.expect(r"Saved: hello")
+        t.line(":save")                              # no action save on the root: the command
+        t.expect(r"usage: :save FILE")
+        t.line(":edit")
+        t.expect(r"Notes/Editor> ")
+        t.line(":save %s" % saved)                   # the action takes no payload: the command
+        t.expect(r"is the REPL's command: Editor's action save takes no payload")
+        t.expect(r"saved to")
+        t.line("::cancel")
+        t.expect(r"\(no effect is running\)")
+        t.line(":help")
+        t.expect(r"\(the REPL's command here is ::cancel \[N \| all\]\)")
+        t.line(":cancel")
+        t.expect(r"\(:cancel sends Editor's action cancel, on screen; the REPL's command is ::cancel \[N \| all\]\)")
+        t.expect(r"Saved: hello")
+        t.line("::edit")
+        t.expect(r"unknown command '::edit'")
+    finally:
+        t.close()
+    with open(saved) as f:
+        assert json.load(f)["sheet"] == {"text": "hello"}
+
+
+def records_with_one_record():
+    directory = copy_scripts()
+    t = repl("Scripts/Features/Records.lua", cwd=directory)
+    t.expect(r"No records yet\.")
+    t.line(":add")
+    t.expect(r"Records › RecordForm")
+    t.line(':binding.title "Dune"')
+    t.expect(r"Title:\s+Dune")
+    t.line(":done")
+    t.expect(r"Records: 1 \(0 favourites\)")
+    return directory, t
+
+
+def test_a_parent_action_typed_on_a_sheet_is_explained_and_a_draft_it_replaces_is_said():
+    directory, t = records_with_one_record()
+    try:
+        t.line(":open 1")
+        t.expect(r"Records/RecordDetail> ")
+        t.line(":edit")
+        t.expect(r"Records/RecordDetail/RecordForm> ")
+        t.line(':binding.title "Dune Messiah"')
+        t.expect(r"Title:\s+Dune Messiah")
+        # The detail's edit, covered by its sheet: not sent, and where it is said.
+        t.line(":edit")
+        t.expect(r"RecordForm has no action 'edit'")
+        t.expect(r"\(edit is not an action of RecordForm, the screen on top; it is RecordDetail's, beneath it "
+                 r"\(covered, as a sheet covers its parent in TCA\): :path\[id=0\]\.detail\.edit sends it\)")
+        t.line(":state path[id=0].detail.form.title")
+        t.expect(r'"Dune Messiah"')
+        # Sent by its path: the detail's reducer presents the sheet again, and that is said.
+        t.line(":path[id=0].detail.edit")
+        t.expect(r'−\s+title = "Dune Messiah",')
+        t.expect(r"\(note: path\[id=0\]\.detail\.edit is not RecordForm's action, yet it changed RecordForm, the screen on top")
+    finally:
+        t.close()
+
+
+def test_a_clocks_ticks_are_written_over_each_other_and_recorded_one_by_one():
+    directory, t = records_with_one_record()
+    os.makedirs(os.path.join(directory, "Scripts", "Tests"))
+    recorded = os.path.join(directory, "Scripts", "Tests", "records_clock_test.lua")
+    try:
+        t.line(":record %s" % recorded)
+        t.expect(r"recording to")
+        t.line(":open 1")
+        t.expect(r"\(effect\)")
+        t.expect(r"Viewed for 0:01")
+        # The next ticks, each written over the one before: the count, the diff since the first.
+        t.expect(r"\(effect ×2: path\[id=0\]\.detail\.timerTicked\)\s+\{[\s\S]*?−\s+secondsViewed = 0,\s+\+\s+secondsViewed = 2,", timeout=5)
+        t.expect(r"Viewed for 0:02")
+        t.expect(r"\(effect ×3: path\[id=0\]\.detail\.timerTicked\)", timeout=5)
+        # A line entered: the next tick starts a block of its own.
+        t.line(":state path[id=0].detail.secondsViewed")
+        t.expect(r"\n\d+\r?\n")
+        t.expect(r"\(effect\)\s+\{", timeout=5)
+        t.line(":back")
+        t.expect(r"── Records ──")
+        t.line(":stop")
+        t.expect(r"wrote .*records_clock_test\.lua")
+    finally:
+        t.close()
+    written = run_recorded_test(recorded, directory)
+    assert written.count('store:receive("path[id=0].detail.timerTicked"') >= 4, written
+
+
+def test_an_unknown_element_id_is_one_message_and_nothing_is_sent():
+    directory, t = records_with_one_record()
+    try:
+        t.line(":path[id=999].detail.toggleFavourite")
+        match = t.expect(r"cannot send path\[id=999\]\.detail\.toggleFavourite: path has no element with the id 999 "
+                         r"\(it is empty\); nothing was sent\r?\n(.*?)Records> ")
+        assert match.group(1).strip() == "", match.group(0)
+        t.line(":open 1")
+        t.expect(r"Records/RecordDetail> ")
+        t.line(":path[id=7].detail.edit")
+        t.expect(r"path has no element with the id 7 \(its ids: 0\); nothing was sent")
+        assert "missing element" not in t.buffer, t.buffer
+    finally:
+        t.close()
+
+
 def main():
     # An optional second argument runs only the tests whose name contains it.
     only = sys.argv[2] if len(sys.argv) > 2 else ""
