@@ -34,12 +34,13 @@ extension FeatureConsole {
     return nil
   }
 
-  /// The nearest screen beneath the one on top (the root aside: a name from the root is sent
-  /// as it is) with an action `name`, as `(its name, the full path)`.
+  /// The nearest screen beneath the one on top with an action `name` (its own or a scoped
+  /// child's: a root's `syncUpsList.confirmAddButtonTapped` for a sheet's Add button, TCA's
+  /// toolbar buttons being the presenter's actions), as `(its name, the full path)`.
   func screenBeneath(with name: String) -> (feature: String, path: String)? {
     let screens = store.screens
-    guard screens.count > 2 else { return nil }
-    for screen in screens.dropLast().dropFirst().reversed() {
+    guard screens.count > 1 else { return nil }
+    for screen in screens.dropLast().reversed() {
       var candidates = [screen.actionPrefix + name]
       for child in screen.feature.children where child.actionsFollowKey {
         candidates.append(screen.actionPrefix + child.key + "." + name)
