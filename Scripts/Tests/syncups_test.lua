@@ -485,11 +485,11 @@ describe("AppFeatureTests", function()
 
     store:send("path[id=0].detail.destination.alert.confirmDeletion", function(s)
       s.path[1].detail.destination = nil
+      s.syncUpsList.syncUps = {}
     end)
 
     store:receive("path.popFrom", function(s)
       s.path = {}
-      s.syncUpsList.syncUps = {}
     end)
   end)
 

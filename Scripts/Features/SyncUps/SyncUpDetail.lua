@@ -66,17 +66,15 @@ local SyncUpDetail = feature "SyncUpDetail" {
       for _, position in ipairs(positions) do table.remove(s.syncUp.meetings, position) end
     end,
     -- The detail does not hold the list, only its sync-up: it removes it from the list with a
-    -- locked write, in the effect that closes the screen.
+    -- locked write (TCA's `$syncUps.withLock` in the reducer), then closes the screen.
     ["destination.alert.confirmDeletion"] = function(s, _, deps)
       local id = s.syncUp.id
-      return Effect.run(function()
-        Models.SyncUps:withLock(function(syncUps)
-          for i = #syncUps, 1, -1 do
-            if syncUps[i].id == id then table.remove(syncUps, i) end
-          end
-        end)
-        deps.dismiss()
+      Models.SyncUps:withLock(function(syncUps)
+        for i = #syncUps, 1, -1 do
+          if syncUps[i].id == id then table.remove(syncUps, i) end
+        end
       end)
+      return Effect.run(function() deps.dismiss() end)
     end,
     ["destination.alert.continueWithoutRecording"] = function() return Effect.send("delegate.startMeeting") end,
     ["destination.alert.openSettings"] = function(_, _, deps)

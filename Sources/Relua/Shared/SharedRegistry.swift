@@ -252,6 +252,16 @@ package final class SharedRegistry {
     writeOutsideSend(share, value: whole)
   }
 
+  /// Sets what `key` names from a reducer: a write of the running send (journalled with it, saved
+  /// and spread when it ends, given back if it fails); the store's holders take it when read.
+  package func setInSend(_ key: SharedKeyDescriptor, to value: Value) throws {
+    let share = try share(for: key)
+    guard let whole = share.writing(value, at: key.projection) else {
+      throw SharedStorageError("\(key.description) has no element with id \(value[key: "id"])")
+    }
+    write(share, value: whole)
+  }
+
   /// Why what `key`'s share stores could not be loaded (`saving`: saved), or nil.
   package func error(of key: SharedKeyDescriptor, saving: Bool) throws -> String? {
     let share = try share(for: key)
