@@ -272,13 +272,43 @@ describe("shared keys' writes from Lua: each refusal says why and changes nothin
     },
   }
 
-  it("set in a reducer", function()
+  it("set in a reducer is a write of its send (TCA's withLock in a reducer), not a refusal", function()
     local store = relua.TestStore(Writer)
-    local ok, message = pcall(function() store:send("inReducer") end)
+    store:send("inReducer", function(s) s.count = 5 end)
+    expect(store:shared(Count)).to_be(5)
+  end)
+
+  it("a reducer's withLock is given back with the rest of a failed send", function()
+    local Failing = feature "FailingWriter" {
+      state = { count = 0 },
+      shared = { count = Count },
+      actions = { bump = {} },
+      reduce = on { bump = function() Count:withLock(function(n) return n + 7 end); error("no") end },
+    }
+    local store = relua.TestStore(Failing)
+    local ok, message = pcall(function() store:send("bump") end)
     expect(ok).to_be(false)
-    expect(message).to_contain("a reducer writes a share through its state")
+    expect(message).to_contain("no")
     expect(store:shared(Count)).to_be(0)
     expect(store:state("count")).to_be(0)
+  end)
+
+  it("a reducer writes a share its feature does not hold; the holders elsewhere take it", function()
+    local Remover = feature "Remover" {
+      state = {},
+      actions = { clear = {} },
+      reduce = on { clear = function() Count:withLock(function() return 0 end) end },
+    }
+    local Both = feature "Both" {
+      state = { count = 0, remover = {} },
+      shared = { count = Count },
+      actions = { set = "integer" },
+      compose = { relua.scope("remover", Remover) },
+      reduce = on { set = function(s, n) s.count = n end },
+    }
+    local store = relua.TestStore(Both)
+    store:send("set", 3, function(s) s.count = 3 end)
+    store:send("remover.clear", function(s) s.count = 0 end)
   end)
 
   it("withLock on a read-only key", function()

@@ -781,8 +781,14 @@ typedef struct relua_open_arguments {
 // os.exit(code, true) in a trusted state: Lua's closes the state, which closes the main thread's
 // pending to-be-closed variables; relua runs a script in a coroutine, so its variables are closed
 // first (the running thread's, as lua_close does the main thread's), then the state, then exit.
+static void (*relua_exit_hook)(void) = NULL;
+
+void relua_set_exit_hook(void (*hook)(void)) { relua_exit_hook = hook; }
+
 static int relua_os_exit(lua_State *L) {
   int status;
+  // What the host keeps for later (a shared file's save, waiting out its delay) runs first.
+  if (relua_exit_hook) relua_exit_hook();
   if (lua_isboolean(L, 1)) status = lua_toboolean(L, 1) ? EXIT_SUCCESS : EXIT_FAILURE;
   else status = (int)luaL_optinteger(L, 1, EXIT_SUCCESS);
   if (lua_toboolean(L, 2)) {

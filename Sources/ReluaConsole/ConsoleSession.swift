@@ -357,7 +357,10 @@ package final class ConsoleSession {
 
   // MARK: Commands
 
-  private func command(_ text: String) async {
+  private func command(_ written: String) async {
+    // `::save FILE`: the REPL's command even where the screen has an action `save`.
+    let explicit = written.hasPrefix(":")
+    let text = explicit ? String(written.dropFirst()) : written
     let name = String(text.prefix { !$0.isWhitespace })
     let argument = text.dropFirst(name.count).trimmingCharacters(in: .whitespaces)
     switch name {
@@ -367,7 +370,7 @@ package final class ConsoleSession {
       running = false
     default:
       if let feature {
-        await feature.command(name, argument)
+        await feature.command(name, argument, explicit: explicit)
       } else {
         output.writeError("unknown command ':\(name)' — :help lists the commands")
       }

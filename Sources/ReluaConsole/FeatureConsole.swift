@@ -26,7 +26,7 @@ final class FeatureConsole {
   var isRunningScreenTasks = false
   /// The commands the view on top showed when last drawn (`renderTopView`): `:help` and Tab.
   var shownViewCommands: [String] = []
-  private var shownState: Value
+  var shownState: Value
   // Time travel.
   var past: [Value] = []
   var future: [Value] = []
@@ -36,6 +36,12 @@ final class FeatureConsole {
   private(set) var eventTap: ConsoleEventTap?
   /// With an inspector: what the page's export writes.
   private(set) var export: SessionExport?
+  /// The REPL commands whose clash with a screen's action was explained (`+CommandClashes`).
+  var explainedClashes: Set<String> = []
+  /// The actions reduced since the screen was last shown, and the effect's action shown over and
+  /// over in place (`+EffectRuns`).
+  var reducedSinceShown = ReducedSinceShown()
+  var effectRun: EffectRun?
 
   static let helpLines = [
     "Feature mode (the global `store` is the app's store):",
@@ -50,6 +56,9 @@ final class FeatureConsole {
     "  :reload            re-read the scripts, keep the state (a script error keeps the old code)",
     "  :save FILE         write the state as JSON;  :load FILE  open a saved state",
     "  :record FILE       record the session as a test (FILE ends in _test.lua);  :stop [FILE]  write it",
+    "  :record FILE --screens   the same, asserting the screen after each step (snapshots in __snapshots__)",
+    "  ::COMMAND          always the REPL's command: a screen's action named like one (save, cancel…)",
+    "                     is what :save sends there (:save FILE stays the command when the action takes no payload)",
   ]
 
   init(session: ConsoleSession, file: String, featureValue: LuaValue) throws {
@@ -61,6 +70,7 @@ final class FeatureConsole {
     storeValue = .userdata(try host.lua.userdata(store))
     shownState = store.store.state
     observe()
+    hookReductions()
     if let observer = session.eventObserver {
       let tap = ConsoleEventTap(live: { [unowned self] in self.inspectionLive() }, observer: observer)
       eventTap = tap
@@ -88,7 +98,7 @@ final class FeatureConsole {
     observation = store.store.observe({ $0 }) { [weak self] state in
       guard let self, !self.isRunningCommand else { return }
       // A change that no command made: an effect's action arriving in the background.
-      self.showChange(from: self.shownState, cause: "effect")
+      self.showBackgroundChange()
     }
   }
 
@@ -107,7 +117,7 @@ final class FeatureConsole {
   func hookReductions() {
     let store = store.store
     guard recording != nil || eventTap != nil else {
-      store.onReduce = nil
+      store.onReduce = { [weak self] action, received in self?.reducedSinceShown.note(action, received: received) }
       store.onCancelFromHost = nil
       store.onRollBack = nil
       sends?.cancel()
@@ -116,6 +126,7 @@ final class FeatureConsole {
     }
     store.onReduce = { [weak self, weak store] action, received in
       guard let self, let store else { return }
+      self.reducedSinceShown.note(action, received: received)
       let state = store.state
       self.recording?.reduced(action, received: received, state: state)
       self.export?.recording.reduced(action, received: received, state: state)
@@ -166,11 +177,18 @@ final class FeatureConsole {
 
   /// `background`: the change came from an effect, not a command; Ctrl-C while it shows stops
   /// the running effects too, as at a prompt (the Ctrl-C was meant for what keeps changing it).
-  func showScreen(background: Bool = false) {
+  /// `block`: the change an effect made, shown with the screen in one write, over the block
+  /// before it when that one showed the same effect's action (`+EffectRuns`); returns where it
+  /// stands on the terminal.
+  @discardableResult
+  func showScreen(background: Bool = false, block: EffectBlock? = nil) -> LineReader.BlockMark? {
     let output = session.output
     let screens = store.screens
-    guard let top = screens.last else { return }
-    output.write(output.styled("── " + breadcrumb + " ──", .cyan))
+    guard let top = screens.last else { return nil }
+    reducedSinceShown = ReducedSinceShown()
+    let header = output.styled("── " + breadcrumb + " ──", .cyan)
+    if block == nil { output.write(header) }
+    var screenText = ""
     var pressed = false
     do {
       // The view is the script's Lua: Ctrl-C stops it, here too (a change an effect made included).
@@ -182,9 +200,19 @@ final class FeatureConsole {
         }
         return try self.renderTopView(top)
       }
-      output.write(text ?? top.state.luaLiteral(.multiLine.elided()))
+      screenText = text ?? top.state.luaLiteral(.multiLine.elided())
+      if block == nil { output.write(screenText) }
     } catch {
       session.report(error)
+    }
+    var mark: LineReader.BlockMark?
+    if let block {
+      let text = [block.preface, header, screenText].filter { !$0.isEmpty }.joined(separator: "\n")
+      if session.reader.isInteractive {
+        mark = LineReader.writeBlock(text, replacing: block.replacing)
+      } else {
+        output.write(text)
+      }
     }
     if background, pressed {
       let stopped = session.host.cancelRunningEffects()
@@ -194,6 +222,7 @@ final class FeatureConsole {
     shownState = store.store.state
     session.showPromptOfTopScreen()
     runScreenTasks()
+    return mark
   }
 
   /// Prints the diff since `old` (like TCA's `_printChanges`) and the screen, if anything changed.
@@ -225,8 +254,18 @@ final class FeatureConsole {
     return body()
   }
 
-  func command(_ name: String, _ argument: String) async {
-    asCommand { runCommand(name, argument) }
+  /// `:name argument`; `explicit`: written `::name`, always the REPL's command, never an action.
+  func command(_ name: String, _ argument: String, explicit: Bool = false) async {
+    asCommand {
+      if explicit {
+        guard Self.commandUsages[name] != nil else {
+          return session.output.writeError("unknown command '::\(name)' — ::COMMAND is one of the REPL's commands (:help lists them); an action is :\(name)")
+        }
+      } else if sendsScreenAction(name, argument) {
+        return send(name, payloadSource: argument.isEmpty ? nil : argument)
+      }
+      runCommand(name, argument)
+    }
   }
 
   private func runCommand(_ name: String, _ argument: String) {
@@ -331,7 +370,7 @@ final class FeatureConsole {
   }
 
   /// Sends `name` relative to the screen on top, else as a path from the root.
-  private func send(_ name: String, payloadSource: String?) {
+  func send(_ name: String, payloadSource: String?) {
     let payload: Value
     do {
       payload = try payloadSource.map(evaluatePayload) ?? .null
@@ -356,6 +395,9 @@ final class FeatureConsole {
     // no such global). Not taken as text: `:setCount n` sends the global n, as `store:send` would;
     // the error says how to write the text instead.
     let unsetName = payload.isNull ? payloadSource.flatMap(Self.luaName) : nil
+    if let missing = missingElement(in: action) { return session.output.writeError(session.output.styled(missing, .red)) }
+    // Not the top screen's (sent from the root, or nowhere): a screen beneath may have it.
+    let fromTop = store.screens.count == 1 || candidates.dropLast().contains { $0 == action && (try? store.resolver.steps($0)) != nil }
     perform {
       do {
         try self.store.send(action, payload: payload)
@@ -363,8 +405,11 @@ final class FeatureConsole {
         let name = unsetName!
         throw ReluaError.badAction(
           message + " — \(name) is a Lua name (a variable, nil here); write \"\(name)\" to send the text \(name)")
+      } catch ReluaError.badAction(let message) where !fromTop && self.beneathHint(for: name) != nil {
+        throw ReluaError.badAction(message + "\n" + self.beneathHint(for: name)!)
       }
     }
+    noteScreenChangedFromBeneath(top: top, action: action)
   }
 
   /// `source` when it is one Lua name (`milk`), not a keyword; nil otherwise.
@@ -541,7 +586,10 @@ final class FeatureConsole {
     _ = try SessionRecording.module(of: file, forTestAt: path)
   }
 
-  private func startRecording(_ path: String) {
+  private func startRecording(_ argument: String) {
+    // `:record FILE --screens`: the test asserts the screen after each step (`assert.screen`).
+    let screens = argument.hasSuffix(" --screens")
+    let path = screens ? String(argument.dropLast(" --screens".count)).trimmingCharacters(in: .whitespaces) : argument
     guard !path.isEmpty else { return session.output.writeError("usage: :record FILE_test.lua") }
     if recording != nil { return session.output.writeError("already recording (:stop writes it)") }
     // Refused now, not after a whole session: the file must be one relua can write, where its
@@ -552,6 +600,7 @@ final class FeatureConsole {
       return session.output.writeError("\(ConsoleSession.message(of: error)); nothing is recorded")
     }
     let recording = SessionRecording(path: path, featureFile: file, initialState: currentState)
+    recording.assertsScreens = screens
     recording.install(on: store.store, host: session.host)
     self.recording = recording
     hookReductions()
@@ -651,6 +700,11 @@ final class FeatureConsole {
       guard child.storage == .field, case .feature(let scoped)? = child.onlyDestination else { continue }
       entries += scoped.actions.sorted { $0.key < $1.key }.map { (name: $0.key, payload: $0.value, note: "\(child.key).\($0.key)") }
     }
+    // (An action named like a REPL command is what :NAME sends here: say where the command went.)
+    entries = entries.map { entry in
+      guard let usage = Self.commandUsages[entry.name] else { return entry }
+      return (entry.name, entry.payload, (entry.note.isEmpty ? "" : entry.note + "; ") + "the REPL's command here is " + usage)
+    }
     if entries.isEmpty { lines.append("  (none of its own)") }
     let width = entries.map { $0.name.count + ($0.payload == .none ? 0 : $0.payload.description.count + 1) }.max() ?? 0
     for entry in entries {
@@ -670,6 +724,7 @@ final class FeatureConsole {
 
   func completions() -> [String] {
     var names = [":send", ":state", ":screens", ":back", ":cancel", ":undo", ":redo", ":reload", ":save", ":load", ":record", ":stop"]
+    names += Self.commandUsages.keys.map { "::" + $0 }
     if let top = store.screens.last {
       names += top.feature.actions.keys.map { ":" + $0 }
       names += Self.bindingCompletions(top)

@@ -140,6 +140,7 @@ package final class LineReader: @unchecked Sendable {
   /// the cursor where it was. In order with everything else written.
   package static func write(_ text: String, toError: Bool = false) {
     outputLock.withLock {
+      writesAndLines &+= 1
       guard editing else { return emit(text, toError: toError) }
       queuedOutput.append((text, toError))
       var byte: UInt8 = 0
@@ -164,6 +165,7 @@ package final class LineReader: @unchecked Sendable {
   /// The prompt to show: the one `readLine` was given, or a newer one from `changePrompt`.
   private static func beginEditing() -> String {
     outputLock.withLock {
+      writesAndLines &+= 1
       editing = true
       shownPrompt = prompt
       return prompt
@@ -191,6 +193,7 @@ package final class LineReader: @unchecked Sendable {
   /// After `readline`: what came too late to be shown above the line follows it.
   private static func endEditing() {
     outputLock.withLock {
+      writesAndLines &+= 1
       editing = false
       flushQueuedOutput()
     }
@@ -225,6 +228,75 @@ package final class LineReader: @unchecked Sendable {
   private static func drainOutputPipe() {
     var bytes = [UInt8](repeating: 0, count: 64)
     while read(outputPipe.read, &bytes, bytes.count) > 0 {}
+  }
+
+  // MARK: A block rewritten in place
+
+  /// Bumped (under `outputLock`) by each write and each line's start and end: a block is still
+  /// the last thing above the prompt while this is what it was right after it.
+  nonisolated(unsafe) private static var writesAndLines = 0
+  /// What the last block queued writes before its text (the move over the block it replaces).
+  nonisolated(unsafe) private static var queuedBlockPrefix = ""
+
+  /// A block written above the line being edited: where it stands, and the rows it takes.
+  package struct BlockMark: Sendable, Equatable {
+    let writesAndLines: Int
+    let rows: Int
+  }
+
+  /// Whether the block at `mark` is still the last thing written above the line being edited
+  /// (nothing written, no line entered since).
+  package static func isLast(_ mark: BlockMark) -> Bool {
+    outputLock.withLock { editing && writesAndLines == mark.writesAndLines }
+  }
+
+  /// Writes `text` as `write` does; `replacing` a block that is still the last written (an
+  /// effect's timer tick after tick), writes it over that block instead: the terminal's cursor
+  /// goes up the block's rows and clears to the end of the screen first. Returns the new block's
+  /// mark, nil when it could not be replaced in turn (not editing, or a line too wide or too many
+  /// to count its rows surely).
+  @discardableResult
+  package static func writeBlock(_ text: String, replacing previous: BlockMark?) -> BlockMark? {
+    let rows = rowsFitting(text)
+    return outputLock.withLock { () -> BlockMark? in
+      writesAndLines &+= 1
+      guard editing else {
+        emit(text, toError: false)
+        return nil
+      }
+      if let previous, previous.writesAndLines == writesAndLines - 1 {
+        if !queuedOutput.isEmpty {
+          // Not shown yet: the new text takes its place in the queue (after what moves up over
+          // the block before it, if that one was shown).
+          queuedOutput[queuedOutput.count - 1].text = queuedBlockPrefix + text
+        } else {
+          queuedBlockPrefix = "\u{1B}[\(previous.rows)A\u{1B}[J"
+          queuedOutput.append((queuedBlockPrefix + text, false))
+        }
+      } else {
+        queuedBlockPrefix = ""
+        queuedOutput.append((text, false))
+      }
+      var byte: UInt8 = 0
+      _ = Glibc.write(outputPipe.write, &byte, 1)
+      return rows.map { BlockMark(writesAndLines: writesAndLines, rows: $0) }
+    }
+  }
+
+  /// The rows `text` takes on the terminal, when each of its lines surely fits on one row (its
+  /// colours aside; a wide character counted as two columns) and all fit on the screen; nil otherwise.
+  private static func rowsFitting(_ text: String) -> Int? {
+    var size = winsize()
+    let known = ioctl(STDOUT_FILENO, UInt(TIOCGWINSZ), &size) == 0 && size.ws_col > 0 && size.ws_row > 0
+    let (columns, screenRows) = known ? (Int(size.ws_col), Int(size.ws_row)) : (80, 24)
+    let lines = text.replacingOccurrences(of: "\u{1B}\\[[0-9;]*m", with: "", options: .regularExpression)
+      .split(separator: "\n", omittingEmptySubsequences: false)
+    guard lines.count < screenRows - 1 else { return nil }
+    for line in lines {
+      let width = line.unicodeScalars.reduce(0) { $0 + ($1.value >= 0x1100 && $1.value < 0x2000 || $1.value >= 0x2E80 ? 2 : 1) }
+      guard width < columns else { return nil }
+    }
+    return lines.count
   }
 
   // MARK: Completion (libedit calls back on the reading thread)

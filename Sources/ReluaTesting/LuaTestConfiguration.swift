@@ -45,6 +45,9 @@ public struct LuaTestConfiguration {
   /// cancelled; nil or 0: no limit. The instruction limit stops a test that computes too long;
   /// this one also stops one that waits forever (on the live clock, a sleep of 9e9 s).
   public var testTimeout: Double?
+  /// Rewrites the screen snapshots that differ instead of failing (`relua test --update-snapshots`);
+  /// missing ones are written either way (`LuaTestSnapshots`).
+  public var updateSnapshots = false
 
   /// `relua test`'s instruction limit: 100 million VM instructions per test between awaits.
   public static let defaultInstructionLimit = 100_000_000

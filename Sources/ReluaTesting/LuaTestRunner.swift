@@ -20,6 +20,8 @@ package final class LuaTestRunner {
   /// The running test's wall-clock limit and declaration line (a timed-out step names them).
   private var watchdog: LuaTestWatchdog?
   private var testLocation: String?
+  /// The screen snapshots the tests take (what this run wrote and updated: `written`, `updated`).
+  package let snapshots = LuaTestSnapshots()
 
   package init(configuration: LuaTestConfiguration = LuaTestConfiguration()) {
     self.configuration = configuration
@@ -173,7 +175,10 @@ package final class LuaTestRunner {
       var notes: [String] = []
       testLocation = location
       defer { testLocation = nil }
+      snapshots.updates = configuration.updateSnapshots
+      snapshots.begin(file: file, test: name)
       let outcome = await runTest(file: file, occurrence: occurrence, name: name, notes: &notes)
+      notes += snapshots.end()
       return LuaTestResult(name: name, file: file, outcome: outcome, notes: notes, location: location)
     }
   }
@@ -558,6 +563,8 @@ package final class LuaTestRunner {
         assertions.count > 1 ? assertions[1] : .nil)
       // `require "busted"`, `require "luassert"`, `require "say"`…: relua's own.
       try state.call(state.load(LuaTestModules.source, name: LuaTestModules.chunkName), luassert.first ?? .nil)
+      // `assert.screen(store)` and `expect(store):to_match_screen()`.
+      try snapshots.install(in: state, host: host)
       try configuration.prepareState(state)
       do {
         try state.call(state.load(file: file))

@@ -72,6 +72,10 @@ struct TestCommand: AsyncParsableCommand {
     valueName: "FILE"))
   var outputFile: String?
 
+  @Flag(help: ArgumentHelp(
+    "Rewrite the screen snapshots (__snapshots__/…) that differ from the screen instead of failing; says which."))
+  var updateSnapshots = false
+
   @Flag(help: "Print the tests that would run, one per line as FILE:LINE: NAME, and run none.")
   var list = false
 
@@ -175,7 +179,7 @@ struct TestCommand: AsyncParsableCommand {
       cPath: sandbox.trusted ? (cpath.isEmpty ? Self.defaultCPath : cpath.joined(separator: ";")) : nil,
       memoryLimit: sandbox.memoryLimit ?? LuaTestConfiguration.defaultMemoryLimit,
       instructionLimit: sandbox.instructionLimit ?? LuaTestConfiguration.defaultInstructionLimit,
-      testTimeout: testTimeout)
+      testTimeout: testTimeout, updateSnapshots: updateSnapshots)
     let code = await Self.runTests(options)
     if code != 0 { throw ExitCode(code) }
   }
@@ -199,6 +203,8 @@ struct TestCommand: AsyncParsableCommand {
     var instructionLimit: Int
     /// Seconds of wall clock per test; 0: no limit.
     var testTimeout: Double = LuaTestConfiguration.defaultTestTimeout
+    /// `--update-snapshots`.
+    var updateSnapshots = false
   }
 
   static var defaultPath: String {
@@ -239,6 +245,7 @@ struct TestCommand: AsyncParsableCommand {
       print: format == .tap ? { text in for line in LuaTestText.lines(text) { write("# " + line) } }
         : format == .console ? nil : writeError,
       coverage: coverage, testTimeout: options.testTimeout))
+    runner.configuration.updateSnapshots = options.updateSnapshots
     if let seed = options.seed {
       (format == .console ? write : writeError)("Shuffled with seed \(seed) (--seed \(seed) repeats this order)")
     }
@@ -264,6 +271,7 @@ struct TestCommand: AsyncParsableCommand {
       case .console: LuaTestConsoleReporter(style: usesSymbols ? .symbols : .plain, write: write)
       }
     let summary = await runner.run(paths: options.paths, reporter: reporter)
+    if let line = snapshotLine(runner.snapshots) { (format == .console ? write : writeError)(line) }
     if let coverage, let path = options.coverageFile {
       let report = LuaTestCoverageReport(
         coverage, roots: LuaTestCoverageReport.roots(ofTestFiles: LuaTestDiscovery.testFiles(in: options.paths)))
@@ -283,6 +291,16 @@ struct TestCommand: AsyncParsableCommand {
     }
     if noTestSelected(summary.results.isEmpty, options) { return 1 }
     return summary.exitCode
+  }
+
+  /// `Snapshots: 2 written, 1 updated` after the closing line, when the run wrote any (each test
+  /// names its own in a note).
+  @MainActor
+  private static func snapshotLine(_ snapshots: LuaTestSnapshots) -> String? {
+    let written = Set(snapshots.written).count, updated = Set(snapshots.updated).count
+    guard written + updated > 0 else { return nil }
+    return "Snapshots: " + [written > 0 ? "\(written) written" : nil, updated > 0 ? "\(updated) updated" : nil]
+      .compactMap { $0 }.joined(separator: ", ")
   }
 
   /// A filter or tags that select nothing are a mistake to say out loud, not a silent success.

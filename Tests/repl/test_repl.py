@@ -824,6 +824,44 @@ def test_records_app_keeps_its_records_across_launches():
         t.close()
 
 
+def test_syncups_records_a_meeting_and_shows_it_in_the_detail():
+    # TCA's SyncUps on a copy of Scripts/Features (sync-ups.json goes there, never into the
+    # repository): add a sync-up, open it, start a meeting — its screen's task starts the timer and
+    # the speech recognizer, fed by a post — end it, and see the meeting in the detail.
+    directory = copy_scripts()
+    saved = os.path.join(directory, "Scripts", "Features", "sync-ups.json")
+    t = repl("Scripts/Features/SyncUps.lua", cwd=directory)
+    try:
+        t.expect(r"Daily Sync-ups\s+\(none yet\)")
+        t.line(":syncUpsList.addSyncUpButtonTapped")
+        t.expect(r"SyncUps › SyncUpForm")
+        t.line(':binding.syncUp.title "Retro"')
+        t.expect(r"Title:\s+Retro")
+        t.line(":syncUpsList.confirmAddSyncUpButtonTapped")
+        t.expect(r"1\. Retro — 1 attendee, 5:00, bubblegum")
+        t.line(":syncUpTapped 1")
+        t.expect(r"SyncUps › SyncUpDetail ──\s+Retro")
+        t.line(":startMeetingButtonTapped")
+        t.expect(r"SyncUps › SyncUpDetail › RecordMeeting ──")
+        t.expect(r"\(task\) :path\[id=1\]\.record\.onTask")
+        t.expect(r"0:01 elapsed, 4:59 remaining")  # the timer, a child of the task's effect
+        t.line('=store:post("speech", "We shipped it")')
+        t.expect(r"Transcript: We shipped it")
+        t.line(":endMeetingButtonTapped")
+        t.expect(r"End meeting\?")
+        t.line(":confirmSave")
+        # The recording saved the meeting into the shared sync-up and dismissed itself.
+        t.expect(r"SyncUps › SyncUpDetail ──\s+Retro[^─]*Past meetings:\s+1\. \d{4}-\d\d-\d\d \d\d:\d\d  We shipped it")
+        t.line(":quit")
+        assert t.wait_exit() == 0
+    finally:
+        t.close()
+    with open(saved) as f:
+        syncUps = json.load(f)
+    assert [m["transcript"] for m in syncUps[0]["meetings"]] == ["We shipped it"], syncUps
+    shutil.rmtree(directory)
+
+
 def start_recording(feature, test_file, first_screen, env=None):
     """A REPL on a copy of Scripts/Features opened on `feature`, recording to Scripts/Tests/`test_file`."""
     directory = copy_scripts()
@@ -1341,6 +1379,36 @@ def test_shared_state_is_saved_marked_undone_and_kept_across_sessions():
         shutil.rmtree(directory)
 
 
+def test_a_trusted_os_exit_runs_the_shared_saves_still_waiting():
+    # os.exit ends the process without returning through Swift: a save waiting out its 0.2 s
+    # runs first (the exit hook), or the change a script just made is lost.
+    directory = tempfile.mkdtemp(prefix="relua-exit-")
+    try:
+        with open(os.path.join(directory, "exit.lua"), "w") as f:
+            f.write(
+                'local relua = require "relua"\n'
+                'local Notes = relua.fileStorage("notes.json")\n'
+                'local F = relua.feature "F" { state = { notes = "" }, shared = { notes = Notes },\n'
+                '  actions = { set = "string" }, reduce = relua.on { set = function(s, text) s.notes = text end } }\n'
+                'local store = relua.Store(F)\n'
+                'store:send("set", "kept")\n'
+                'os.exit(3)\n')
+        for close in ["", ", true"]:
+            with open(os.path.join(directory, "exit.lua")) as f:
+                source = f.read()
+            with open(os.path.join(directory, "exit.lua"), "w") as f:
+                f.write(re.sub(r"os\.exit\(3.*\)", "os.exit(3%s)" % close, source))
+            notes = os.path.join(directory, "notes.json")
+            if os.path.exists(notes):
+                os.remove(notes)
+            result = subprocess.run([RELUA, "--trusted", "exit.lua"], cwd=directory, capture_output=True, timeout=TIMEOUT)
+            assert result.returncode == 3, result
+            with open(notes) as f:
+                assert json.load(f) == "kept", "os.exit(3%s) kept the change" % close
+    finally:
+        shutil.rmtree(directory)
+
+
 def test_a_recorded_session_sets_up_and_asserts_shared_state():
     directory = shared_notes_directory()
     try:
@@ -1557,6 +1625,147 @@ def test_a_page_of_search_results_reads_in_a_screenful():
     finally:
         server.kill()
         server.wait()
+
+
+NOTES_WITH_A_SAVE_SHEET = """
+local relua = require "relua"
+local feature, on = relua.feature, relua.on
+local Editor = feature "Editor" {
+  state = { text = "" },
+  bindable = { "text" },
+  actions = { save = {}, cancel = {} },
+  view = function(s) return "Editing: " .. s.text end,
+}
+return feature "Notes" {
+  state = { saved = "", sheet = nil },
+  actions = { edit = {} },
+  compose = { relua.presents("sheet", Editor) },
+  reduce = on {
+    edit = function(s) s.sheet = { text = s.saved } end,
+    ["sheet.save"] = function(s) s.saved = s.sheet.text; s.sheet = nil end,
+    ["sheet.cancel"] = function(s) s.sheet = nil end,
+  },
+  view = function(s) return "Saved: " .. s.saved end,
+}
+"""
+
+
+def test_a_sheets_save_and_cancel_are_its_actions_and_double_colon_is_the_command():
+    directory = tempfile.mkdtemp(prefix="relua_repl_")
+    with open(os.path.join(directory, "Notes.lua"), "w") as f:
+        f.write(NOTES_WITH_A_SAVE_SHEET)
+    saved = os.path.join(directory, "state.json")
+    t = repl("Notes.lua", cwd=directory)
+    try:
+        t.expect(r"Notes> ")
+        t.line(":edit")
+        t.expect(r"Editing: ")
+        t.line(':binding.text "hello"')
+        t.expect(r"Editing: hello")
+        t.line(":save")
+        t.expect(r"\(:save sends Editor's action save, on screen; the REPL's command is ::save FILE\)")
+        t.expect(r"Saved: hello")
+        t.line(":save")                              # no action save on the root: the command
+        t.expect(r"usage: :save FILE")
+        t.line(":edit")
+        t.expect(r"Notes/Editor> ")
+        t.line(":save %s" % saved)                   # the action takes no payload: the command
+        t.expect(r"is the REPL's command: Editor's action save takes no payload")
+        t.expect(r"saved to")
+        t.line("::cancel")
+        t.expect(r"\(no effect is running\)")
+        t.line(":help")
+        t.expect(r"\(the REPL's command here is ::cancel \[N \| all\]\)")
+        t.line(":cancel")
+        t.expect(r"\(:cancel sends Editor's action cancel, on screen; the REPL's command is ::cancel \[N \| all\]\)")
+        t.expect(r"Saved: hello")
+        t.line("::edit")
+        t.expect(r"unknown command '::edit'")
+    finally:
+        t.close()
+    with open(saved) as f:
+        assert json.load(f)["sheet"] == {"text": "hello"}
+
+
+def records_with_one_record():
+    directory = copy_scripts()
+    t = repl("Scripts/Features/Records.lua", cwd=directory)
+    t.expect(r"No records yet\.")
+    t.line(":add")
+    t.expect(r"Records › RecordForm")
+    t.line(':binding.title "Dune"')
+    t.expect(r"Title:\s+Dune")
+    t.line(":done")
+    t.expect(r"Records: 1 \(0 favourites\)")
+    return directory, t
+
+
+def test_a_parent_action_typed_on_a_sheet_is_explained_and_a_draft_it_replaces_is_said():
+    directory, t = records_with_one_record()
+    try:
+        t.line(":open 1")
+        t.expect(r"Records/RecordDetail> ")
+        t.line(":edit")
+        t.expect(r"Records/RecordDetail/RecordForm> ")
+        t.line(':binding.title "Dune Messiah"')
+        t.expect(r"Title:\s+Dune Messiah")
+        # The detail's edit, covered by its sheet: not sent, and where it is said.
+        t.line(":edit")
+        t.expect(r"RecordForm has no action 'edit'")
+        t.expect(r"\(edit is not an action of RecordForm, the screen on top; it is RecordDetail's, beneath it "
+                 r"\(covered, as a sheet covers its parent in TCA\): :path\[id=0\]\.detail\.edit sends it\)")
+        t.line(":state path[id=0].detail.form.title")
+        t.expect(r'"Dune Messiah"')
+        # Sent by its path: the detail's reducer presents the sheet again, and that is said.
+        t.line(":path[id=0].detail.edit")
+        t.expect(r'−\s+title = "Dune Messiah",')
+        t.expect(r"\(note: path\[id=0\]\.detail\.edit is not RecordForm's action, yet it changed RecordForm, the screen on top")
+    finally:
+        t.close()
+
+
+def test_a_clocks_ticks_are_written_over_each_other_and_recorded_one_by_one():
+    directory, t = records_with_one_record()
+    os.makedirs(os.path.join(directory, "Scripts", "Tests"))
+    recorded = os.path.join(directory, "Scripts", "Tests", "records_clock_test.lua")
+    try:
+        t.line(":record %s" % recorded)
+        t.expect(r"recording to")
+        t.line(":open 1")
+        t.expect(r"\(effect\)")
+        t.expect(r"Viewed for 0:01")
+        # The next ticks, each written over the one before: the count, the diff since the first.
+        t.expect(r"\(effect ×2: path\[id=0\]\.detail\.timerTicked\)\s+\{[\s\S]*?−\s+secondsViewed = 0,\s+\+\s+secondsViewed = 2,", timeout=5)
+        t.expect(r"Viewed for 0:02")
+        t.expect(r"\(effect ×3: path\[id=0\]\.detail\.timerTicked\)", timeout=5)
+        # A line entered: the next tick starts a block of its own.
+        t.line(":state path[id=0].detail.secondsViewed")
+        t.expect(r"\n\d+\r?\n")
+        t.expect(r"\(effect\)\s+\{", timeout=5)
+        t.line(":back")
+        t.expect(r"── Records ──")
+        t.line(":stop")
+        t.expect(r"wrote .*records_clock_test\.lua")
+    finally:
+        t.close()
+    written = run_recorded_test(recorded, directory)
+    assert written.count('store:receive("path[id=0].detail.timerTicked"') >= 4, written
+
+
+def test_an_unknown_element_id_is_one_message_and_nothing_is_sent():
+    directory, t = records_with_one_record()
+    try:
+        t.line(":path[id=999].detail.toggleFavourite")
+        match = t.expect(r"cannot send path\[id=999\]\.detail\.toggleFavourite: path has no element with the id 999 "
+                         r"\(it is empty\); nothing was sent\r?\n(.*?)Records> ")
+        assert match.group(1).strip() == "", match.group(0)
+        t.line(":open 1")
+        t.expect(r"Records/RecordDetail> ")
+        t.line(":path[id=7].detail.edit")
+        t.expect(r"path has no element with the id 7 \(its ids: 0\); nothing was sent")
+        assert "missing element" not in t.buffer, t.buffer
+    finally:
+        t.close()
 
 
 def main():

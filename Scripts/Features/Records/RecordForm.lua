@@ -14,7 +14,8 @@ local RecordForm = feature "RecordForm" {
   bindable = { "title", "notes", "favourite" },
 
   -- done (save the draft) and discard are the presenter's to carry out; the sheet only checks
-  -- the draft first. (Not `save` and `cancel`: those are REPL commands, :save FILE and :cancel.)
+  -- the draft first. (`save` and `cancel` would do too: `:save` sends a screen's own action in the
+  -- REPL, whose command is then `::save FILE`.)
   actions = { done = {}, discard = {} },
 
   reduce = on {

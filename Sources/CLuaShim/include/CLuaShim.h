@@ -155,6 +155,9 @@ static inline relua_control *relua_getcontrol(lua_State *L) {
 /// from. Protected; on error returns a status with the message on top.
 /// `ignore_environment`: lua.c's `-E` (the registry's LUA_NOENV: `package` reads no LUA_PATH/LUA_CPATH).
 int relua_openlibs(lua_State *L, int trusted, int ignore_environment, const char *const *roots, int root_count);
+
+/// Sets what a trusted `os.exit` runs before the process ends (NULL: nothing).
+void relua_set_exit_hook(void (*hook)(void));
 /// LUA_COPYRIGHT: "Lua 5.4.x  Copyright (C) … Lua.org, PUC-Rio", as lua.c's `-v` prints it.
 const char *relua_copyright(void);
 

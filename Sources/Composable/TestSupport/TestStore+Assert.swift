@@ -11,18 +11,7 @@ extension TestStore {
   /// `assert(_:file:line:)` for a host whose caller's place is not Swift source.
   public func assert(_ update: (inout State) throws -> Void, at location: SourceLocation) {
     currentLocation = location
-    if !received.isEmpty {
-      if exhaustivity == .on {
-        fail(
-          "Must handle \(received.count) received action\(received.count == 1 ? "" : "s") before asserting state: …\n\n"
-            + "Unhandled actions:\n" + received.map { "  " + describeAction($0.action) }.joined(separator: "\n"),
-          at: location)
-      } else {
-        reportSkipped(received.map(\.action), at: location)
-      }
-      if let last = received.last { state = last.state }
-      received.removeAll()
-    }
+    requireReceivedHandled(before: "asserting state", at: location)
     let actual = store.state
     var expected = exhaustivity == .on ? state : actual
     do {

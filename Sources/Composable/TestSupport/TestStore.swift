@@ -213,18 +213,7 @@ public final class TestStore<State, Action> {
   public func send(_ action: Action, assert: ((inout State) throws -> Void)?, at location: SourceLocation) async -> TestStoreTask {
     currentLocation = location
     if root.isDismissed { return refuseSendAfterDismissal(action, at: location) }
-    if !received.isEmpty {
-      if exhaustivity == .on {
-        fail(
-          "Must handle \(received.count) received action\(received.count == 1 ? "" : "s") before sending an action: …\n\n"
-            + "Unhandled actions:\n" + received.map { "  " + describeAction($0.action) }.joined(separator: "\n"),
-          at: location)
-      } else {
-        reportSkipped(received.map(\.action), at: location)
-      }
-      if let last = received.last { state = last.state }
-      received.removeAll()
-    }
+    requireReceivedHandled(before: "sending an action", at: location)
     attributeEffects()
     let first = root.nextTaskID
     sentState = nil
@@ -576,5 +565,24 @@ extension String {
   func indented(by count: Int) -> String {
     let indent = String(repeating: " ", count: count)
     return split(separator: "\n", omittingEmptySubsequences: false).map { indent + $0 }.joined(separator: "\n")
+  }
+}
+
+extension TestStore {
+  /// Before a send or an assertion: actions received and not asserted yet fail an exhaustive
+  /// store (`Must handle N received actions before …`) or are reported skipped; the state
+  /// asserted last moves past them.
+  func requireReceivedHandled(before what: String, at location: SourceLocation) {
+    guard !received.isEmpty else { return }
+    if exhaustivity == .on {
+      fail(
+        "Must handle \(received.count) received action\(received.count == 1 ? "" : "s") before \(what): …\n\n"
+          + "Unhandled actions:\n" + received.map { "  " + describeAction($0.action) }.joined(separator: "\n"),
+        at: location)
+    } else {
+      reportSkipped(received.map(\.action), at: location)
+    }
+    if let last = received.last { state = last.state }
+    received.removeAll()
   }
 }

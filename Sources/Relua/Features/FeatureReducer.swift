@@ -67,10 +67,18 @@ enum FeatureReducerBuilder {
       case .own:
         if let swift = feature.swiftReducer {
           sequence.append(swift)
+        } else if !feature.sharedBindings.isEmpty {
+          // (Wrapped below; the shares' wrapper calls the leaf itself, on the main actor.)
+          sequence.append(AnyFeatureReducer(SharedFieldsReducer(leaf: LuaLeafReducer(feature: feature, host: host), feature: feature, host: host)))
+          continue
         } else {
           sequence.append(AnyFeatureReducer(LuaLeafReducer(feature: feature, host: host)))
         }
       case .reduce(let own):
+        if !feature.sharedBindings.isEmpty {
+          sequence.append(AnyFeatureReducer(SharedFieldsReducer(leaf: LuaLeafReducer(feature: feature, host: host, reducer: own), feature: feature, host: host)))
+          continue
+        }
         sequence.append(AnyFeatureReducer(LuaLeafReducer(feature: feature, host: host, reducer: own)))
       case .onChange(let entry):
         sequence.append(AnyFeatureReducer(OnChangeReducer(entry: entry, feature: feature, host: host, baseline: baseline)))

@@ -85,10 +85,11 @@ function SharedKeyMethods:readOnly()
 end
 -- The value (a plain table), in a reducer or an effect: the store's share.
 function SharedKeyMethods:get() return host.sharedGet(checkKey(self, "get")) end
--- In an effect: sets the value (every holder sees it; saved).
+-- In an effect or a reducer: sets the value (every holder sees it; saved; in a reducer, a write of
+-- its send).
 function SharedKeyMethods:set(value) host.sharedSet(checkKey(self, "set"), value) end
--- In an effect: fn(value) changes the value (a plain table) in place or returns a new one; no
--- other write comes between reading and writing it (fn cannot await).
+-- In an effect or a reducer: fn(value) changes the value (a plain table) in place or returns a new
+-- one; no other write comes between reading and writing it (fn cannot await).
 function SharedKeyMethods:withLock(fn)
   checkKey(self, "withLock")
   if type(fn) ~= "function" then fail(2, "key:withLock: expected a function(value)") end

@@ -70,6 +70,9 @@ package final class SessionRecording {
   }
 
   package let path: String
+  /// `:record FILE --screens`: the test asserts the screen (`assert.screen(store)`, a snapshot
+  /// written on its first run) when it starts and after each step.
+  package var assertsScreens = false
   let featureFile: String
   let initialState: Value
   private let start = ContinuousClock.now
@@ -377,6 +380,7 @@ package final class SessionRecording {
       "    deps = { \(deps.joined(separator: ", ")) },",
       "  })",
     ]
+    if assertsScreens { lines.append("  assert.screen(store)") }
     // Times from the first event (the wait before it does not matter).
     let origin: Int64 = events.first.map { Self.milliseconds(time(of: $0)) } ?? 0
     var clock: Int64 = 0
@@ -407,6 +411,7 @@ package final class SessionRecording {
         previousJSON = json
         lines.append("  store:\(verb)(\(arguments.joined(separator: ", ")))"
           + (step.fromEarlierEffect ? "  -- delivered by an effect started before the recording" : ""))
+        if assertsScreens { lines.append("  assert.screen(store)") }
       case .call(let index):
         // The replay's call is made by now (an effect woke up): move the clock here first so that
         // the stub's answer, due after its latency, is scheduled before the clock passes it.

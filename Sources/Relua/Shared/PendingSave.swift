@@ -11,6 +11,20 @@ final class PendingSave: Sendable {
   init(setsAside: Bool, work: @escaping @Sendable () -> Void) {
     self.setsAside = setsAside
     self.work = work
+    Self.waiting.withLock { $0[ObjectIdentifier(self)] = self }
+  }
+
+  /// The saves made and not started yet, in the whole process (what `runAllWaiting` runs).
+  private static let waiting = LockedValue<[ObjectIdentifier: PendingSave]>([:])
+
+  /// Runs every save still waiting, here: the process is about to end without closing its
+  /// states (a trusted `os.exit`).
+  static func runAllWaiting() {
+    let saves = waiting.withLock { waiting in
+      defer { waiting.removeAll() }
+      return Array(waiting.values)
+    }
+    for save in saves { save.runIfNotStarted() }
   }
 
   /// Runs the save here unless it started already; true if it ran.
@@ -26,9 +40,11 @@ final class PendingSave: Sendable {
   func cancel() -> Bool { claim() }
 
   private func claim() -> Bool {
-    started.withLock { started in
+    let claimed = started.withLock { started in
       defer { started = true }
       return !started
     }
+    if claimed { Self.waiting.withLock { _ = $0.removeValue(forKey: ObjectIdentifier(self)) } }
+    return claimed
   }
 }

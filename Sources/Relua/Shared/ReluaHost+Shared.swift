@@ -10,6 +10,8 @@ extension ReluaHost {
     if let made = liveSharesIfMade { return made }
     let made = SharedRegistry(environment: sharedEnvironment(files: DiskFileSystem(), isTest: false)) { [unowned self] in self.sharedKeyKinds }
     liveSharesIfMade = made
+    // A trusted script's `os.exit` ends the process at once: the saves still waiting run first.
+    LuaProcessExit.setHook { PendingSave.runAllWaiting() }
     return made
   }
 
@@ -161,14 +163,13 @@ extension ReluaHost {
     try primitives.rawSet("sharedSet", .function(lua.function { [unowned self] stack in
       let key = try SharedKeyDescriptor(table: stack.table(at: 1), host: self)
       let what = "\(key.description):withLock"
-      if self.views.isActive {
-        throw ReluaError.usage("\(what): a reducer writes a share through its state (the field its feature shares); withLock and set are for effects")
-      }
       if key.isReadOnly { throw ReluaError.usage("\(what): \(key.description) is read-only") }
       let registry = try self.currentRegistry(what)
       let value = try self.value(from: stack.value(at: 2), hint: registry.hint(for: key))
       do {
-        try registry.set(key, to: value)
+        // In a reducer (TCA's `$syncUps.withLock` in a reducer: a share its feature does not
+        // hold), the write is the send's: given back if it fails, saved and spread when it ends.
+        if self.views.isActive { try registry.setInSend(key, to: value) } else { try registry.set(key, to: value) }
       } catch let error as SharedStorageError {
         throw ReluaError.usage("\(what): \(error)")
       }

@@ -18,6 +18,8 @@ package final class Share {
   @exclusivity(unchecked) var version: UInt64 = 0
   /// Whether the running send already noted the value this share had before it (`SharedRegistry.write`).
   @exclusivity(unchecked) var isJournalled = false
+  /// What it held before the running send changed it (while `isJournalled`).
+  @exclusivity(unchecked) var valueBeforeSend: Value?
   /// How many saves ran (a burst of changes is saved a few times at most, not once per change).
   @exclusivity(unchecked) package internal(set) var saveCount = 0
   /// The debounced save waiting to run.

@@ -7,9 +7,28 @@ struct SharedFieldsReducer: Reducer {
   typealias State = Value
   typealias Action = FeatureAction
 
-  let base: AnyFeatureReducer
+  /// The logic it wraps: a Lua leaf (called directly, on the main actor: no boxed call and no
+  /// second hop per send), or any other reducer.
+  private enum Base {
+    case leaf(LuaLeafReducer)
+    case other(AnyFeatureReducer)
+  }
+
+  private let base: Base
   let feature: FeatureDefinition
   let host: ReluaHost
+
+  init(base: AnyFeatureReducer, feature: FeatureDefinition, host: ReluaHost) {
+    self.base = .other(base)
+    self.feature = feature
+    self.host = host
+  }
+
+  init(leaf: LuaLeafReducer, feature: FeatureDefinition, host: ReluaHost) {
+    base = .leaf(leaf)
+    self.feature = feature
+    self.host = host
+  }
 
   func reduce(into state: inout Value, action: FeatureAction) -> Effect<FeatureAction> {
     // On the main actor, where stores run reducers (one hop for the whole call, not one per step).
@@ -30,7 +49,7 @@ struct SharedFieldsReducer: Reducer {
   private func reduceOnMainActor(_ state: inout Value, _ action: FeatureAction) -> Effect<FeatureAction> {
     // The running send's registry (no task-local lookup), else the store's dependencies'.
     guard let registry = host.sharedReadBarrierIfMade?.send?.shares ?? DependencyValues.current[SharedRegistryKey.self] else {
-      return base.reduce(into: &state, action: action)
+      return reduceBase(&state, action)
     }
     let held: SharedSync.Held
     do {
@@ -40,7 +59,7 @@ struct SharedFieldsReducer: Reducer {
     } catch {
       return host.reducerFailure(error, feature: feature, action: action)
     }
-    let effect = base.reduce(into: &state, action: action)
+    let effect = reduceBase(&state, action)
     do {
       try SharedSync.push(feature, state, held: held, registry: registry)
     } catch {
@@ -49,5 +68,18 @@ struct SharedFieldsReducer: Reducer {
     return effect
   }
 
-  func navigationNodes(in state: Value) -> [NavigationNode] { base.navigationNodes(in: state) }
+  @MainActor @inline(__always)
+  private func reduceBase(_ state: inout Value, _ action: FeatureAction) -> Effect<FeatureAction> {
+    switch base {
+    case .leaf(let leaf): return leaf.reduceOnMainActor(&state, action)
+    case .other(let other): return other.reduce(into: &state, action: action)
+    }
+  }
+
+  func navigationNodes(in state: Value) -> [NavigationNode] {
+    switch base {
+    case .leaf(let leaf): return leaf.navigationNodes(in: state)
+    case .other(let other): return other.navigationNodes(in: state)
+    }
+  }
 }

@@ -37,8 +37,8 @@ package final class SharedRegistry {
   private final class Handle: @unchecked Sendable {  // read and written on the main actor only
     unowned(unsafe) var registry: SharedRegistry?
   }
-  /// Shares changed by the running send, with what they held before it.
-  @exclusivity(unchecked) private var changed: [(share: Share, before: Value?)] = []
+  /// Shares changed by the running send (each keeps what it held before it: `valueBeforeSend`).
+  @exclusivity(unchecked) private var changed: [Share] = []
   /// Counts every change of any share's value: a store whose holders were last brought up to
   /// date at another count may hold stale copies (see `SharedSync`, `SharedReadBarrier`).
   @exclusivity(unchecked) nonisolated(unsafe) package private(set) var writes: UInt64 = 0
@@ -189,7 +189,8 @@ package final class SharedRegistry {
   func write(_ share: Share, value: Value) {
     if !share.isJournalled {
       share.isJournalled = true
-      changed.append((share, share.value))
+      share.valueBeforeSend = share.value
+      changed.append(share)
     }
     share.value = value
     share.version &+= 1
@@ -200,14 +201,17 @@ package final class SharedRegistry {
   package func beginSend() { if !changed.isEmpty { forgetChanges() } }
 
   private func forgetChanges() {
-    for index in changed.indices { changed[index].share.isJournalled = false }
+    for share in changed {
+      share.isJournalled = false
+      share.valueBeforeSend = nil
+    }
     changed.removeAll(keepingCapacity: true)
   }
 
   /// The send failed: every share it changed holds what it held before.
   package func rollBackSend() {
-    for (share, before) in changed.reversed() {
-      share.value = before
+    for share in changed.reversed() {
+      share.value = share.valueBeforeSend
       share.version &+= 1
       writes &+= 1
     }
@@ -218,9 +222,9 @@ package final class SharedRegistry {
   package func commitSend(sender: ObjectIdentifier?) {
     guard !changed.isEmpty else { return }
     // Saves start no user code: `changed` cannot change while they are scheduled.
-    for index in changed.indices {
-      let share = changed[index].share
+    for share in changed {
       share.isJournalled = false
+      share.valueBeforeSend = nil
       if share.persists { scheduleSave(share) }
     }
     changed.removeAll(keepingCapacity: true)
@@ -246,6 +250,16 @@ package final class SharedRegistry {
       throw SharedStorageError("\(key.description) has no element with id \(value[key: "id"])")
     }
     writeOutsideSend(share, value: whole)
+  }
+
+  /// Sets what `key` names from a reducer: a write of the running send (journalled with it, saved
+  /// and spread when it ends, given back if it fails); the store's holders take it when read.
+  package func setInSend(_ key: SharedKeyDescriptor, to value: Value) throws {
+    let share = try share(for: key)
+    guard let whole = share.writing(value, at: key.projection) else {
+      throw SharedStorageError("\(key.description) has no element with id \(value[key: "id"])")
+    }
+    write(share, value: whole)
   }
 
   /// Why what `key`'s share stores could not be loaded (`saving`: saved), or nil.

@@ -963,6 +963,7 @@ function expect(actual) end
 ---@field to_contain (fun(text: string): relua.Expectation) plain text, not a pattern
 ---@field to_match fun(pattern: string): relua.Expectation
 ---@field to_error (fun(text?: string): relua.Expectation) the value is a function that raises (an error containing `text`)
+---@field to_match_screen (fun(name?: string): relua.Expectation) the value is a store: its screen matches the snapshot in `__snapshots__/<test file>/` (written on the first run)
 
 ---luassert's `assert`: called, Lua's own `assert`; indexed, luassert's chains of modifiers and
 ---one assertion, split at `_` and `.`: `assert.are.same(expected, actual)`, `assert.is_not.Nil(v)`,
@@ -1013,6 +1014,7 @@ function expect(actual) end
 ---@field message (fun(message: any): luassert) a custom message for the assertion that follows
 ---@field spy (fun(s: luassert.spy|function): luassert.spyAssertion) a spy, or a function `spy.on`/`stub` replaced
 ---@field stub fun(s: luassert.spy|function): luassert.spyAssertion
+---@field screen (fun(store: relua.TestStore|relua.Store, name?: string): relua.TestStore|relua.Store) the store's screen matches the snapshot in `__snapshots__/<test file>/` (written on the first run)
 ---@field [string] any other chains (`are_not.same`, `is_not.True`…)
 assert = {}
 

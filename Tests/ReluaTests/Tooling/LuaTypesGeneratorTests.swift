@@ -65,7 +65,7 @@ final class LuaTypesGeneratorTests: XCTestCase {
       }
       let runtime = try ReluaRuntime(scriptRoots: LuaTestDiscovery.scriptRoots(for: file))
       let feature = try runtime.loadFeature(file: file)
-      var expected = ExpectedActions()
+      var expected = ExpectedActions { owner in try? runtime.initialState(of: owner) }
       expected.walk(feature, prefix: "", element: false, seen: [ObjectIdentifier(feature)])
       XCTAssertFalse(expected.plain.isEmpty, name)
 
@@ -112,6 +112,9 @@ final class LuaTypesGeneratorTests: XCTestCase {
   /// by path (elements by id, kept apart); a feature already on the path is not entered again.
   @MainActor
   private struct ExpectedActions {
+    /// A feature's initial state: a bindable field holding a record binds its fields too
+    /// (`binding.syncUp.title`, issue #34 gap 4).
+    let initialState: (FeatureDefinition) -> Value?
     var plain: Set<String> = []
     var payloads: [String: PayloadType] = [:]
     var elements: Set<String> = []
@@ -127,7 +130,12 @@ final class LuaTypesGeneratorTests: XCTestCase {
 
     mutating func walk(_ feature: FeatureDefinition, prefix: String, element: Bool, seen: [ObjectIdentifier]) {
       for (name, payload) in feature.actions { add(prefix + name, payload, element: element) }
-      for field in feature.bindable { add(prefix + "binding." + field, .any, element: element) }
+      for field in feature.bindable {
+        add(prefix + "binding." + field, .any, element: element)
+        for nested in NestedBindingPaths.paths(of: initialState(feature) ?? .null, field: field) {
+          add(prefix + "binding." + nested.path, .any, element: element)
+        }
+      }
       func enter(_ child: FeatureDefinition, _ childPrefix: String, _ inElement: Bool) {
         guard !seen.contains(ObjectIdentifier(child)) else { return }
         walk(child, prefix: childPrefix, element: element || inElement, seen: seen + [ObjectIdentifier(child)])

@@ -967,6 +967,7 @@ function expect(actual) end
 ---@field to_contain (fun(text: string): relua.Expectation) plain text, not a pattern
 ---@field to_match fun(pattern: string): relua.Expectation
 ---@field to_error (fun(text?: string): relua.Expectation) the value is a function that raises (an error containing `text`)
+---@field to_match_screen (fun(name?: string): relua.Expectation) the value is a store: its screen matches the snapshot in `__snapshots__/<test file>/` (written on the first run)
 
 ---luassert's `assert`: called, Lua's own `assert`; indexed, luassert's chains of modifiers and
 ---one assertion, split at `_` and `.`: `assert.are.same(expected, actual)`, `assert.is_not.Nil(v)`,
@@ -1017,6 +1018,7 @@ function expect(actual) end
 ---@field message (fun(message: any): luassert) a custom message for the assertion that follows
 ---@field spy (fun(s: luassert.spy|function): luassert.spyAssertion) a spy, or a function `spy.on`/`stub` replaced
 ---@field stub fun(s: luassert.spy|function): luassert.spyAssertion
+---@field screen (fun(store: relua.TestStore|relua.Store, name?: string): relua.TestStore|relua.Store) the store's screen matches the snapshot in `__snapshots__/<test file>/` (written on the first run)
 ---@field [string] any other chains (`are_not.same`, `is_not.True`…)
 assert = {}
 
@@ -1177,6 +1179,12 @@ match = {}
 ---@overload fun(feature: Features.ResultList, options?: relua.StoreOptions): Features.ResultList.Store
 ---@overload fun(feature: Features.Search.RepositoryDetail, options?: relua.StoreOptions): Features.Search.RepositoryDetail.Store
 ---@overload fun(feature: Features.Search.RepositoryRow, options?: relua.StoreOptions): Features.Search.RepositoryRow.Store
+---@overload fun(feature: Features.SyncUps, options?: relua.StoreOptions): Features.SyncUps.Store
+---@overload fun(feature: Features.SyncUps.Meeting, options?: relua.StoreOptions): Features.SyncUps.Meeting.Store
+---@overload fun(feature: Features.SyncUps.RecordMeeting, options?: relua.StoreOptions): Features.SyncUps.RecordMeeting.Store
+---@overload fun(feature: Features.SyncUps.SyncUpDetail, options?: relua.StoreOptions): Features.SyncUps.SyncUpDetail.Store
+---@overload fun(feature: Features.SyncUps.SyncUpForm, options?: relua.StoreOptions): Features.SyncUps.SyncUpForm.Store
+---@overload fun(feature: Features.SyncUps.SyncUpsList, options?: relua.StoreOptions): Features.SyncUps.SyncUpsList.Store
 function relua.Store(feature, options) end
 
 ---An exhaustive test store of a feature; it has no dependencies but those `options.deps` gives.
@@ -1210,6 +1218,12 @@ function relua.Store(feature, options) end
 ---@overload fun(feature: Features.ResultList, options?: relua.StoreOptions): Features.ResultList.TestStore
 ---@overload fun(feature: Features.Search.RepositoryDetail, options?: relua.StoreOptions): Features.Search.RepositoryDetail.TestStore
 ---@overload fun(feature: Features.Search.RepositoryRow, options?: relua.StoreOptions): Features.Search.RepositoryRow.TestStore
+---@overload fun(feature: Features.SyncUps, options?: relua.StoreOptions): Features.SyncUps.TestStore
+---@overload fun(feature: Features.SyncUps.Meeting, options?: relua.StoreOptions): Features.SyncUps.Meeting.TestStore
+---@overload fun(feature: Features.SyncUps.RecordMeeting, options?: relua.StoreOptions): Features.SyncUps.RecordMeeting.TestStore
+---@overload fun(feature: Features.SyncUps.SyncUpDetail, options?: relua.StoreOptions): Features.SyncUps.SyncUpDetail.TestStore
+---@overload fun(feature: Features.SyncUps.SyncUpForm, options?: relua.StoreOptions): Features.SyncUps.SyncUpForm.TestStore
+---@overload fun(feature: Features.SyncUps.SyncUpsList, options?: relua.StoreOptions): Features.SyncUps.SyncUpsList.TestStore
 function relua.TestStore(feature, options) end
 
 return relua
