@@ -2,8 +2,66 @@
 -- JSON a Swift program and a snapshot get, and checked where they are built (the script's line).
 local relua = require "relua"
 local ui, feature, on = relua.ui, relua.feature, relua.on
-local Counter = require "Features.Counter"
-local Game = require "Features.GuessingGame"
+
+-- The guessing game's features with tree views (Scripts/Features keep their text views, whose
+-- screens are snapshotted): a round, the results, the game that scopes the round's view.
+local Counter = feature "Counter" {
+  state = function(deps) return { id = deps.uuid(), secret = deps.random(-100, 100), count = 0 } end,
+  actions = { increment = {}, decrement = {}, playNext = {} },
+  reduce = on {
+    increment = function(s) s.count = s.count + 1 end,
+    decrement = function(s) s.count = s.count - 1 end,
+    playNext = function(s, _, deps) s.id, s.secret, s.count = deps.uuid(), deps.random(-100, 100), 0 end,
+  },
+  view = function(s)
+    local feedback = s.count < s.secret and "higher" or s.count > s.secret and "lower" or "✓ correct"
+    return ui.vstack {
+      ui.text(("Guess: %d   (%s)"):format(s.count, feedback)),
+      ui.hstack { ui.button("+", "increment"), ui.button("-", "decrement"), ui.button("Next", "playNext") },
+    }
+  end,
+}
+
+local ResultList = feature "ResultList" {
+  state = { results = relua.identified {} },
+  actions = { remove = "{integer}" },
+  reduce = on {
+    remove = function(s, offsets)
+      table.sort(offsets, function(a, b) return a > b end)
+      for _, position in ipairs(offsets) do table.remove(s.results, position) end
+    end,
+  },
+  view = function(s)
+    if #s.results == 0 then return ui.text "No results yet." end
+    return ui.list(s.results, function(result, position)
+      return ui.hstack {
+        ui.text(("%d. %s  Secret: %d  Answer: %d"):format(
+          position, result.correct and "✓" or "✗", result.secret, result.count)),
+        ui.button("Delete", "remove", { position }),
+      }
+    end)
+  end,
+}
+
+local Game = feature "Game" {
+  state = function(deps) return { counter = Counter:initial(deps), results = relua.identified {}, destination = nil } end,
+  actions = { showResults = {} },
+  compose = { relua.own, relua.scope("counter", Counter), relua.presents("destination", { results = ResultList }) },
+  reduce = on {
+    ["counter.playNext"] = function(s)
+      local c = s.counter
+      table.insert(s.results, { id = c.id, secret = c.secret, count = c.count, correct = c.secret == c.count })
+    end,
+    showResults = function(s) s.destination = { results = { results = copy(s.results) } } end,
+  },
+  view = function(s)
+    return ui.vstack {
+      ui.text(("Games played: %d"):format(#s.results)),
+      ui.scope("counter", Counter.view(s.counter)),
+      ui.button("Results", "showResults"),
+    }
+  end,
+}
 local places = require "Tests.Support.ErrorPlaces"
 
 -- Every node of a decoded tree (depth first), for finding its buttons.

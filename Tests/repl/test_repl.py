@@ -700,32 +700,43 @@ def test_a_view_tree_draws_its_commands_and_help_and_tab_take_them():
     """A view built with relua.ui (issue #35): each button shows its command, `:help` lists the
     commands on screen, Tab completes them (`:counter.incr` is only on the screen), a text field
     shows its value and its binding."""
-    t = repl("Scripts/Features/GuessingGame.lua")
+    directory = tempfile.mkdtemp(prefix="relua_repl_")
+    script = os.path.join(directory, "Game.lua")
+    with open(script, "w") as f:
+        f.write(
+            'local ui = relua.ui\n'
+            'local Round = relua.feature "Round" {\n'
+            '  state = { count = 0 }, actions = { increment = {}, decrement = {} },\n'
+            '  reduce = relua.on {\n'
+            '    increment = function(s) s.count = s.count + 1 end,\n'
+            '    decrement = function(s) s.count = s.count - 1 end,\n'
+            '  },\n'
+            '  view = function(s)\n'
+            '    return ui.vstack { ("Guess: %d"):format(s.count), ui.hstack { ui.button("+", "increment"), ui.button("-", "decrement") } }\n'
+            '  end,\n'
+            '}\n'
+            'return relua.feature "Game" {\n'
+            '  state = { counter = { count = 0 }, title = "Retro" }, bindable = { "title" },\n'
+            '  actions = { showResults = {} }, compose = { relua.own, relua.scope("counter", Round) },\n'
+            '  reduce = relua.on { showResults = function() end },\n'
+            '  view = function(s)\n'
+            '    return ui.vstack { ui.textField("Title", ui.binding.title), ui.scope("counter", Round.view(s.counter)),\n'
+            '      ui.button("Results", "showResults") }\n'
+            '  end,\n'
+            '}\n')
+    t = repl(script, cwd=directory)
     try:
-        t.expect(r"\[\+ :counter\.increment\] \[- :counter\.decrement\] \[Next :counter\.playNext\]")
+        t.expect(r'Title: \[Retro\] \(:binding\.title "…"\)')
+        t.expect(r"\[\+ :counter\.increment\] \[- :counter\.decrement\]")
         t.expect(r"\[Results :showResults\]")
         t.expect(r"Game> ")
         t.line(":help")
-        t.expect(r"On screen: :counter\.increment  :counter\.decrement  :counter\.playNext  :showResults")
+        t.expect(r"On screen: :binding\.title  :counter\.increment  :counter\.decrement  :showResults")
         time.sleep(0.3)
         t.send(":counter.incr\t")
         t.expect(r":counter\.increment")
         t.send("\r")
         t.expect(r"Guess: 1")
-    finally:
-        t.close()
-    directory = tempfile.mkdtemp(prefix="relua_repl_")
-    script = os.path.join(directory, "Edit.lua")
-    with open(script, "w") as f:
-        f.write(
-            'local ui = relua.ui\n'
-            'return relua.feature "Edit" {\n'
-            '  state = { title = "Retro" }, bindable = { "title" }, actions = {},\n'
-            '  view = function(s) return ui.textField("Title", ui.binding.title) end,\n'
-            '}\n')
-    t = repl(script)
-    try:
-        t.expect(r'Title: \[Retro\] \(:binding\.title "…"\)')
         t.line(':binding.title "Planning"')
         t.expect(r'Title: \[Planning\] \(:binding\.title "…"\)')
     finally:

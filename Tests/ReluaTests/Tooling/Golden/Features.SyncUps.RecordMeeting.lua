@@ -6,7 +6,7 @@
 ---@class Features.SyncUps.RecordMeeting: relua.Feature
 ---@field initial fun(self: Features.SyncUps.RecordMeeting, deps?: relua.Deps): Features.SyncUps.RecordMeeting.State
 ---@field withDependencies fun(self: Features.SyncUps.RecordMeeting, given: table<string, any>): Features.SyncUps.RecordMeeting
----@field view fun(state: Features.SyncUps.RecordMeeting.State): string
+---@field view fun(state: Features.SyncUps.RecordMeeting.State): string|relua.ui.Node
 ---@field Alert table
 ---@field State function
 ---@field shared table

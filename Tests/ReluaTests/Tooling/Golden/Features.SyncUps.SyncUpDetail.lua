@@ -6,7 +6,7 @@
 ---@class Features.SyncUps.SyncUpDetail: relua.Feature
 ---@field initial fun(self: Features.SyncUps.SyncUpDetail, deps?: relua.Deps): Features.SyncUps.SyncUpDetail.State
 ---@field withDependencies fun(self: Features.SyncUps.SyncUpDetail, given: table<string, any>): Features.SyncUps.SyncUpDetail
----@field view fun(state: Features.SyncUps.SyncUpDetail.State): string
+---@field view fun(state: Features.SyncUps.SyncUpDetail.State): string|relua.ui.Node
 ---@field Alert table
 ---@field State function
 ---@field shared table

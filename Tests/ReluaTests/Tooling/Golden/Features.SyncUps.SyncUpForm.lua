@@ -6,7 +6,7 @@
 ---@class Features.SyncUps.SyncUpForm: relua.Feature
 ---@field initial fun(self: Features.SyncUps.SyncUpForm, deps?: relua.Deps): Features.SyncUps.SyncUpForm.State
 ---@field withDependencies fun(self: Features.SyncUps.SyncUpForm, given: table<string, any>): Features.SyncUps.SyncUpForm
----@field view fun(state: Features.SyncUps.SyncUpForm.State): string
+---@field view fun(state: Features.SyncUps.SyncUpForm.State): string|relua.ui.Node
 ---@field Models table
 ---@field State function
 

@@ -6,7 +6,7 @@
 ---@class Features.SyncUps.SyncUpsList: relua.Feature
 ---@field initial fun(self: Features.SyncUps.SyncUpsList, deps?: relua.Deps): Features.SyncUps.SyncUpsList.State
 ---@field withDependencies fun(self: Features.SyncUps.SyncUpsList, given: table<string, any>): Features.SyncUps.SyncUpsList
----@field view fun(state: Features.SyncUps.SyncUpsList.State): string
+---@field view fun(state: Features.SyncUps.SyncUpsList.State): string|relua.ui.Node
 ---@field State function
 ---@field shared table
 

@@ -6,7 +6,7 @@
 ---@class Features.SyncUps: relua.Feature
 ---@field initial fun(self: Features.SyncUps, deps?: relua.Deps): Features.SyncUps.State
 ---@field withDependencies fun(self: Features.SyncUps, given: table<string, any>): Features.SyncUps
----@field view fun(state: Features.SyncUps.State): string
+---@field view fun(state: Features.SyncUps.State): string|relua.ui.Node
 ---@field Detail Features.SyncUps.SyncUpDetail
 ---@field Form Features.SyncUps.SyncUpForm
 ---@field List Features.SyncUps.SyncUpsList
@@ -177,7 +177,7 @@ function Features_SyncUps_TestStore:state() end
 ---@class Features.SyncUps.Meeting: relua.Feature
 ---@field initial fun(self: Features.SyncUps.Meeting, deps?: relua.Deps): Features.SyncUps.Meeting.State
 ---@field withDependencies fun(self: Features.SyncUps.Meeting, given: table<string, any>): Features.SyncUps.Meeting
----@field view fun(state: Features.SyncUps.Meeting.State): string
+---@field view fun(state: Features.SyncUps.Meeting.State): string|relua.ui.Node
 
 ---The state of the feature "Meeting": its fields as its initial state has them, and its children's
 ---(a field the initial state leaves nil is not named: any other is allowed).
