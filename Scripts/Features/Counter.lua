@@ -2,7 +2,7 @@
 -- The player moves a guess up and down (or types it) until it matches a secret in -100…100;
 -- `playNext` starts a new round with a new id and a new secret.
 local relua = require "relua"
-local feature, on = relua.feature, relua.on
+local feature, on, ui = relua.feature, relua.on, relua.ui
 
 local Counter = feature "Counter" {
   state = function(deps)
@@ -22,7 +22,10 @@ local Counter = feature "Counter" {
 
   view = function(s)
     local feedback = s.count < s.secret and "higher" or s.count > s.secret and "lower" or "✓ correct"
-    return ("Guess: %d   (%s)\n[+] [-] [Next] [Results]"):format(s.count, feedback)
+    return ui.vstack {
+      ui.text(("Guess: %d   (%s)"):format(s.count, feedback)),
+      ui.hstack { ui.button("+", "increment"), ui.button("-", "decrement"), ui.button("Next", "playNext") },
+    }
   end,
 }
 

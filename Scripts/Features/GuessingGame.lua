@@ -3,7 +3,7 @@
 local relua = require "relua"
 local Counter = require "Features.Counter"
 local ResultList = require "Features.ResultList"
-local feature, on = relua.feature, relua.on
+local feature, on, ui = relua.feature, relua.on, relua.ui
 
 -- A finished round: a snapshot of its counter. Its id is the round's id, so each Next adds exactly
 -- one result (a round that kept its id would overwrite the previous result: "games played stays 1").
@@ -37,8 +37,13 @@ local Game = feature "Game" {
     end,
   },
 
+  -- The Counter's view inside the Game's: its buttons send counter.increment, … (relua.ui.scope).
   view = function(s)
-    return ("Games played: %d\n%s"):format(#s.results, Counter.view(s.counter))
+    return ui.vstack {
+      ui.text(("Games played: %d"):format(#s.results)),
+      ui.scope("counter", Counter.view(s.counter)),
+      ui.button("Results", "showResults"),
+    }
   end,
 }
 

@@ -1,7 +1,7 @@
 -- ResultList: the rounds played so far, one row per result (FEATURES §1).
 -- Rows are removed by their 1-based positions, as a swipe-to-delete sends an index set.
 local relua = require "relua"
-local feature, on = relua.feature, relua.on
+local feature, on, ui = relua.feature, relua.on, relua.ui
 
 local ResultList = feature "ResultList" {
   -- results: GameResult records { id, secret, count, correct }, unique by id.
@@ -18,14 +18,16 @@ local ResultList = feature "ResultList" {
     end,
   },
 
+  -- One row per result, each with a button that deletes it (its position, as a swipe sends).
   view = function(s)
-    if #s.results == 0 then return "No results yet." end
-    local rows = {}
-    for position, result in ipairs(s.results) do
-      rows[#rows + 1] = ("%d. %s  Secret: %d  Answer: %d"):format(
-        position, result.correct and "✓" or "✗", result.secret, result.count)
-    end
-    return table.concat(rows, "\n")
+    if #s.results == 0 then return ui.text "No results yet." end
+    return ui.list(s.results, function(result, position)
+      return ui.hstack {
+        ui.text(("%d. %s  Secret: %d  Answer: %d"):format(
+          position, result.correct and "✓" or "✗", result.secret, result.count)),
+        ui.button("Delete", "remove", { position }),
+      }
+    end)
   end,
 }
 
