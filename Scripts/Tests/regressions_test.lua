@@ -150,3 +150,28 @@ describe("regression 4: send, cancel and advance do not race effects", function(
     end
   end)
 end)
+
+describe("regression 5: math.mininteger as a sequence's key", function()
+  -- Found by the property driver (random actions): a view's index less one overflowed, and the
+  -- host died (a Swift arithmetic trap) instead of the script getting nil or an error.
+  local Keys = relua.feature "Keys" {
+    state = { list = { 1, 2, 3 }, rows = relua.identified { { id = 1 } }, read = "none" },
+    actions = { read = {}, write = {} },
+    reduce = relua.on {
+      read = function(s)
+        s.read = tostring(s.list[math.mininteger]) .. "," .. tostring(s.rows[math.mininteger])
+      end,
+      write = function(s) s.list[math.mininteger] = 4 end,
+    },
+  }
+
+  it("reads nil, and a write is an error at the script's line; the state is unchanged", function()
+    local store = relua.TestStore(Keys)
+    store:send("read", function(s) s.read = "nil,nil" end)
+    local ok, message = pcall(function() store:send("write") end)
+    expect(ok).to_be(false)
+    expect(message).to_contain("regressions_test.lua:")
+    expect(message).to_contain("sequences have integer keys 1…n only")
+    expect(store:state("list")).to_equal({ 1, 2, 3 })
+  end)
+end)

@@ -42,7 +42,9 @@ extension StateViews {
       guard let key = String(validating: bytes, as: UTF8.self) else { return nil }
       return (.key(key), .null, position)
     case .array, .identified:
-      guard L.type(at: index) == .number, let key = L.integer(at: index), let position = Int(exactly: key) else { return nil }
+      // (`math.mininteger` names no slot: its position less one would overflow.)
+      guard L.type(at: index) == .number, let key = L.integer(at: index), let position = Int(exactly: key), position > Int.min
+      else { return nil }
       return (.index(position - 1), container[position - 1], -1)
     default: return nil
     }
