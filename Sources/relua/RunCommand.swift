@@ -82,6 +82,11 @@ struct RunCommand: AsyncParsableCommand {
       defer { lua.close() }
       InterruptSignal.install(interactive: false)
       let host = try ReluaHost.install(in: lua)
+      // The script starts with the collector's debt paid, as in lua.c's small fresh state: the
+      // host's own chunks (prelude, views) left the generational collector close to a minor
+      // cycle, which then ran inside the first lines of a script and finalized its garbage
+      // early (Lua's main.lua: a finalizer's output came before another's).
+      lua.collectGarbage()
       if let commandLine {
         try commandLine.arg.install(in: lua)
       } else {
