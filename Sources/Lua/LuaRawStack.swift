@@ -196,6 +196,10 @@ package struct LuaRawStack {
   @inlinable @inline(__always) @discardableResult
   package func rawGet(at index: Int32, _ n: Int64) -> LuaType { LuaType(rawValue: lua_rawgeti(rawState, index, n)) ?? .none }
 
+  /// The raw length of the value at `index` (`#` without metamethods: a table's border).
+  @inlinable @inline(__always)
+  package func rawLength(at index: Int32) -> Int { Int(lua_rawlen(rawState, index)) }
+
   /// `t[k] = v` without metamethods, `t` at `index`, `k` and `v` on top (both popped).
   @inlinable @inline(__always)
   package func rawSet(at index: Int32) { lua_rawset(rawState, index) }

@@ -31,8 +31,19 @@ struct ReluaViewTreeReader {
   }
 
   /// The tree of `value` (text or a `relua.ui` node) for a screen at `prefix` showing `state`.
+  /// Read on the raw stack: a node's fields are looked up in place, no reference is taken to any
+  /// table of the tree (taking one per table was most of a 1,000-row list's reading).
   mutating func read(_ value: LuaValue, prefix: String, state: Value) throws -> ReluaViewNode {
-    try node(value, prefix: prefix, state: state, depth: 0, at: { "the view" })
+    if let text = value.stringValue { return .text(text) }
+    guard let table = value.tableValue else {
+      throw fail("must be text or a relua.ui node, got \(value.type)", at: { "the view" })
+    }
+    return try host.lua.withRawStack { stack in
+      try stack.reserve(4)
+      try table.push(onto: stack)
+      defer { stack.pop() }
+      return try node(at: stack.top, stack, prefix: prefix, state: state, depth: 0, at: { "the view" })
+    }
   }
 
   /// `place` is built only for an error: a tree of thousands of nodes reads without making one.
@@ -40,33 +51,70 @@ struct ReluaViewTreeReader {
     ReluaError.usage("\(viewName): \(place()) \(message)")
   }
 
-  private mutating func node(_ value: LuaValue, prefix: String, state: Value, depth: Int, at place: () -> String) throws -> ReluaViewNode {
+  /// The text at `index`, if it is a string (a number is not text here, as in a `LuaValue`).
+  private static func text(at index: Int32, _ stack: LuaRawStack) -> String? {
+    guard stack.type(at: index) == .string, let bytes = stack.stringBytes(at: index) else { return nil }
+    return String(decoding: bytes, as: UTF8.self)
+  }
+
+  /// Pushes `table[field]` (raw) and returns its type; the caller pops it.
+  @inline(__always)
+  private static func pushField(_ field: String, of table: Int32, _ stack: LuaRawStack) -> LuaType {
+    stack.push(string: field)
+    return stack.rawGet(at: table)
+  }
+
+  /// The node at stack index `index` (absolute); leaves the stack as it found it, unless it throws.
+  private mutating func node(
+    at index: Int32, _ stack: LuaRawStack, prefix: String, state: Value, depth: Int, at place: () -> String
+  ) throws -> ReluaViewNode {
     nodeCount += 1
     guard nodeCount <= Self.maxNodes else { throw fail("has more than \(Self.maxNodes) nodes", at: { "the tree" }) }
     guard depth < Self.maxDepth else { throw fail("is nested more than \(Self.maxDepth) deep", at: { "the tree" }) }
-    if let text = value.stringValue { return .text(text) }
-    guard let table = value.tableValue else {
-      throw fail("must be text or a relua.ui node, got \(value.type)", at: place)
+    if let text = Self.text(at: index, stack) { return .text(text) }
+    guard stack.type(at: index) == .table else {
+      throw fail("must be text or a relua.ui node, got \(stack.type(at: index))", at: place)
     }
-    guard let kind = try table.rawGet("kind").stringValue else {
+    try stack.reserve(6)
+    _ = Self.pushField("kind", of: index, stack)
+    guard let kind = Self.text(at: -1, stack) else {
       throw fail("is a table without a kind: build nodes with relua.ui (relua.ui.text, relua.ui.vstack, …)", at: place)
     }
+    stack.pop()
     func text(_ field: String) throws -> String {
-      guard let text = try table.rawGet(.text(field)).stringValue else {
-        throw fail("(\(kind)) needs text for \(field), got \(try table.rawGet(.text(field)).type)", at: place)
+      let type = Self.pushField(field, of: index, stack)
+      defer { stack.pop() }
+      guard let text = Self.text(at: -1, stack) else {
+        throw fail("(\(kind)) needs text for \(field), got \(type)", at: place)
       }
       return text
     }
+    /// The value of `field`, a Lua value as state (`.null` for nil).
+    func value(_ field: String) throws -> Value {
+      let type = Self.pushField(field, of: index, stack)
+      defer { stack.pop() }
+      return type == .nil ? .null : try host.value(from: host.lua.value(at: stack.top, in: stack.rawState))
+    }
+    /// Calls `body` for each element 1…#list of the table in `field`, pushed at the index it gets.
+    func elements(of field: String, or message: String, _ body: (Int, Int32) throws -> Void) throws {
+      guard Self.pushField(field, of: index, stack) == .table else { throw fail(message, at: place) }
+      let list = stack.top
+      for position in 0..<stack.rawLength(at: list) {
+        _ = stack.rawGet(at: list, Int64(position + 1))
+        try body(position, stack.top)
+        stack.pop()
+      }
+      stack.pop()
+    }
     func children() throws -> [ReluaViewNode] {
-      guard let list = try table.rawGet("children").tableValue else { throw fail("(\(kind)) needs a list of children", at: place) }
       var nodes: [ReluaViewNode] = []
-      for (position, child) in try list.array().enumerated() {
-        nodes.append(try node(child, prefix: prefix, state: state, depth: depth + 1, at: { "\(place()) › \(kind) child \(position + 1)" }))
+      try elements(of: "children", or: "(\(kind)) needs a list of children") { position, child in
+        nodes.append(try node(at: child, stack, prefix: prefix, state: state, depth: depth + 1, at: { "\(place()) › \(kind) child \(position + 1)" }))
       }
       return nodes
     }
     func action() throws -> ReluaViewAction {
-      let action = ReluaViewAction(path: prefix + (try text("action")), payload: try host.value(from: try table.rawGet("payload")))
+      let action = ReluaViewAction(path: prefix + (try text("action")), payload: try value("payload"))
       do {
         _ = try resolver.resolve(String(action.path.dropFirst(screenPrefix.count)), payload: action.payload)
       } catch {
@@ -97,31 +145,44 @@ struct ReluaViewTreeReader {
     case "toggle": return .toggle(label: try text("label"), binding: try binding())
     case "stepper": return .stepper(label: try text("label"), binding: try binding())
     case "picker":
-      guard let options = try table.rawGet("options").tableValue else { throw fail("(picker) needs a list of options", at: place) }
-      let texts = try options.array().map { option in
-        guard let text = option.stringValue else { throw fail("(picker) options must be texts, got \(option.type)", at: place) }
-        return text
+      var texts: [String] = []
+      try elements(of: "options", or: "(picker) needs a list of options") { _, option in
+        guard let text = Self.text(at: option, stack) else {
+          throw fail("(picker) options must be texts, got \(stack.type(at: option))", at: place)
+        }
+        texts.append(text)
       }
       return .picker(label: try text("label"), binding: try binding(), options: texts)
     case "section": return .section(title: try text("title"), children: try children())
     case "image": return .image(url: try text("url"), alt: try text("alt"))
     case "scope":
       let key = try text("key")
-      return try node(try table.rawGet("content"), prefix: prefix + key + ".", state: state[key: key], depth: depth + 1, at: { "\(place()) › scope \(key)" })
+      _ = Self.pushField("content", of: index, stack)
+      defer { stack.pop() }
+      return try node(at: stack.top, stack, prefix: prefix + key + ".", state: state[key: key], depth: depth + 1, at: { "\(place()) › scope \(key)" })
     case "list":
-      let key = try table.rawGet("key").stringValue
-      guard let rows = try table.rawGet("rows").tableValue else { throw fail("(list) needs its rows", at: place) }
+      let key: String? = try {
+        _ = Self.pushField("key", of: index, stack)
+        defer { stack.pop() }
+        return Self.text(at: -1, stack)
+      }()
       var out: [ReluaViewRow] = []
-      for (position, row) in try rows.array().enumerated() {
-        guard let row = row.tableValue else { throw fail("(list) row \(position + 1) must be { id, content }", at: place) }
-        let id = try host.value(from: try row.rawGet("id"))
+      try elements(of: "rows", or: "(list) needs its rows") { position, row in
+        guard stack.type(at: row) == .table else { throw fail("(list) row \(position + 1) must be { id, content }", at: place) }
+        let id: Value = try {
+          _ = Self.pushField("id", of: row, stack)
+          defer { stack.pop() }
+          return try host.value(from: host.lua.value(at: stack.top, in: stack.rawState))
+        }()
         guard !id.isNull, !id.isContainer else { throw fail("(list) row \(position + 1) needs an id (a string or a number)", at: place) }
         var rowPrefix = prefix, rowState = state
         if let key {
           rowPrefix += key + "[id=" + id.luaLiteral() + "]."
           rowState = state[key: key][id: id]
         }
-        let content = try node(try row.rawGet("content"), prefix: rowPrefix, state: rowState, depth: depth + 1, at: { "\(place()) › list row \(position + 1)" })
+        _ = Self.pushField("content", of: row, stack)
+        let content = try node(at: stack.top, stack, prefix: rowPrefix, state: rowState, depth: depth + 1, at: { "\(place()) › list row \(position + 1)" })
+        stack.pop()
         out.append(ReluaViewRow(id: id, content: content))
       }
       return .list(out)
