@@ -67,12 +67,14 @@ extension ReluaHost {
     let trusted = lua.isTrusted
     let roots = sharedFileRoots
     let base = sharedFileBase
+    // A test given `files = "disk"` touches real files: the sandbox's roots hold for it too.
+    let realFiles = !(files is InMemoryFileSystem)
     return SharedRegistry.Environment(
-      files: files, isTest: isTest,
+      files: files, isTest: isTest, usesRealFiles: realFiles,
       resolvePath: { path in
         guard !path.isEmpty else { throw ReluaError.usage("a shared file needs a name, got an empty string") }
         let resolved = Self.absolute(path, from: base)
-        if trusted || isTest { return resolved }
+        if trusted || !realFiles { return resolved }
         let real = Self.resolvingLinks(resolved)
         guard roots.contains(where: { root in
           let root = Self.resolvingLinks(root)

@@ -14,6 +14,8 @@ package final class SharedRegistry {
   package struct Environment: Sendable {
     package var files: any SharedFileSystem
     package var isTest: Bool
+    /// Whether `files` are the real ones (a live store, or a test given `files = "disk"`).
+    package var usesRealFiles: Bool
     /// Paths scripts name, resolved against the sandbox's roots (throws for one outside).
     package var resolvePath: @Sendable (String) throws -> String
     /// The app's key–value file (`appStorage`).
@@ -124,7 +126,7 @@ package final class SharedRegistry {
         throw ReluaError.usage("no kind of shared key is called '\(descriptor.kind)' (known: \(known)); a Swift program registers one with ReluaRuntime.registerSharedKey")
       }
       let environment = environment
-      return try make(ReluaSharedKeyRequest(argument: descriptor.argument, isTest: environment.isTest, resolvePath: environment.resolvePath))
+      return try make(ReluaSharedKeyRequest(argument: descriptor.argument, isTest: environment.isTest, usesRealFiles: environment.usesRealFiles, resolvePath: environment.resolvePath))
     }
   }
 
