@@ -168,6 +168,8 @@ extension ReluaHost {
       if key.isReadOnly { throw ReluaError.usage("\(what): \(key.description) is read-only") }
       let registry = try self.currentRegistry(what)
       let value = try self.value(from: stack.value(at: 2), hint: registry.hint(for: key))
+      // Held by the registry from now on: charged against the memory limit as a state's write is.
+      try self.stateMemory.willGrow(by: value.estimatedBytes)
       do {
         // In a reducer (TCA's `$syncUps.withLock` in a reducer: a share its feature does not
         // hold), the write is the send's: given back if it fails, saved and spread when it ends.

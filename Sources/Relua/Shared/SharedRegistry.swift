@@ -86,6 +86,10 @@ package final class SharedRegistry {
     return found
   }
 
+  /// Every share this registry keeps (one per key), for the memory limit's measurement: a
+  /// share's value is held here whether or not a store holds it.
+  package var allShares: some Collection<Share> { byID.values }
+
   /// The share `descriptor` names, loading its value the first time.
   package func share(for descriptor: SharedKeyDescriptor) throws -> Share {
     let whole = descriptor.whole
