@@ -250,3 +250,31 @@ describe("SyncUps", function()
     assert.screen(store, "starting")
   end)
 end)
+
+describe("Repository search paging", function()
+  local Search = require "Features.RepositorySearch"
+  -- 15 repositories for "tca", ten a page (GitHub's search as the stub answers it).
+  local function github(query)
+    local items = {}
+    for id = (query.page - 1) * 10 + 1, math.min(query.page * 10, 15) do
+      items[#items + 1] = {
+        id = id, name = "repo" .. id, full_name = "owner/repo" .. id,
+        owner = { login = "owner", avatar_url = "https://example.com/a.png" },
+        html_url = "https://github.com/owner/repo" .. id, stargazers_count = id, forks_count = 0, language = "Lua",
+      }
+    end
+    return { total_count = 15, incomplete_results = false, items = items }
+  end
+
+  it("loads the next page with Load more, until the last", function()
+    local store = screensOf(Search, { deps = { clock = "test", github = github } })
+    store:send("binding.query", "tca")
+    store:advance(0.3)
+    store:receive("searchResponse")
+    assert.screen(store, "a page, more to load")
+    store:send("items[id=10].onAppear")
+    assert.screen(store, "loading more")
+    store:receive("searchResponse")
+    assert.screen(store, "all loaded")
+  end)
+end)
