@@ -278,3 +278,29 @@ describe("Repository search paging", function()
     assert.screen(store, "all loaded")
   end)
 end)
+
+describe("More screens", function()
+  it("Records: a new record without a title says why", function()
+    local store = screensOf(require "Features.Records", { files = { ["records.json"] = "[]" }, deps = { clock = "test" } })
+    store:send("add")
+    store:send("destination.form.done")
+    assert.screen(store, "form with a problem")
+  end)
+
+  it("SyncUps: ending a meeting asks whether to save it", function()
+    local SyncUps = require "Features.SyncUps"
+    local store = screensOf(SyncUps.Record, {
+      state = SyncUps.Record.State(SyncUps.Models.mock()),
+      deps = { clock = "test", speechClient = { requestAuthorization = function() return "denied" end } },
+    })
+    store:send("endMeetingButtonTapped")
+    assert.screen(store, "end meeting alert")
+  end)
+
+  it("Destinations: the last answer an alert gave", function()
+    local store = screensOf(require "Features.CaseStudies.Destinations", { deps = { clock = "test" } })
+    store:send("showAlert")
+    store:send("destination.alert.confirm")
+    assert.screen(store, "answered")
+  end)
+end)

@@ -5,6 +5,7 @@
 -- that ends the meeting after `duration` seconds. The effect goes on when both are done; ending
 -- the meeting early cancels it, and its children with it.
 local relua = require "relua"
+local ui = relua.ui
 local feature, on, Effect = relua.feature, relua.on, relua.Effect
 
 relua.dependency "speech" {
@@ -52,7 +53,10 @@ return feature "ConcurrentEffects" {
   },
 
   view = function(s)
-    return ("%s %d/%d s   transcript: %q   (=store:post(\"speech\", \"Hello\"); \".\" ends it)")
-      :format(s.isRecording and "Recording" or "Stopped", s.secondsElapsed, s.duration, s.transcript)
+    return ui.vstack {
+      ("%s %d/%d s   transcript: %q"):format(s.isRecording and "Recording" or "Stopped", s.secondsElapsed, s.duration, s.transcript),
+      "(=store:post(\"speech\", \"Hello\"); \".\" ends it)",
+      s.isRecording and ui.button("End meeting", "endMeetingTapped") or false,
+    }
   end,
 }
