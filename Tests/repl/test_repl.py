@@ -972,9 +972,9 @@ def test_record_replays_an_effect_and_its_received_action():
         t.line(":setNavigation true")
         t.expect(r"loading")
         t.expect(r"\(effect\)")
-        t.expect(r"0   \[-\] \[\+\]")
+        t.expect(r"0   \[- :optionalCounter\.decrement\] \[\+ :optionalCounter\.increment\]")
         t.line(":optionalCounter.increment")
-        t.expect(r"1   \[-\] \[\+\]")
+        t.expect(r"1   \[- :optionalCounter\.decrement\] \[\+ :optionalCounter\.increment\]")
         t.line(":setNavigation false")
         t.expect(r"Load optional counter")
         t.line(":setNavigation true")  # left again before the load: the pending load is cancelled

@@ -24,7 +24,7 @@ Nested = feature "Nested" {
     delete = function(s) s.rows = {} end,
   },
 
-  -- Each row a link into the row (its actions: rows[id="…"].…), with its own buttons.
+  -- Each row with its own Add row button: a keyed list, so it sends rows[id="…"].addRow.
   view = function(s)
     return ui.vstack {
       ui.hstack { s.name .. "  ", ui.button("Add row", "addRow"), ui.button("Delete rows", "delete") },
