@@ -29,7 +29,8 @@ extension ReluaViewNode {
       return (0..<height).map { row in
         columns.indices.map { column in
           let line = row < columns[column].count ? columns[column][row] : ""
-          return column == columns.count - 1 ? line : line.padding(toLength: widths[column], withPad: " ", startingAt: 0)
+          // Padded by characters (`padding(toLength:)` counts UTF-16 units and cut a line with an emoji).
+          return column == columns.count - 1 ? line : line + String(repeating: " ", count: widths[column] - line.count)
         }.joined(separator: " ").replacingTrailingSpaces()
       }
     case .button(let label, let action):
