@@ -9,6 +9,8 @@ enum ReluaViewDiff {
       children(a, b, path: &path, into: &patches)
     case (.section(let titleA, let a), .section(let titleB, let b)) where titleA == titleB && a.count == b.count:
       children(a, b, path: &path, into: &patches)
+    case (.toolbar(let screenA, let a), .toolbar(let screenB, let b)) where screenA == screenB && a.count == b.count:
+      children(a, b, path: &path, into: &patches)
     case (.list(let a), .list(let b)):
       if !rows(a, b, path: &path, into: &patches) { patches.append(.replace(at: path, node: new)) }
     default:

@@ -44,6 +44,10 @@ extension ReluaViewNode {
       try child(nodes.count)
       nodes[index] = try nodes[index].updating(at: rest, whole: whole, change)
       return .section(title: title, children: nodes)
+    case .toolbar(let screen, var nodes):
+      try child(nodes.count)
+      nodes[index] = try nodes[index].updating(at: rest, whole: whole, change)
+      return .toolbar(screen: screen, items: nodes)
     case .list(var rows):
       try child(rows.count)
       rows[index].content = try rows[index].content.updating(at: rest, whole: whole, change)

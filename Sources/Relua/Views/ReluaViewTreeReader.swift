@@ -155,6 +155,13 @@ struct ReluaViewTreeReader {
       return .picker(label: try text("label"), binding: try binding(), options: texts)
     case "section": return .section(title: try text("title"), children: try children())
     case "image": return .image(url: try text("url"), alt: try text("alt"))
+    case "toolbar":
+      let target: String = {
+        _ = Self.pushField("screen", of: index, stack)
+        defer { stack.pop() }
+        return Self.text(at: -1, stack).map { prefix + $0 } ?? ""
+      }()
+      return .toolbar(screen: target, items: try children())
     case "scope":
       let key = try text("key")
       _ = Self.pushField("content", of: index, stack)
@@ -187,7 +194,7 @@ struct ReluaViewTreeReader {
       }
       return .list(out)
     default:
-      throw fail("has an unknown kind '\(kind)' (text, vstack, hstack, button, link, textField, toggle, stepper, picker, list, section, image, scope)", at: place)
+      throw fail("has an unknown kind '\(kind)' (text, vstack, hstack, button, link, textField, toggle, stepper, picker, list, section, image, scope, toolbar)", at: place)
     }
   }
 }

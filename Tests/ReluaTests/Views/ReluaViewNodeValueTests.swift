@@ -26,12 +26,13 @@ final class ReluaViewNodeValueTests: XCTestCase {
     ]),
     .section(title: "More", children: [.text("x"), .vstack([])]),
     .image(url: "https://example.com/a.png", alt: "A"),
+    .toolbar(screen: "destination.add", items: [.button(label: "Add", action: ReluaViewAction(path: "confirmAdd"))]),
   ])
 
   func testEveryKindOfNodeReadsBackFromItsJSON() throws {
     let tree = Self.everyKind
     XCTAssertEqual(Set(tree.allNodes.map(\.kind)), [
-      "text", "vstack", "hstack", "button", "link", "textField", "toggle", "stepper", "picker", "list", "section", "image",
+      "text", "vstack", "hstack", "button", "link", "textField", "toggle", "stepper", "picker", "list", "section", "image", "toolbar",
     ])
     for node in tree.allNodes {
       for pretty in [true, false] {
@@ -46,11 +47,11 @@ final class ReluaViewNodeValueTests: XCTestCase {
 
   func testAllNodesIsDepthFirstAndActionPathNamesEachControlsAction() throws {
     let tree = Self.everyKind
-    XCTAssertEqual(tree.allNodes.count, 17)
+    XCTAssertEqual(tree.allNodes.count, 19)
     XCTAssertEqual(tree.allNodes.first, tree)
     XCTAssertEqual(tree.allNodes.map(\.kind).prefix(6), ["vstack", "text", "hstack", "button", "button", "link"])
     XCTAssertEqual(tree.allNodes.compactMap(\.actionPath), [
-      "add", "clear", "rows[id=\"a\"].open", "binding.title", "binding.done", "binding.count", "binding.theme",
+      "add", "clear", "rows[id=\"a\"].open", "binding.title", "binding.done", "binding.count", "binding.theme", "confirmAdd",
     ])
     XCTAssertNil(ReluaViewNode.text("x").actionPath)
     XCTAssertNil(ReluaViewNode.list([]).actionPath)

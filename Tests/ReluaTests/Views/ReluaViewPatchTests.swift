@@ -224,7 +224,7 @@ private struct SeededRandom {
   }
 
   mutating func tree(depth: Int) -> ReluaViewNode {
-    let kind = depth <= 0 ? int(0...5) : int(0...10)
+    let kind = depth <= 0 ? int(0...5) : int(0...11)
     switch kind {
     case 0: return .text(text())
     case 1: return .button(label: text(), action: ReluaViewAction(path: "a.b", payload: value()))
@@ -235,6 +235,7 @@ private struct SeededRandom {
     case 6, 7: return .vstack((0..<int(0...4)).map { _ in tree(depth: depth - 1) })
     case 8: return .hstack((0..<int(0...3)).map { _ in tree(depth: depth - 1) })
     case 9: return .section(title: text(), children: (0..<int(0...3)).map { _ in tree(depth: depth - 1) })
+    case 10: return .toolbar(screen: ["", "destination.add"][int(0...1)], items: (0..<int(0...2)).map { _ in tree(depth: depth - 1) })
     default: return .list(rows(depth: depth))
     }
   }
@@ -258,6 +259,7 @@ private struct SeededRandom {
     case .vstack(let nodes): return .vstack(editChild(nodes))
     case .hstack(let nodes): return .hstack(editChild(nodes))
     case .section(let title, let nodes): return int(0...6) == 0 ? .section(title: text(), children: nodes) : .section(title: title, children: editChild(nodes))
+    case .toolbar(let screen, let nodes): return .toolbar(screen: screen, items: editChild(nodes))
     case .list(var rows):
       switch int(0...4) {
       case 0: rows.insert(ReluaViewRow(id: id(), content: tree(depth: 2)), at: int(0...rows.count))
