@@ -107,18 +107,29 @@ describe("element bindings: binding.list[id=…].field", function()
     expect(unasserted).to_contain("State was not expected to change, but a change occurred")
   end)
 
-  it("runs the handler that names the binding (ids left out)", function()
+  it("runs the handler that names the binding (ids left out); a raising one undoes the binding", function()
     local Counted = feature "Counted" {
       state = { rows = { { id = 1, name = "" } }, edits = 0 },
       actions = {},
       bindable = { "rows" },
-      reduce = on { ["binding.rows.name"] = function(s) s.edits = s.edits + 1 end },
+      reduce = on {
+        ["binding.rows.name"] = function(s)
+          if s.rows[1].name == "boom" then error("a name that explodes") end
+          s.edits = s.edits + 1
+        end,
+      },
     }
     local store = relua.TestStore(Counted)
     store:send("binding.rows[id=1].name", "x", function(s)
       s.rows[1].name = "x"
       s.edits = 1
     end)
+    expect(failure(function() store:send("binding.rows[id=1].name", "boom") end)).to_contain("a name that explodes")
+    expect(store:state("rows[1].name")).to_be("x")
+    local live = relua.Store(Counted)
+    expect(failure(function() live:send("binding.rows[id=1].name", "boom") end)).to_contain("a name that explodes")
+    expect(live:state("rows[1].name")).to_be("")
+    expect(live:state("edits")).to_be(0)
   end)
 end)
 

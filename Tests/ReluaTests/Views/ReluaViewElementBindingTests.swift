@@ -55,6 +55,12 @@ final class ReluaViewElementBindingTests: XCTestCase {
     XCTAssertEqual(binding.value, .string("Blob Sr"))
   }
 
+  func testSwiftSendsTheSamePath() async throws {
+    let store = try store()
+    try store.send(#"binding.syncUp.attendees[id="a1"].name"#, .string("Blob Esq"))
+    XCTAssertEqual(names(store), [.string("Blob Esq"), .string("Blob Jr")])
+  }
+
   func testAWrongInputOrAGoneElementThrowsAndChangesNothing() async throws {
     let store = try store()
     let field = try XCTUnwrap(try store.topView()).allNodes.first { if case .textField = $0 { true } else { false } }
