@@ -173,7 +173,7 @@ describe("relua.ui.binding.list:at(id)", function()
       state = { rows = { { id = 1, name = "" } } },
       actions = {},
       bindable = { "rows" },
-      view = function(s) return ui.textField("Name", ui.binding.rows:at(1)) end,
+      view = function() return ui.textField("Name", ui.binding.rows:at(1)) end,
     }
     expect(function() relua.Store(Bad):view() end)
       .to_error("Bad.view: the view (textField 'Name') is bound to a field the feature cannot set: ")
