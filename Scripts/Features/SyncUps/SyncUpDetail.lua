@@ -126,6 +126,10 @@ local SyncUpDetail = feature "SyncUpDetail" {
         ui.link("Edit", "editButtonTapped"),
         ui.button("Delete", "deleteButtonTapped"),
       },
+      s.destination ~= nil and s.destination.edit ~= nil and ui.toolbar("destination.edit", {
+        ui.button("Cancel", "cancelEditButtonTapped"),
+        ui.button("Done", "doneEditingButtonTapped"),
+      }),
     }
   end,
 }

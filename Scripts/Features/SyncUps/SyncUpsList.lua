@@ -29,6 +29,11 @@ local function listView(s, open, prefix)
       }
     end),
     ui.button("New sync-up", prefix .. "addSyncUpButtonTapped"),
+    -- The sheet's bar (TCA's toolbar on the form, in the list's view): the list's actions.
+    s.destination ~= nil and s.destination.add ~= nil and ui.toolbar(prefix .. "destination.add", {
+      ui.button("Dismiss", prefix .. "dismissAddSyncUpButtonTapped"),
+      ui.button("Add", prefix .. "confirmAddSyncUpButtonTapped"),
+    }),
   }
 end
 

@@ -18,8 +18,8 @@ extension ReluaHost {
     } else {
       return nil
     }
-    guard let top = FeatureScreens.screens(of: feature, state: state).last, top.alertStyle == nil,
-          let tree = try viewTree(top.feature, top.state, prefix: top.actionPrefix)
+    let screens = FeatureScreens.screens(of: feature, state: state)
+    guard let top = screens.last, top.alertStyle == nil, let tree = try screenTree(top, in: screens)
     else { return nil }
     if case .text = tree { return nil }
     return try tree.json(pretty: true)
