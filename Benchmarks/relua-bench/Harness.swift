@@ -153,6 +153,8 @@ func blackHole<T>(_ value: T) {}
 /// Whether `name` is selected by `--filter`: a prefix, or the exact name when it ends with `$`.
 func benchmarkMatches(_ name: String, _ filter: String?) -> Bool {
   guard let filter else { return true }
+  // Several filters, comma-separated: any may match (`lua.shared.100$,lua.shared.plain$`).
+  if filter.contains(",") { return filter.split(separator: ",").contains { benchmarkMatches(name, String($0)) } }
   if filter.hasSuffix("$") { return name == filter.dropLast() }
   return name.hasPrefix(filter)
 }

@@ -3,7 +3,7 @@ import Composable
 import Lua
 
 // relua-bench: the engine's and the Lua layer's benchmarks, medians over repeated samples.
-// Usage: relua-bench [--json] [--filter PREFIX] [--samples N]
+// Usage: relua-bench [--json] [--filter PREFIX[,PREFIX…]] [--samples N] (a filter ending in `$`: that name exactly)
 // `relua.startup` (and `relua.startup.repl`) launch the `relua` binary built beside this one
 // (`swift build -c release`); with RELUA_BENCH_BASELINE=/path/to/an/older/relua, that one too, in
 // alternating launches, as `relua.startup.baseline` (`….repl.baseline`), with their ratio.

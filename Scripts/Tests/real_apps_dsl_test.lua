@@ -75,7 +75,7 @@ describe("nested bindings (TCA's $store.syncUp.title)", function()
     expect(failure(function() store:send("binding.title.text", "x") end))
       .to_be("'binding.title.text': SyncUpForm binds only binding.focus, binding.syncUp")
     expect(failure(function() store:send("binding.syncUp.attendees[id=1].name", "x") end))
-      .to_be("'binding.syncUp.attendees[id=1].name': a binding names fields by name (binding.item.title), not elements")
+      .to_be("The reducer failed for this action: binding.syncUp.attendees[id=1].name of SyncUpForm: state.syncUp.attendees has no element with id 1 (it is empty)")
     expect(store:state("syncUp.title")).to_be("")
   end)
 

@@ -220,6 +220,31 @@ describe("SyncUpFormTests", function()
       s.syncUp.attendees = { Attendee(uuid(0)) }
     end)
   end)
+
+  -- The form's `TextField("Name", text: $attendee.name)`: a name typed into a row's field is the
+  -- binding into that attendee, the path the view's field sends.
+  it("attendeeName", function()
+    local store = relua.TestStore(SyncUpForm, {
+      state = function(deps)
+        return SyncUpForm.State(SyncUp { id = uuid(0xe0), attendees = {}, title = "Engineering" }, deps)
+      end,
+      deps = { uuid = "incrementing" },
+    })
+    store:send("addAttendeeButtonTapped", function(s)
+      local attendee = Attendee(uuid(1))
+      s.focus = { attendee = attendee.id }
+      table.insert(s.syncUp.attendees, attendee)
+    end)
+
+    local field = relua.fromJSON(store:viewJSON()).children[4].children[1].rows[2].content.children[1]
+    expect(field.binding.action).to_be(('binding.syncUp.attendees[id="%s"].name'):format(uuid(1)))
+    store:send(field.binding.action, "Blob", function(s)
+      s.syncUp.attendees[2].name = "Blob"
+    end)
+    store:send(tostring(relua.ui.binding.syncUp.attendees:at(uuid(0)).name), "Blob Jr", function(s)
+      s.syncUp.attendees[1].name = "Blob Jr"
+    end)
+  end)
 end)
 
 describe("RecordMeetingTests", function()

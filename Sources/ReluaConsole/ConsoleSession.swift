@@ -44,7 +44,9 @@ package final class ConsoleSession {
     try routePrint()
     reader.complete = { [weak self] line, word in
       // Called on the reading thread: only the snapshot of names is read there.
-      self?.completionSnapshot.withLock { $0 }.filter { $0.hasPrefix(word) && $0 != word }.sorted() ?? []
+      guard let names = self?.completionSnapshot.withLock({ $0 }) else { return [] }
+      if let whole = Self.wholeMatches(names, line: line, word: word) { return whole }
+      return names.filter { $0.hasPrefix(word) && $0 != word }.sorted()
     }
   }
 

@@ -696,6 +696,36 @@ def test_completion_of_a_nested_binding_and_a_group_action():
         shutil.rmtree(directory, ignore_errors=True)
 
 
+def test_an_element_binding_is_completed_and_sent():
+    """Tab completes `:binding.syncUp.attendees[id=1].name` (a field of a list's element, by its
+    id) and the REPL sends it, a string id in quotes too; an id the list lacks is refused."""
+    directory = tempfile.mkdtemp(prefix="relua_repl_")
+    script = os.path.join(directory, "Form.lua")
+    with open(script, "w") as f:
+        f.write(
+            'return relua.feature "Form" {\n'
+            '  state = { syncUp = { attendees = { { id = 1, name = "" }, { id = "a2", name = "" } } } },\n'
+            '  bindable = { "syncUp" },\n'
+            '}\n')
+    t = repl(script)
+    try:
+        t.expect(r"Form> ")
+        time.sleep(0.3)
+        t.send(":binding.syncUp.attendees[id=1].na\t")
+        t.expect(r":binding\.syncUp\.attendees\[id=1\]\.name")
+        t.send(' "Blob"\r')
+        t.expect(r'\+\s+name = "Blob"')
+        t.send(':binding.syncUp.attendees[id="a2"].na\t')
+        t.expect(r':binding\.syncUp\.attendees\[id="a2"\]\.name')
+        t.send(' "Blob Jr"\r')
+        t.expect(r'\+\s+name = "Blob Jr"')
+        t.line(':binding.syncUp.attendees[id=9].name "x"')
+        t.expect(r"state\.syncUp\.attendees has no element with id 9 \(its ids: 1, \"a2\"\)")
+    finally:
+        t.close()
+        shutil.rmtree(directory, ignore_errors=True)
+
+
 def test_a_view_tree_draws_its_commands_and_help_and_tab_take_them():
     """A view built with relua.ui (issue #35): each button shows its command, `:help` lists the
     commands on screen, Tab completes them (`:counter.incr` is only on the screen), a text field

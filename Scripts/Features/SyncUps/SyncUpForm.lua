@@ -71,7 +71,8 @@ local SyncUpForm = feature "SyncUpForm" {
   -- focus: "title", or { attendee = id } (TCA's Field)
   state = { focus = "title", syncUp = Models.SyncUp { id = "" } },
 
-  -- :binding.syncUp.title "Retro", :binding.syncUp.duration 600, :binding.syncUp.theme "orange"
+  -- :binding.syncUp.title "Retro", :binding.syncUp.duration 600, :binding.syncUp.theme "orange",
+  -- :binding.syncUp.attendees[id="…"].name "Blob" (an attendee's name, by the attendee's id)
   bindable = { "focus", "syncUp" },
 
   -- onDeleteAttendees: the positions (from 1) of the rows swiped away
@@ -94,7 +95,8 @@ local SyncUpForm = feature "SyncUpForm" {
     end,
   },
 
-  -- The sync-up's fields, bound through `syncUp` (nested bindings), and its attendees.
+  -- The sync-up's fields, bound through `syncUp` (nested bindings), and its attendees, each
+  -- name bound through its element (`attendees:at(id).name`).
   view = function(s)
     local syncUp = s.syncUp
     return ui.vstack {
@@ -102,9 +104,10 @@ local SyncUpForm = feature "SyncUpForm" {
       ui.stepper("Length (seconds)", ui.binding.syncUp.duration),
       ui.picker("Theme", ui.binding.syncUp.theme, Models.themes),
       ui.section("Attendees:", {
+        -- TCA's `ForEach($store.syncUp.attendees) { $attendee in TextField("Name", text: $attendee.name) }`
         ui.list(syncUp.attendees, function(attendee, i)
           return ui.hstack {
-            ("%d. %s"):format(i, attendee.name == "" and "(no name)" or attendee.name),
+            ui.textField(("%d. Name"):format(i), ui.binding.syncUp.attendees:at(attendee.id).name),
             ui.button("Delete", "onDeleteAttendees", { i }),
           }
         end),

@@ -1,5 +1,6 @@
 /// The DSL's forms of an action that are neither a feature's own name nor a child's path: a
-/// group's action (`delegate.startMeeting`), a nested binding (`binding.item.title`), and
+/// group's action (`delegate.startMeeting`), a nested binding (`binding.item.title`,
+/// `binding.item.rows[id=3].name`), and
 /// actions sent to a kind that is only state (refused).
 extension ActionResolver {
   /// `delegate.startMeeting`, `delegate.inner.done`: the action of a group (`relua.group`) of
@@ -28,15 +29,29 @@ extension ActionResolver {
     throw .badAction("'\(text)': '\(path)' is a group of \(feature.name)'s actions; it has: \(members.joined(separator: ", "))")
   }
 
-  /// `binding.item.title`: the fields below a bindable one are named by name (the state's own
-  /// shape is checked when the binding is applied: `LuaLeafReducer`).
+  /// `binding.item.title`, `binding.syncUp.attendees[id=3].name`: the fields below a bindable one
+  /// are named by name, an element of a list by its id (`[id=…]`, after a field, as an action
+  /// names a forEach's element); the path ends at a field. The state's own shape is checked when
+  /// the binding is applied (`LuaLeafReducer`).
   static func checkNestedBinding(
     _ rest: ArraySlice<FeatureAction.Step>, of feature: FeatureDefinition, text: String
   ) throws(ReluaError) {
+    var previousIsElement = false
     for step in rest {
-      guard case .name = step else {
-        throw .badAction("'\(text)': a binding names fields by name (binding.item.title), not elements")
+      switch step {
+      case .name: previousIsElement = false
+      case .id(let id):
+        guard !previousIsElement else {
+          throw .badAction("'\(text)': [id=\(id.luaLiteral())] follows an element; name a field of the element first (binding.list[id=1].name)")
+        }
+        guard id.integerValue != nil || id.stringValue != nil else {
+          throw .badAction("'\(text)': an element's id in a binding is an integer or a string, got \(id.luaLiteral())")
+        }
+        previousIsElement = true
       }
+    }
+    if previousIsElement {
+      throw .badAction("'\(text)': a binding sets a field; name a field of the element (binding.list[id=1].name)")
     }
   }
 

@@ -180,7 +180,9 @@ extension ReluaHost {
       try views.openSession(moving: &state)
       // (A reducer of a feature with shares below: its reads into them may need the holders
       // brought up to date first, see `SharedReadBarrier`.)
-      if let barrier = sharedReadBarrierIfMade, feature.holdsSharesBelow { barrier.arm(views, for: feature) }
+      if let barrier = sharedReadBarrierUnretained, feature.holdsSharesBelow {
+        withUnretained(barrier) { $0.arm(views, for: feature) }
+      }
       do {
         // `handler` is a constant where this is inlined: one of the two calls remains.
         if let handler {

@@ -68,7 +68,7 @@ extension ReluaHost {
         currentSend.set(feature, action)
         let writes = shares.writes
         let effect = reducer.reduce(into: &state, action: action)
-        if shares.writes != writes { transaction.isUnsettled = true }
+        if shares.writes != writes { transaction.markUnsettled() }
         return effect
       }
     }
@@ -115,7 +115,13 @@ final class ViewsTransaction: StoreTransaction<Value> {
   /// The store's root feature and the shares of its tree, if it holds any.
   let feature: FeatureDefinition?
   let shares: SharedRegistry?
+  /// `shares`, not retained (for the hot paths of a send: no retain and release per use).
+  let sharesUnretained: Unmanaged<SharedRegistry>?
   private let barrier: SharedReadBarrier?
+  /// Whether this transaction set `isUnsettled` since the state was last settled: a mirror read
+  /// here, so that a send finding it set writes nothing (the engine's flag, in another module,
+  /// is checked for exclusive access on every access from here).
+  @exclusivity(unchecked) private var isMarkedUnsettled = false
   /// The store (its state is up to date when its send ends: the others are updated).
   @exclusivity(unchecked) var sender: ObjectIdentifier?
   /// `shares.writes` when the store's holders were last all brought up to date: while the count
@@ -128,14 +134,23 @@ final class ViewsTransaction: StoreTransaction<Value> {
     self.views = views
     self.feature = feature
     self.shares = shares
+    sharesUnretained = shares.map { Unmanaged.passUnretained($0) }
     self.barrier = barrier
     settledAt = shares?.writes ?? 0
   }
 
+  /// Marks the state unsettled (see `StoreTransaction.isUnsettled`).
+  @inline(__always)
+  func markUnsettled() {
+    guard !isMarkedUnsettled else { return }
+    isMarkedUnsettled = true
+    isUnsettled = true
+  }
+
   override func begin() {
     views.beginTransaction()
-    if let shares {
-      callOnMainActor({ @MainActor (shares: SharedRegistry) in shares.beginSend() }, shares)
+    if let shares = sharesUnretained {
+      callOnMainActor({ @MainActor (shares: Unmanaged<SharedRegistry>) in withUnretained(shares) { $0.beginSend() } }, shares)
       outer = barrier?.send
       barrier?.send = self
     }
@@ -143,11 +158,13 @@ final class ViewsTransaction: StoreTransaction<Value> {
 
   override func end() {
     views.endTransaction()
-    if let shares {
+    if let shares = sharesUnretained {
       barrier?.send = outer
       outer = nil
-      if shares.writes != settledAt { isUnsettled = true }
-      callOnMainActor({ @MainActor (shares: SharedRegistry, sender: ObjectIdentifier?) in shares.commitSend(sender: sender) }, shares, sender)
+      if withUnretained(shares, { $0.writes }) != settledAt { markUnsettled() }
+      callOnMainActor(
+        { @MainActor (shares: Unmanaged<SharedRegistry>, sender: ObjectIdentifier?) in withUnretained(shares) { $0.commitSend(sender: sender) } },
+        shares, sender)
     }
   }
 
@@ -157,13 +174,14 @@ final class ViewsTransaction: StoreTransaction<Value> {
       barrier?.send = outer
       outer = nil
       callOnMainActor({ @MainActor (shares: SharedRegistry) in shares.rollBackSend() }, shares)
-      if shares.writes != settledAt { isUnsettled = true }
+      if shares.writes != settledAt { markUnsettled() }
     }
   }
 
   /// Every holder in the tree takes its share's value (between a send's actions the writes are
   /// logged for its transaction). A key that cannot be made is a warning: the holder keeps its copy.
   override func settle(_ state: inout Value) {
+    isMarkedUnsettled = false  // (the store cleared `isUnsettled` before calling this)
     guard let shares, let root = feature else { return }
     nonisolated(unsafe) let views = views
     nonisolated(unsafe) let feature = root

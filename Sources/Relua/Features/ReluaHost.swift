@@ -50,7 +50,12 @@ public final class ReluaHost {
 
   /// The registry of the live stores' shared values (see `liveShares`).
   var liveSharesIfMade: SharedRegistry?
-  @exclusivity(unchecked) var sharedReadBarrierIfMade: SharedReadBarrier?
+  @exclusivity(unchecked) var sharedReadBarrierIfMade: SharedReadBarrier? {
+    didSet { sharedReadBarrierUnretained = sharedReadBarrierIfMade.map { Unmanaged.passUnretained($0) } }
+  }
+  /// The same barrier, not retained (`sharedReadBarrierIfMade` keeps it): what a send's hot path
+  /// reads, with no retain and release around each use.
+  @exclusivity(unchecked) private(set) var sharedReadBarrierUnretained: Unmanaged<SharedReadBarrier>?
   /// Kinds of shared key registered from Swift (`ReluaRuntime.registerSharedKey`).
   package var sharedKeyKinds: [String: @Sendable (ReluaSharedKeyRequest) throws -> any ReluaSharedKey] = [:]
   /// The app whose `appStorage` file live stores use (a script's name, by default "relua").

@@ -1,8 +1,8 @@
 -- relua.ui: a view as a tree of nodes (docs/DSL.md, "Views"). Each constructor checks its
 -- arguments and raises at the script's line; the host reads the finished tree (ReluaViewNode,
 -- ReluaViewTreeReader) and checks it again, so a hand-made table is refused too.
-local type, error, format, setmetatable, getmetatable, rawget, ipairs, tostring =
-  type, error, string.format, setmetatable, getmetatable, rawget, ipairs, tostring
+local type, error, format, setmetatable, getmetatable, rawget, ipairs, tostring, math =
+  type, error, string.format, setmetatable, getmetatable, rawget, ipairs, tostring, math
 
 local M = {}
 local NodeMT = { __name = "relua.ui.node" }
@@ -51,24 +51,48 @@ local function node(kind, fields)
   return setmetatable(fields, NodeMT)
 end
 
--- `binding.title`, `binding.syncUp.title`: the field a control sets with `binding.<path>` actions.
+-- `binding.title`, `binding.syncUp.title`: the field a control sets with `binding.<path>` actions;
+-- `binding.syncUp.attendees:at(id).name` a field of the element with that id (`[id=…]` in the path).
+-- The path is kept under a key of its own, so no index a script writes (`binding.rows[1]`) finds it.
+local PATH = {}
 local function binding(path)
-  return setmetatable({ [1] = path }, BindingMT)
+  return setmetatable({ [PATH] = path }, BindingMT)
 end
 BindingMT.__index = function(self, key)
-  if type(key) ~= "string" then error(format("relua.ui.binding: a field name expected, got %s", type(key)), 2) end
-  local path = rawget(self, 1)
+  if type(key) ~= "string" then
+    error(format("relua.ui.binding: a field name expected, got %s (an element by its id: binding.list:at(id))", type(key)), 2)
+  end
+  local path = rawget(self, PATH)
   return binding(path and path .. "." .. key or key)
 end
+-- The id as the path writes it: an integer, or a string in quotes (as `[id="a1"]` in an action).
+local function idLiteral(id)
+  if math.type(id) == "integer" then return format("%d", id) end
+  if type(id) == "string" then return '"' .. id:gsub('[\\"]', "\\%0") .. '"' end
+  return nil
+end
+-- `list:at(id)` is `list.at(list, id)`: the index gives the binding `list.at`, called here with
+-- `list`. Only that call is an element: a field named `at` is still bound as `binding.list.at`.
+BindingMT.__call = function(self, list, id)
+  local path, listPath = rawget(self, PATH), getmetatable(list) == BindingMT and rawget(list, PATH) or nil
+  if listPath == nil or path ~= listPath .. ".at" then
+    error("relua.ui.binding is not a function: an element of a list is binding.list:at(id)", 2)
+  end
+  local literal = idLiteral(id)
+  if literal == nil then
+    error(format("relua.ui.binding %s:at(id): the id must be an integer or a string, got %s", listPath, math.type(id) or type(id)), 2)
+  end
+  return binding(listPath .. "[id=" .. literal .. "]")
+end
 BindingMT.__newindex = function() error("relua.ui.binding is read-only: name a field, binding.title", 2) end
-BindingMT.__tostring = function(self) return "binding." .. tostring(rawget(self, 1)) end
+BindingMT.__tostring = function(self) return "binding." .. tostring(rawget(self, PATH)) end
 M.binding = binding(nil)
 
 local function checkBinding(name, value)
-  if getmetatable(value) ~= BindingMT or rawget(value, 1) == nil then
+  if getmetatable(value) ~= BindingMT or rawget(value, PATH) == nil then
     fail(4, "relua.ui.%s: the second argument must be a binding (relua.ui.binding.title), got %s", name, type(value))
   end
-  return rawget(value, 1)
+  return rawget(value, PATH)
 end
 
 --- Text: `relua.ui.text "Guess: 3"`.

@@ -12,6 +12,10 @@ final class SharedReadBarrier: @preconcurrency StateReadBarrier {
   /// send runs inside another's).
   /// (Not retained, here and below: set and cleared around the send or session that holds them.)
   @exclusivity(unchecked) nonisolated(unsafe) unowned(unsafe) var send: ViewsTransaction?
+
+  /// The registry of the send running now, not retained (the send's transaction keeps it).
+  @inline(__always)
+  var runningShares: Unmanaged<SharedRegistry>? { send?.sharesUnretained }
   @exclusivity(unchecked) private unowned(unsafe) var feature: FeatureDefinition?
   @exclusivity(unchecked) private unowned(unsafe) var registry: SharedRegistry?
   /// The session's fields brought up to date so far (each is walked once per session).
@@ -20,9 +24,9 @@ final class SharedReadBarrier: @preconcurrency StateReadBarrier {
   /// After a session of `feature` opened: watches its reads if its store's holders may be behind.
   @inline(__always)
   func arm(_ views: StateViews, for feature: FeatureDefinition) {
-    guard let send, let shares = send.shares, shares.writes != send.settledAt else { return }
+    guard let send, let shares = send.sharesUnretained, withUnretained(shares, { $0.writes }) != send.settledAt else { return }
     self.feature = feature
-    registry = shares
+    registry = shares.takeUnretainedValue()
     if !synced.isEmpty { synced.removeAll(keepingCapacity: true) }
     views.readBarrier = self
   }

@@ -30,6 +30,9 @@ package final class SharedRegistry {
   private var byFeature: [ObjectIdentifier: (feature: FeatureDefinition, shares: [Share])] = [:]
   @exclusivity(unchecked) private var lastFeature: ObjectIdentifier?
   @exclusivity(unchecked) private var lastShares: [Share] = []
+  /// The last feature asked for its one share (`soleShare(of:)`), and that share.
+  @exclusivity(unchecked) private var lastSoleFeature: ObjectIdentifier?
+  @exclusivity(unchecked) private var lastSoleShare: Unmanaged<Share>?
   /// What saves and outside changes, finishing on other threads, reach the registry through
   /// (no weak reference to the registry or its shares: one would give them side tables, and
   /// their every retain would take the slow path).
@@ -39,8 +42,11 @@ package final class SharedRegistry {
   private final class Handle: @unchecked Sendable {  // read and written on the main actor only
     unowned(unsafe) var registry: SharedRegistry?
   }
-  /// Shares changed by the running send (each keeps what it held before it: `valueBeforeSend`).
-  @exclusivity(unchecked) private var changed: [Share] = []
+  /// Shares changed by the running send (each keeps what it held before it: `valueBeforeSend`):
+  /// the first inline, the others in order after it. Not retained: a share lives as long as its
+  /// registry (`byID` keeps every one), and a send's journal costs no retain, release or array.
+  @exclusivity(unchecked) private var firstChanged: Unmanaged<Share>?
+  @exclusivity(unchecked) private var moreChanged: [Unmanaged<Share>] = []
   /// Counts every change of any share's value: a store whose holders were last brought up to
   /// date at another count may hold stale copies (see `SharedSync`, `SharedReadBarrier`).
   @exclusivity(unchecked) nonisolated(unsafe) package private(set) var writes: UInt64 = 0
@@ -50,7 +56,7 @@ package final class SharedRegistry {
   /// The one store linked, when there is one only (a send of it has no other store to update).
   @exclusivity(unchecked) private var onlyLink: ObjectIdentifier?
   /// Reports a load or save error (the stores' warnings, standard error).
-  package var warn: (String) -> Void = { FileHandle.standardError.write(Data(("relua: " + $0 + "\n").utf8)) }
+  @exclusivity(unchecked) package var warn: (String) -> Void = { FileHandle.standardError.write(Data(("relua: " + $0 + "\n").utf8)) }
 
   package init(
     environment: Environment,
@@ -89,6 +95,23 @@ package final class SharedRegistry {
   /// Every share this registry keeps (one per key), for the memory limit's measurement: a
   /// share's value is held here whether or not a store holds it.
   package var allShares: some Collection<Share> { byID.values }
+
+  /// The share of a feature with one binding, not retained (it lives as long as the registry):
+  /// what a send of a feature holding one shared field asks for, with no array to retain.
+  @inline(__always)
+  func soleShare(of feature: FeatureDefinition) throws -> Unmanaged<Share> {
+    if ObjectIdentifier(feature) == lastSoleFeature, let share = lastSoleShare { return share }
+    return try findSoleShare(of: feature)
+  }
+
+  @inline(never)
+  private func findSoleShare(of feature: FeatureDefinition) throws -> Unmanaged<Share> {
+    // (Through `shares(of:)`, which keeps the feature: its identifier is not reused.)
+    let share = Unmanaged.passUnretained(try shares(of: feature)[0])
+    lastSoleFeature = ObjectIdentifier(feature)
+    lastSoleShare = share
+    return share
+  }
 
   /// The share `descriptor` names, loading its value the first time.
   package func share(for descriptor: SharedKeyDescriptor) throws -> Share {
@@ -196,7 +219,7 @@ package final class SharedRegistry {
     if !share.isJournalled {
       share.isJournalled = true
       share.valueBeforeSend = share.value
-      changed.append(share)
+      if firstChanged == nil { firstChanged = Unmanaged.passUnretained(share) } else { moreChanged.append(Unmanaged.passUnretained(share)) }
     }
     share.value = value
     share.version &+= 1
@@ -204,19 +227,40 @@ package final class SharedRegistry {
   }
 
   /// Starts a send (its changes can be given back).
-  package func beginSend() { if !changed.isEmpty { forgetChanges() } }
+  @inline(__always)
+  package func beginSend() { if firstChanged != nil { forgetChanges() } }
 
   private func forgetChanges() {
-    for share in changed {
+    forEachChanged { share in
       share.isJournalled = false
       share.valueBeforeSend = nil
     }
-    changed.removeAll(keepingCapacity: true)
+    clearChanged()
+  }
+
+  /// `body` with each share the running send changed, in the order they changed (`reversed`:
+  /// the last first).
+  @inline(__always)
+  private func forEachChanged(reversed: Bool = false, _ body: (Share) -> Void) {
+    guard let first = firstChanged else { return }
+    if reversed {
+      for share in moreChanged.reversed() { withUnretained(share, body) }
+      withUnretained(first, body)
+    } else {
+      withUnretained(first, body)
+      for share in moreChanged { withUnretained(share, body) }
+    }
+  }
+
+  @inline(__always)
+  private func clearChanged() {
+    firstChanged = nil
+    if !moreChanged.isEmpty { moreChanged.removeAll(keepingCapacity: true) }
   }
 
   /// The send failed: every share it changed holds what it held before.
   package func rollBackSend() {
-    for share in changed.reversed() {
+    forEachChanged(reversed: true) { share in
       share.value = share.valueBeforeSend
       share.version &+= 1
       writes &+= 1
@@ -226,14 +270,14 @@ package final class SharedRegistry {
 
   /// The send ended: saves what changed, and updates the other stores' holders.
   package func commitSend(sender: ObjectIdentifier?) {
-    guard !changed.isEmpty else { return }
-    // Saves start no user code: `changed` cannot change while they are scheduled.
-    for share in changed {
+    guard firstChanged != nil else { return }
+    // Saves start no user code: the journal cannot change while they are scheduled.
+    forEachChanged { share in
       share.isJournalled = false
       share.valueBeforeSend = nil
       if share.persists { scheduleSave(share) }
     }
-    changed.removeAll(keepingCapacity: true)
+    clearChanged()
     propagate(except: sender)
   }
 

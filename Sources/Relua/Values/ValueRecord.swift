@@ -67,6 +67,13 @@ public struct ValueRecord: Hashable, Sendable {
     binarySearch(prefix: utf8KeyPrefix(key, length), length: length) { _ in nil }
   }
 
+  /// `searchByPrefix(key:length:)` of a key whose prefix was computed once (`utf8KeyPrefix`): a
+  /// field the host reads on every send (a shared holder) is found without touching its string.
+  @inline(__always)
+  func searchByPrefix(_ prefix: UInt64, length: Int) -> (position: Int, found: Bool)? {
+    binarySearch(prefix: prefix, length: length) { _ in nil }
+  }
+
   /// The binary search of `search(bytes:)` for a key of `keyLength` bytes whose 8-byte prefix is
   /// `prefix`; `tie` orders a field that shares it when both are longer (nil: give up).
   @inline(__always)

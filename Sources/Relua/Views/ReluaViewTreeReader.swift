@@ -124,9 +124,14 @@ struct ReluaViewTreeReader {
     }
     func binding() throws -> ReluaViewBinding {
       let path = try text("binding")
-      let fields = path.split(separator: ".", omittingEmptySubsequences: false).map(String.init)
-      guard !fields.contains(where: \.isEmpty) else { throw fail("(\(kind)) has a bad binding path '\(path)'", at: place) }
-      let value = fields.reduce(state) { $0[key: $1] }
+      // Fields, and elements by id (`attendees[id="a1"].name`): read as a state path is.
+      guard let steps = try? ActionResolver.parseStatePath(path),
+            !steps.contains(where: { if case .index = $0 { true } else { false } })
+      else { throw fail("(\(kind)) has a bad binding path '\(path)'", at: place) }
+      let value = steps.reduce(state) { value, step in
+        if case .id(let id) = step { return LuaLeafReducer.element(id: id, in: value)?.element ?? .null }
+        return value[step]
+      }
       let binding = ReluaViewBinding(action: prefix + "binding." + path, value: value)
       do {
         _ = try resolver.steps(String(binding.action.dropFirst(screenPrefix.count)))

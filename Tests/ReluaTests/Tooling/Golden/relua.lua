@@ -32,7 +32,7 @@
 ---@field state? table|(fun(deps: relua.Deps): table) the initial state: a table (copied for each store) or a function returning one
 ---@field actions? table<string, relua.PayloadType|relua.ActionGroup> the feature's own actions: `name = {}` or `name = "type"`, groups `name = relua.group { … }`
 ---@field compose? relua.Composition[] children and the places of its own reducers, in order
----@field bindable? string[] fields that `binding.<field>` actions may set (and `binding.<field>.<field>…` below a record)
+---@field bindable? string[] fields that `binding.<field>` actions may set (and `binding.<field>.<field>…` below a record, `binding.<field>[id=…].<field>` in a list's element)
 ---@field reduce? relua.Handlers|(fun(state: table, action: relua.ActionRecord, deps: relua.Deps): relua.Effect?) `relua.on { … }` or one function
 ---@field view? (fun(state: table): string|relua.ui.Node) what the screen shows: text, or a tree of `relua.ui` nodes
 ---@field dependencies? table<string, any> dependencies the feature gives its subtree (as a store's `deps`)
@@ -762,9 +762,11 @@ function relua.recordedCalls(calls) end
 ---@class relua.ui.Node
 ---@field kind "text"|"vstack"|"hstack"|"button"|"link"|"textField"|"toggle"|"stepper"|"picker"|"list"|"section"|"image"|"scope"|"toolbar"
 
----A field a control is bound to: `relua.ui.binding.title`, `relua.ui.binding.syncUp.title`.
+---A field a control is bound to: `relua.ui.binding.title`, `relua.ui.binding.syncUp.title`, a
+---field of a list's element by its id: `relua.ui.binding.syncUp.attendees:at(id).name`.
 ---@class relua.ui.Binding
 ---@field [string] relua.ui.Binding
+---@field at fun(self: relua.ui.Binding, id: integer|string): relua.ui.Binding the element of a bound list with this id (`binding.list[id=…]`)
 
 ---A child of a stack or section: a node, text (a text node), or false (an empty place).
 ---@alias relua.ui.Child relua.ui.Node|string|false
