@@ -40,9 +40,11 @@ final class WebAppFeed: @unchecked Sendable {  // all under `lock`
 
   /// Ends every page's stream.
   func close() {
-    lock.withLock {
-      for client in clients.values { client.finish() }
-      clients.removeAll()
+    // (Finished outside the lock: a stream's onTermination takes it.)
+    let ending = lock.withLock {
+      defer { clients.removeAll() }
+      return Array(clients.values)
     }
+    for client in ending { client.finish() }
   }
 }

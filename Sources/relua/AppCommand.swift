@@ -52,18 +52,20 @@ struct AppCommand: AsyncParsableCommand {
       FileHandle.standardError.write(Data("relua: \(error)\n".utf8))
       throw ExitCode.failure
     }
+    let stopped = Self.stopSignals()
     // Written at once (a pipe would buffer print's output): tests wait for these lines.
     FileHandle.standardOutput.write(Data("App: \(app.url.absoluteString)\n".utf8))
     if let inspector { FileHandle.standardOutput.write(Data("Inspector: \(inspector.url.absoluteString)\n".utf8)) }
-    await Self.untilStopped()
+    await stopped()
     await inspector?.stop()
     await app.stop()
     withExtendedLifetime(runtime) {}
   }
 
-  /// Returns on SIGINT (Ctrl-C) or SIGTERM.
+  /// Catches SIGINT (Ctrl-C) and SIGTERM from now on (before the address is printed: a signal
+  /// right after it must not be lost); the function returned waits for one.
   @MainActor
-  static func untilStopped() async {
+  static func stopSignals() -> @MainActor () async -> Void {
     let (stream, continuation) = AsyncStream<Int32>.makeStream()
     var sources: [any DispatchSourceSignal] = []
     for number in [SIGINT, SIGTERM] {
@@ -73,7 +75,9 @@ struct AppCommand: AsyncParsableCommand {
       source.resume()
       sources.append(source)
     }
-    for await _ in stream { break }
-    for source in sources { source.cancel() }
+    return {
+      for await _ in stream { break }
+      for source in sources { source.cancel() }
+    }
   }
 }

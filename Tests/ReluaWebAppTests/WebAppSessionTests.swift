@@ -19,7 +19,7 @@ final class WebAppSessionTests: XCTestCase {
     return (session, runtime)
   }
 
-  func testAPageMessageIsDecodedAndChecked() throws {
+  func testAPageMessageIsDecodedAndChecked() async throws {
     XCTAssertEqual(
       try WebAppPageMessage(parsing: #"{"screen":"","at":[1,1,0]}"#), .work(screen: "", at: [1, 1, 0], input: .null))
     XCTAssertEqual(try WebAppPageMessage(parsing: #"{"screen":"","at":[],"input":"x"}"#), .work(screen: "", at: [], input: "x"))
@@ -37,7 +37,7 @@ final class WebAppSessionTests: XCTestCase {
     }
   }
 
-  func testAButtonOfTheTreeIsWorked() throws {
+  func testAButtonOfTheTreeIsWorked() async throws {
     let (session, _) = try session()
     // Game: vstack { text, vstack { text, hstack { +, -, Next } }, Results }
     let answer = session.answer(#"{"screen":"","at":[1,1,0]}"#)
@@ -50,7 +50,7 @@ final class WebAppSessionTests: XCTestCase {
     XCTAssertEqual(session.shown.map(\.place), [""])
   }
 
-  func testABadMessageIsAnsweredAndChangesNothing() throws {
+  func testABadMessageIsAnsweredAndChangesNothing() async throws {
     let (session, _) = try session()
     let before = session.store.state
     for text in [#"{"screen":"","at":[7]}"#, #"{"screen":"","at":[0]}"#, #"{"screen":"nowhere","at":[]}"#, "nonsense", #"{"close":""}"#] {
@@ -60,7 +60,7 @@ final class WebAppSessionTests: XCTestCase {
     XCTAssertEqual(session.store.state, before)
   }
 
-  func testAnInputTheTypedActionRefusesIsTheSendsError() throws {
+  func testAnInputTheTypedActionRefusesIsTheSendsError() async throws {
     let (session, runtime) = try session()
     let feature = try runtime.loadFeature(source: """
       local relua = require "relua"

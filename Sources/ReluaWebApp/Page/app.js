@@ -312,7 +312,7 @@ function build(node, screen, isRoot) {
       input.type = "number";
       input.id = id;
       input.step = "1";
-      const value = () => { const v = decoded(element._node.binding.value); return typeof v === "number" ? v : 0; };
+      const value = () => { const v = decoded((element._node || node).binding.value); return typeof v === "number" ? v : 0; };
       input.value = String(value());
       const minus = button("−", () => work(screen, element._node, value() - 1));
       minus.setAttribute("aria-label", "Decrease " + node.label);
