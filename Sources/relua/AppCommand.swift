@@ -52,7 +52,7 @@ struct AppCommand: AsyncParsableCommand {
       FileHandle.standardError.write(Data("relua: \(error)\n".utf8))
       throw ExitCode.failure
     }
-    let stopped = Self.stopSignals()
+    let stopped = AppStopSignal.install()
     // Written at once (a pipe would buffer print's output): tests wait for these lines.
     FileHandle.standardOutput.write(Data("App: \(app.url.absoluteString)\n".utf8))
     if let inspector { FileHandle.standardOutput.write(Data("Inspector: \(inspector.url.absoluteString)\n".utf8)) }
@@ -60,24 +60,5 @@ struct AppCommand: AsyncParsableCommand {
     await inspector?.stop()
     await app.stop()
     withExtendedLifetime(runtime) {}
-  }
-
-  /// Catches SIGINT (Ctrl-C) and SIGTERM from now on (before the address is printed: a signal
-  /// right after it must not be lost); the function returned waits for one.
-  @MainActor
-  static func stopSignals() -> @MainActor () async -> Void {
-    let (stream, continuation) = AsyncStream<Int32>.makeStream()
-    var sources: [any DispatchSourceSignal] = []
-    for number in [SIGINT, SIGTERM] {
-      signal(number, SIG_IGN)
-      let source = DispatchSource.makeSignalSource(signal: number, queue: .main)
-      source.setEventHandler { continuation.yield(number) }
-      source.resume()
-      sources.append(source)
-    }
-    return {
-      for await _ in stream { break }
-      for source in sources { source.cancel() }
-    }
   }
 }
