@@ -4,18 +4,11 @@ import Relua
 /// The patches that turn a screen's tree `old` into `new`, as the JSON array the page applies
 /// (the view patch format: docs/DESIGN-NOTES.md, "Web app"); `[]` when nothing changed.
 ///
-/// Until the tree diff lands this sends the whole tree as one `replace` of the root: the page's
-/// applier reconciles it with what it shows, so focus and rows survive. (The one line to swap.)
+/// Relua's diff (`ReluaViewPatch.changes`): a changed row of a long list is a patch of that row,
+/// not the list. The page reconciles a `replace` with what it shows, so focus survives too.
 enum WebAppPatches {
   static func json(from old: ReluaViewNode, to new: ReluaViewNode) throws -> String {
-    guard old != new else { return "[]" }
-    return try WebAppJSON.encode([RootReplace(node: new)])
-  }
-
-  private struct RootReplace: Encodable {
-    var op = "replace"
-    var at: [Int] = []
-    var node: ReluaViewNode
+    try WebAppJSON.encode(ReluaViewPatch.changes(from: old, to: new))
   }
 }
 

@@ -94,6 +94,8 @@ def button(scope, label):
     """The visible <button> whose text is `label` in `scope` (the driver or an element)."""
     for element in scope.find_elements(By.TAG_NAME, "button"):
         if element.text.strip() == label and element.is_displayed():
+            # (Centred, so that the sticky navigation bar does not cover it.)
+            element.parent.execute_script("arguments[0].scrollIntoView({block: 'center'})", element)
             return element
     raise NoSuchElementException("no button %r" % label)
 
@@ -288,7 +290,7 @@ def test_an_update_is_a_small_patch_not_the_page():
     try:
         driver = opened(app)
         wait(driver, lambda d: len(d.find_elements(By.CSS_SELECTOR, "ul.list > li")) == 300, "300 rows")
-        row = driver.find_elements(By.CSS_SELECTOR, "ul.list > li")[150]
+        row = driver.find_elements(By.CSS_SELECTOR, "ul.list > li")[150]  # Row 151
         button(row, "+1").click()
         wait(driver, lambda d: "Row 151: 1" in d.find_elements(By.CSS_SELECTOR, "ul.list > li")[150].text, "the row bumped")
         messages = driver.execute_script("return window.reluaApp.messages.map(m => [m.type, m.bytes])")
@@ -296,8 +298,18 @@ def test_an_update_is_a_small_patch_not_the_page():
         patch = [bytes for kind, bytes in messages if kind == "patch"][-1]
         print("   the page: %d bytes; the update after one click: %d bytes" % (whole, patch))
         assert patch * 20 < whole, "the update (%d bytes) is not small beside the page (%d bytes)" % (patch, whole)
-        # The other rows' elements were kept (a patch, not a redraw).
-        assert len(driver.find_elements(By.CSS_SELECTOR, "ul.list > li")) == 300
+        # Rows removed and added are a `rows` patch; the other rows' elements are kept, not redrawn.
+        driver.execute_script("document.querySelectorAll('ul.list > li').forEach(li => li.kept = true)")
+        button(driver.find_elements(By.CSS_SELECTOR, "ul.list > li")[10], "Remove").click()
+        wait(driver, lambda d: len(d.find_elements(By.CSS_SELECTOR, "ul.list > li")) == 299, "a row removed")
+        button(driver, "Add").click()
+        wait(driver, lambda d: d.find_elements(By.CSS_SELECTOR, "ul.list > li")[0].text.startswith("New: 0"), "a row added first")
+        texts = driver.execute_script("return [...document.querySelectorAll('ul.list > li')].map(li => li.firstChild.firstChild.textContent)")
+        assert len(texts) == 300 and texts[1] == "Row 1: 0" and texts[11] == "Row 12: 0" and texts[150] == "Row 151: 1", texts[:13]
+        kept = driver.execute_script("return [...document.querySelectorAll('ul.list > li')].filter(li => li.kept).length")
+        assert kept == 299, kept
+        kinds = driver.execute_script("return window.reluaApp.messages.filter(m => m.type == 'patch').map(m => JSON.parse(m.text).patches.map(p => p.op).join())")
+        assert "rows" in ",".join(kinds), kinds
     finally:
         if driver:
             driver.quit()
