@@ -10,6 +10,7 @@
 -- launches: no screen copies a change to another, and none writes the file. Play it with
 -- `relua repl Scripts/Features/Records.lua` (records.json is written beside this script).
 local relua = require "relua"
+local ui = relua.ui
 local RecordDetail = require "Features.Records.RecordDetail"
 local RecordForm = require "Features.Records.RecordForm"
 local feature, on, Effect = relua.feature, relua.on, relua.Effect
@@ -91,22 +92,28 @@ local RecordList = feature "Records" {
     end,
   },
 
+  -- One row per record (its text, then its actions, addressed by its id), and Add.
   view = function(s)
-    local lines = {}
-    if #s.records == 0 then
-      lines[1] = "No records yet."
-    else
+    local header = "No records yet."
+    if #s.records > 0 then
       local favourites = 0
       for _, record in ipairs(s.records) do
         if record.favourite then favourites = favourites + 1 end
       end
-      lines[1] = ("Records: %d (%d favourite%s)"):format(#s.records, favourites, favourites == 1 and "" or "s")
-      for _, record in ipairs(s.records) do
-        lines[#lines + 1] = ("  %s %3d  %s"):format(record.favourite and "★" or " ", record.id, record.title)
-      end
+      header = ("Records: %d (%d favourite%s)"):format(#s.records, favourites, favourites == 1 and "" or "s")
     end
-    lines[#lines + 1] = ":add   :open ID   :toggleFavourite ID   :delete ID"
-    return table.concat(lines, "\n")
+    return ui.vstack {
+      header,
+      ui.list(s.records, function(record)
+        return ui.hstack {
+          ("  %s %3d  %s"):format(record.favourite and "★" or " ", record.id, record.title),
+          ui.link("Open", "open", record.id),
+          ui.button(record.favourite and "Unfavourite" or "Favourite", "toggleFavourite", record.id),
+          ui.button("Delete", "delete", record.id),
+        }
+      end),
+      ui.button("Add", "add"),
+    }
   end,
 }
 

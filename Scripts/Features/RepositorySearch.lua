@@ -9,7 +9,7 @@
 local relua = require "relua"
 local RepositoryRow = require "Features.Search.RepositoryRow"
 local RepositoryDetail = require "Features.Search.RepositoryDetail"
-local feature, on, Effect = relua.feature, relua.on, relua.Effect
+local feature, on, Effect, ui = relua.feature, relua.on, relua.Effect, relua.ui
 
 local SEARCH = "searchRepos"   -- one cancellation id for the debounced search and page loads
 local PER_PAGE = 10
@@ -169,17 +169,28 @@ local RepositorySearch = feature "RepositorySearch" {
     end,
   },
 
+  -- The query's field and the favourites' switch, then the state of the search as text, or the
+  -- rows (each its row's view: a like and a link to the detail) and the paging control. Paging is
+  -- the last row's `onAppear` (a list scrolled to its end): "Load more" sends it.
   view = function(s)
-    local lines = { ("Search: %s%s"):format(s.query, s.showFavoritesOnly and "   [♥ only]" or "") }
+    local body
     local shown = status(s)
-    if shown == "idle" then lines[#lines + 1] = "Type to search GitHub repositories."
-    elseif shown == "loadingFirstPage" then lines[#lines + 1] = "Searching…"
-    elseif shown == "noResults" then lines[#lines + 1] = "No repositories found."
+    if shown == "idle" then body = ui.text "Type to search GitHub repositories."
+    elseif shown == "loadingFirstPage" then body = ui.text "Searching…"
+    elseif shown == "noResults" then body = ui.text "No repositories found."
     else
-      for _, row in ipairs(shownRows(s)) do lines[#lines + 1] = RepositoryRow.view(row) end
-      if s.loadingState == "loadingNext" then lines[#lines + 1] = "Loading more…" end
+      local last = s.items[#s.items]
+      body = ui.vstack {
+        ui.list(shownRows(s), RepositoryRow.view, "items"),
+        s.loadingState == "loadingNext" and ui.text "Loading more…"
+          or (s.hasMorePage and s.loadingState == "none" and ui.button("Load more", ("items[id=%d].onAppear"):format(last.id))),
+      }
     end
-    return table.concat(lines, "\n")
+    return ui.vstack {
+      ui.textField("Search", ui.binding.query),
+      ui.toggle("Favourites only", ui.binding.showFavoritesOnly),
+      body,
+    }
   end,
 }
 

@@ -12,6 +12,7 @@
 -- (sync-ups.json is written beside this script); the speech recognizer hears what you post:
 -- `=store:post("speech", "Hello")`.
 local relua = require "relua"
+local ui = relua.ui
 local SyncUpsList = require "Features.SyncUps.SyncUpsList"
 local SyncUpDetail = require "Features.SyncUps.SyncUpDetail"
 local RecordMeeting = require "Features.SyncUps.RecordMeeting"
@@ -73,9 +74,12 @@ local SyncUps = feature "SyncUps" {
     end,
   },
 
+  -- The list's screen (its buttons send syncUpsList.…), each row with the app's link that pushes
+  -- the sync-up's detail.
   view = function(s)
-    return SyncUpsList.view(s.syncUpsList)
-      .. "\n:syncUpsList.addSyncUpButtonTapped   :syncUpTapped N   :syncUpsList.onDelete {N}"
+    return SyncUpsList.listView(s.syncUpsList, function(_, position)
+      return ui.link("Open", "syncUpTapped", position)
+    end, "syncUpsList.")
   end,
 }
 

@@ -29,7 +29,7 @@ describe("Shared state: counter tab", function()
     store:send("counter.alertDismissed", function(s) s.counter.alert = nil end)
     store:send("counter.increment", function(s) stats(s, 4, 4, 0, 4) end)
     store:send("counter.isPrimeButtonTapped", function(s) s.counter.alert = alert("👎 The number 4 is not prime :(") end)
-    expect(SharedState.view(store:state())).to_contain("┌ 👎 The number 4 is not prime :( [OK]")
+    expect(store:view()).to_contain("┌ 👎 The number 4 is not prime :( [OK :counter.alertDismissed]")
     store:send("counter.alertDismissed", function(s) s.counter.alert = nil end)
   end)
 
@@ -53,8 +53,9 @@ describe("Shared state: profile tab", function()
     store:send("counter.increment", function(s) stats(s, 2, 2, 0, 2) end)
     store:send("selectTab", "profile", function(s) s.currentTab = "profile" end)
     expect(store:state("profile.stats")).to_equal({ count = 2, maxCount = 2, minCount = 0, numberOfCounts = 2 })
-    expect(SharedState.view(store:state())).to_be(
-      "Counter [Profile]\nCurrent count: 2\nMax count: 2\nMin count: 0\nTotal number of count events: 2\n[Reset]")
+    expect(store:view()).to_be(
+      "[Counter :selectTab \"counter\"] [Profile]\nCurrent count: 2\nMax count: 2\nMin count: 0\nTotal number of count events: 2\n"
+      .. "[Reset :profile.resetCounterButtonTapped]")
   end)
 
   it("reset sets all four numbers to 0 in both tabs and switches to the counter tab", function()

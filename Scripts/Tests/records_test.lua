@@ -27,18 +27,18 @@ describe("Records: the list and records.json", function()
     expect(#store:state("records")).to_be(0)
     expect(store:sharedError(Records.Records)).to_be(nil)
     expect(store:files()["records.json"]).to_be(nil)
-    expect(Records.view(store:state())).to_be("No records yet.\n:add   :open ID   :toggleFavourite ID   :delete ID")
+    expect(store:view()).to_be("No records yet.\n[Add :add]")
   end)
 
   it("shows the records records.json holds", function()
     local store = storeWith { dune(), piranesi() }
     expect(store:state("records")).to_equal({ dune(), piranesi() })
     expect(store:shared(Records.Records)).to_equal({ dune(), piranesi() })
-    expect(Records.view(store:state())).to_be(table.concat({
+    expect(store:view()).to_be(table.concat({
       "Records: 2 (1 favourite)",
-      "  ★   1  Dune",
-      "      2  Piranesi",
-      ":add   :open ID   :toggleFavourite ID   :delete ID",
+      "  ★   1  Dune [Open › :open 1] [Unfavourite :toggleFavourite 1] [Delete :delete 1]",
+      "      2  Piranesi [Open › :open 2] [Favourite :toggleFavourite 2] [Delete :delete 2]",
+      "[Add :add]",
     }, "\n"))
   end)
 
@@ -48,7 +48,7 @@ describe("Records: the list and records.json", function()
     expect(saved(store)[2].favourite).to_be(true)
     store:send("toggleFavourite", 1, function(s) s.records[1].favourite = false end)
     expect(saved(store)).to_equal({ record(1, "Dune", "A desert planet.", false), record(2, "Piranesi", "", true) })
-    expect(Records.view(store:state())).to_contain("Records: 2 (1 favourite)\n      1  Dune\n  ★   2  Piranesi")
+    expect(store:view()).to_contain("Records: 2 (1 favourite)\n      1  Dune [Open › :open 1] [Favourite :toggleFavourite 1] [Delete :delete 1]\n  ★   2  Piranesi")
   end)
 
   it("an unknown id is refused, and nothing changes", function()
@@ -95,7 +95,7 @@ describe("Records: the new-record sheet", function()
       s.destination.form.title = ""
       s.destination.form.problem = "A record needs a title."
     end)
-    expect(Records.Form.view(store:state("destination.form"))).to_contain("  ! A record needs a title.")
+    expect(store:view()).to_contain("  ! A record needs a title.")
     store:send("destination.form.binding.title", "Dune", function(s) s.destination.form.title = "Dune" end)
     store:send("destination.form.done", function(s)
       s.records[1] = record(1, "Dune")
@@ -119,12 +119,12 @@ describe("Records: the new-record sheet", function()
   end)
 
   it("the sheet's view shows the draft and its commands", function()
-    expect(Records.Form.view(form("New record", "", "", false))).to_be(table.concat({
+    expect(relua.TestStore(Records.Form, { state = form("New record", "", "", false) }):view()).to_be(table.concat({
       "New record",
-      "  Title:     (none)",
-      "  Notes:     (none)",
-      "  Favourite: no",
-      ':binding.title "…"   :binding.notes "…"   :binding.favourite true|false   :done   :discard',
+      '  Title: [] (:binding.title "…")',
+      '  Notes: [] (:binding.notes "…")',
+      "  [ ] Favourite (:binding.favourite true)",
+      "[Done :done] [Discard :discard]",
     }, "\n"))
   end)
 end)
@@ -200,11 +200,11 @@ describe("Records: the detail screen", function()
     store:advance(2)
     store:receive("path[id=0].detail.timerTicked", function(s) s.path[1].detail.secondsViewed = 2 end)
     store:receive("path[id=0].detail.timerTicked", function(s) s.path[1].detail.secondsViewed = 3 end)
-    expect(Records.Detail.view(store:state("path[1].detail"))).to_be(table.concat({
+    expect(store:view()).to_be(table.concat({
       "Dune  ★",
       "  A desert planet.",
       "  Viewed for 0:03",
-      ":toggleFavourite   :edit   :back",
+      "[Unfavourite :toggleFavourite] [Edit › :edit]",
     }, "\n"))
     store:send("path.popFrom", 0, function(s) s.path = {} end)
     store:advance(5)

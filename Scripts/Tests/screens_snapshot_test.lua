@@ -250,3 +250,79 @@ describe("SyncUps", function()
     assert.screen(store, "starting")
   end)
 end)
+
+describe("Repository search paging", function()
+  local Search = require "Features.RepositorySearch"
+  -- 15 repositories for "tca", ten a page (GitHub's search as the stub answers it).
+  local function github(query)
+    local items = {}
+    for id = (query.page - 1) * 10 + 1, math.min(query.page * 10, 15) do
+      items[#items + 1] = {
+        id = id, name = "repo" .. id, full_name = "owner/repo" .. id,
+        owner = { login = "owner", avatar_url = "https://example.com/a.png" },
+        html_url = "https://github.com/owner/repo" .. id, stargazers_count = id, forks_count = 0, language = "Lua",
+      }
+    end
+    return { total_count = 15, incomplete_results = false, items = items }
+  end
+
+  it("loads the next page with Load more, until the last", function()
+    local store = screensOf(Search, { deps = { clock = "test", github = github } })
+    store:send("binding.query", "tca")
+    store:advance(0.3)
+    store:receive("searchResponse")
+    assert.screen(store, "a page, more to load")
+    store:send("items[id=10].onAppear")
+    assert.screen(store, "loading more")
+    store:receive("searchResponse")
+    assert.screen(store, "all loaded")
+  end)
+end)
+
+describe("More screens", function()
+  it("Records: a new record without a title says why", function()
+    local store = screensOf(require "Features.Records", { files = { ["records.json"] = "[]" }, deps = { clock = "test" } })
+    store:send("add")
+    store:send("destination.form.done")
+    assert.screen(store, "form with a problem")
+  end)
+
+  it("SyncUps: ending a meeting asks whether to save it", function()
+    local SyncUps = require "Features.SyncUps"
+    local store = screensOf(SyncUps.Record, {
+      state = SyncUps.Record.State(SyncUps.Models.mock()),
+      deps = { clock = "test", speechClient = { requestAuthorization = function() return "denied" end } },
+    })
+    store:send("endMeetingButtonTapped")
+    assert.screen(store, "end meeting alert")
+  end)
+
+  it("Destinations: the last answer an alert gave", function()
+    local store = screensOf(require "Features.CaseStudies.Destinations", { deps = { clock = "test" } })
+    store:send("showAlert")
+    store:send("destination.alert.confirm")
+    assert.screen(store, "answered")
+  end)
+end)
+
+describe("Running effects", function()
+  local function case(name) return (require("Features.CaseStudies." .. name)) end
+
+  it("Timers: a second in", function()
+    local store = screensOf(case "Timers", { deps = { clock = "test" } })
+    store:send("toggleTimerButtonTapped")
+    store:advance(1)
+    store:receive("timerTicked")
+    assert.screen(store, "running")
+    store:send("toggleTimerButtonTapped")
+  end)
+
+  it("Concurrent effects: recording", function()
+    local store = screensOf(case "ConcurrentEffects", { deps = { clock = "test" } })
+    store:send("onTask")
+    store:advance(1)
+    store:receive("timerTick")
+    assert.screen(store, "recording")
+    store:send("endMeetingTapped")
+  end)
+end)

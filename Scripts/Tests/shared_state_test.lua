@@ -348,3 +348,13 @@ describe("shared keys' writes from Lua: each refusal says why and changes nothin
     expect(#store:shared(Items)).to_be(0)
   end)
 end)
+
+test("a test given the real files (files = \"disk\") stays inside the sandbox's roots", function()
+  local Outside = feature "Outside" {
+    state = { notes = {} },
+    shared = { notes = relua.fileStorage("../../outside-the-sandbox.json") },
+  }
+  expect(function() relua.TestStore(Outside, { files = "disk" }) end).to_error("outside the directories this script may use")
+  -- In memory, a test may name any file: nothing leaves the process.
+  expect(#relua.TestStore(Outside):state("notes")).to_be(0)
+end)

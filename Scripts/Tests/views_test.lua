@@ -198,6 +198,56 @@ describe("views as a tree", function()
   end)
 end)
 
+describe("a toolbar (TCA's .toolbar)", function()
+  -- A form presented as a sheet; its Add and Cancel are the list's actions, in the list's view.
+  local Form = feature "Form" {
+    state = { title = "" },
+    bindable = { "title" },
+    view = function(s) return ui.textField("Title", ui.binding.title) end,
+  }
+  local List = feature "List" {
+    state = { items = {}, destination = nil },
+    actions = { add = {}, confirm = {}, cancel = {} },
+    compose = { relua.presents("destination", { form = Form }) },
+    reduce = on {
+      add = function(s) s.destination = { form = { title = "" } } end,
+      confirm = function(s) s.items[#s.items + 1] = s.destination.form.title; s.destination = nil end,
+      cancel = function(s) s.destination = nil end,
+    },
+    view = function(s)
+      return ui.vstack {
+        ui.toolbar { ui.button("New", "add") },
+        ("%d items"):format(#s.items),
+        s.destination and ui.toolbar("destination.form", { ui.button("Cancel", "cancel"), ui.button("Add", "confirm") }),
+      }
+    end,
+  }
+
+  it("a screen's own bar is drawn where it stands; the sheet's bar on the sheet, with the presenter's commands", function()
+    local store = relua.TestStore(List)
+    expect(store:view()).to_be("[New :add]\n0 items")
+    store:send("add", function(s) s.destination = { form = { title = "" } } end)
+    -- The list's view gives the sheet its bar and draws nothing of it itself.
+    expect(store:view()).to_be("[Cancel :cancel] [Add :confirm]\nTitle: [] (:binding.title \"…\")")
+    local tree = relua.fromJSON(store:viewJSON())
+    expect(tree.kind).to_be("vstack")
+    expect(tree.children[1]).to_equal({ kind = "toolbar", children = {
+      { kind = "button", label = "Cancel", action = { path = "cancel" } },
+      { kind = "button", label = "Add", action = { path = "confirm" } },
+    } })
+    store:send("destination.form.binding.title", "Milk", function(s) s.destination.form.title = "Milk" end)
+    store:send("confirm", function(s) s.destination = nil; s.items[1] = "Milk" end)
+    expect(store:view()).to_be("[New :add]\n1 items")
+  end)
+
+  it("its place must name a screen", function()
+    places.raisesHere(function() ui.toolbar("../up", { ui.text "x" }) end, function() error("") end,
+      'relua.ui.toolbar: the first argument must be the place of a presented screen ("destination.add"), got "../up"')
+    places.raisesHere(function() ui.toolbar("destination.add", ui.text "x") end, function() error("") end,
+      "relua.ui.toolbar expects a list of nodes: relua.ui.toolbar { … }, got one node")
+  end)
+end)
+
 describe("a bad node is an error at the script's line", function()
   it("a constructor's bad argument", function()
     places.raisesHere(function() ui.button(5, "go") end, function() error("") end,

@@ -140,6 +140,11 @@ extension LuaState {
       // Raised again on its way out: it keeps the place it was first raised from, if it had one.
       pushSwiftError(inner, placedAt: location, on: L)
       return RELUA_STATUS_ERROR
+    case LuaError.memory:
+      // A limit the host holds for the script (its state, shares, payloads): placed at the
+      // script's line that asked for more, as Lua's own errors are.
+      pushErrorObject(error, description: String(describing: error), location: Self.scriptLocation(L), on: L)
+      return RELUA_STATUS_ERROR
     case is LuaError:
       pushErrorObject(error, description: String(describing: error), location: nil, on: L)
       return RELUA_STATUS_ERROR

@@ -6,7 +6,7 @@ extension FeatureConsole {
   /// once per showing, under the caller's Ctrl-C, never at a prompt.
   func renderTopView(_ top: FeatureScreen) throws -> String? {
     shownViewCommands = []
-    guard let tree = try session.host.viewTree(top.feature, top.state, prefix: top.actionPrefix) else { return nil }
+    guard let tree = try session.host.screenTree(top, in: store.screens) else { return nil }
     if case .text(let text) = tree { return text }
     shownViewCommands = tree.commands(screenPrefix: top.actionPrefix)
     return tree.terminalText(screenPrefix: top.actionPrefix)

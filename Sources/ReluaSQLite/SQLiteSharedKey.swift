@@ -53,13 +53,14 @@ public final class SQLiteSharedKey: ReluaSharedKey, @unchecked Sendable {
     if path == nil { queue = try DatabaseQueue() }
   }
 
-  /// The key a registry asks for: the argument checked; in a test store a database in memory,
-  /// else the file at `path` resolved against the sandbox's roots.
+  /// The key a registry asks for: the argument checked; in a test store a database in memory
+  /// (unless the test asked for the real files, `files = "disk"`), else the file at `path`
+  /// resolved against the sandbox's roots.
   public static func make(_ request: ReluaSharedKeyRequest) throws -> SQLiteSharedKey {
     let argument = try SQLiteKeyArgument(request.argument)
-    if request.isTest { return try SQLiteSharedKey(path: nil, argument: argument) }
+    if !request.usesRealFiles { return try SQLiteSharedKey(path: nil, argument: argument) }
     guard let path = argument.path else {
-      throw SQLiteSharedKeyError("relua.sharedKey(\"sqlite\", …): 'path' (the database file) is required outside tests")
+      throw SQLiteSharedKeyError("relua.sharedKey(\"sqlite\", …): 'path' (the database file) is required outside tests and in a test with files = \"disk\"")
     }
     return try SQLiteSharedKey(path: try request.resolvePath(path), argument: argument)
   }

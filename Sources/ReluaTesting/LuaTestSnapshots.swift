@@ -10,8 +10,9 @@ import Lua
 /// note saying so), compared afterwards (a mismatch fails with a line diff), and rewritten when
 /// it differs under `--update-snapshots` (`updates`).
 ///
-/// One file per representation (its extension, `txt` for the screen's text): a representation
-/// added later (the view's tree as JSON) is a file of its own beside it, diffed on its own.
+/// One file per representation, each diffed on its own: `txt` for the screen's text, `json` for
+/// its tree when it has one (``ReluaHost/screenTreeJSON(ofStore:)``: not for an alert, a feature
+/// without a view or a view that is only text), pretty with sorted keys so its diff reads by line.
 ///
 /// Files are written only under the test file's directory: a name is a file name (no `/`, `\`,
 /// leading `.` or control characters; a test's name is made one), and a `__snapshots__` folder
@@ -92,8 +93,9 @@ package final class LuaTestSnapshots {
         notes.append("snapshot updated: \(path)")
         continue
       }
+      let what = representation.fileExtension == "json" ? "the screen's tree" : "the screen"
       failures.append("""
-        the screen does not match its snapshot \(path):
+        \(what) does not match its snapshot \(path):
 
         \(diff.split(separator: "\n", omittingEmptySubsequences: false).map { "  " + $0 }.joined(separator: "\n"))
 
@@ -194,7 +196,11 @@ package final class LuaTestSnapshots {
           guard let text = try host.screenText(ofStore: store) else {
             return "a screen snapshot takes a store (relua.Store or relua.TestStore), got \(store.type)"
           }
-          return try self.check([Representation(fileExtension: "txt", text: text)], name: name)
+          var representations = [Representation(fileExtension: "txt", text: text)]
+          if let tree = try host.screenTreeJSON(ofStore: store) {
+            representations.append(Representation(fileExtension: "json", text: tree))
+          }
+          return try self.check(representations, name: name)
         } catch let refusal as Refusal {
           return refusal.description
         }

@@ -31,12 +31,13 @@ final class RecordScreensTests: XCTestCase {
 
     let first = await LuaTestRunner().run(paths: [recorded])
     XCTAssertEqual(first.failed, 0, "\(first.results.compactMap(\.failure))\n\(test)")
-    XCTAssertEqual(first.results.first?.notes.count, 3)
+    // Three screens, each its text and its tree (the case study's view is a relua.ui tree).
+    XCTAssertEqual(first.results.first?.notes.count, 6)
     let folder = scripts.appendingPathComponent("Tests/__snapshots__/counter_test.lua").path
     let name = "recorded session: increment, increment"
-    XCTAssertEqual(try String(contentsOfFile: folder + "/\(name).3.txt", encoding: .utf8), "── Counter ──\n2   [-] [+]\n")
+    XCTAssertEqual(try String(contentsOfFile: folder + "/\(name).3.txt", encoding: .utf8), "── Counter ──\n2   [- :decrement] [+ :increment]\n")
     // What the REPL showed after the last send.
-    XCTAssert(printed.text.hasSuffix("── Counter ──\n2   [-] [+]") || printed.text.contains("── Counter ──\n2   [-] [+]\n"), printed.text)
+    XCTAssert(printed.text.hasSuffix("── Counter ──\n2   [- :decrement] [+ :increment]") || printed.text.contains("── Counter ──\n2   [- :decrement] [+ :increment]\n"), printed.text)
 
     let second = await LuaTestRunner().run(paths: [recorded])
     XCTAssertEqual(second.passed, 1)

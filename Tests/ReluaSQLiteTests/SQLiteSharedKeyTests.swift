@@ -2,6 +2,7 @@ import Foundation
 import GRDB
 import Relua
 import ReluaSQLite
+@testable import ReluaTesting
 import XCTest
 
 /// The `sqlite` shared key against real database files: a live store's sends read back with a
@@ -210,5 +211,63 @@ final class SQLiteSharedKeyTests: XCTestCase {
     }
     XCTAssertEqual(store.state[key: "saveError"], "records[id=2].title is an integer, but the column is TEXT")
     XCTAssertEqual(try rowsInFile(), [], "nothing of a failed save is written")
+  }
+}
+
+/// A test store given `files = "disk"` uses the real database file (the sandbox's roots still
+/// hold); without it, a database in memory of its own.
+@MainActor
+final class SQLiteSharedKeyOnDiskInTestsTests: XCTestCase {
+  func testATestStoreGivenTheRealFilesWritesTheDatabaseFileAndStaysInsideTheSandbox() async throws {
+    ReluaHost.registerSQLiteSharedKeyForEveryState()
+    let directory = FileManager.default.temporaryDirectory.appendingPathComponent("relua-sqlite-disk-\(UUID().uuidString)")
+    try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+    defer { try? FileManager.default.removeItem(at: directory) }
+    try #"""
+      local relua = require "relua"
+      local function records(path)
+        local Records = relua.sharedKey("sqlite", { path = path, table = "records" })
+        return Records, relua.feature "Records" {
+          state = { records = relua.identified {} },
+          shared = { records = Records },
+          actions = { add = "string" },
+          reduce = relua.on { add = function(s, title) s.records[#s.records + 1] = { id = #s.records + 1, title = title } end },
+        }
+      end
+
+      test("files = \"disk\": the rows go to the real file (saved off the send path, as live)", function()
+        local Records, List = records("disk.db")
+        local store = relua.TestStore(List, { files = "disk" })
+        store:send("add", "milk", function(s) s.records[1] = { id = 1, title = "milk" } end)
+      end)
+
+      test("without it, each store has a database in memory", function()
+        local Records, List = records("memory.db")
+        local store = relua.TestStore(List)
+        store:send("add", "milk", function(s) s.records[1] = { id = 1, title = "milk" } end)
+        expect(#relua.TestStore(List):state("records")).to_be(0)
+      end)
+
+      test("a real file outside the sandbox's roots is refused", function()
+        local Records, List = records("../outside.db")
+        expect(function() relua.TestStore(List, { files = "disk" }) end).to_error("outside the directories this script may use")
+      end)
+      """#.write(to: directory.appendingPathComponent("disk_test.lua"), atomically: true, encoding: .utf8)
+    let previous = FileManager.default.currentDirectoryPath
+    _ = FileManager.default.changeCurrentDirectoryPath(directory.path)
+    let summary = await LuaTestRunner(configuration: LuaTestConfiguration()).run(paths: ["."])
+    _ = FileManager.default.changeCurrentDirectoryPath(previous)
+    let failures = summary.results.compactMap { result in result.failure.map { "\(result.name): \($0.message)" } }
+    XCTAssertEqual(failures, [], failures.joined(separator: "\n\n"))
+    XCTAssertEqual(summary.passed, 3, summary.closingLine)
+    // The save runs 0.2 s after the send, on a background queue.
+    let database = directory.appendingPathComponent("disk.db").path
+    let deadline = Date().addingTimeInterval(5)
+    while !FileManager.default.fileExists(atPath: database), Date() < deadline { try await Task.sleep(for: .milliseconds(50)) }
+    try await Task.sleep(for: .milliseconds(300))
+    let titles = try await DatabaseQueue(path: database).read { db in try String.fetchAll(db, sql: "SELECT title FROM records") }
+    XCTAssertEqual(titles, ["milk"], "the real file holds the test's row")
+    XCTAssertFalse(FileManager.default.fileExists(atPath: directory.appendingPathComponent("memory.db").path), "an in-memory test makes no file")
+    XCTAssertFalse(FileManager.default.fileExists(atPath: directory.deletingLastPathComponent().appendingPathComponent("outside.db").path))
   }
 }

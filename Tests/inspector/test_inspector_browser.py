@@ -394,7 +394,7 @@ def test_pushed_screens_and_alerts_are_drawn_as_such():
         assert detail[0] == "Detail" and detail[2] == "pushed" and "Level 1" in detail[3] and detail[5], detail
         assert "path" in detail[1] and detail[4], detail
         driver.find_element(By.CSS_SELECTOR, "#screens .screen.top .close").click()
-        terminal.expect(r"Root   \[Push detail\]")
+        terminal.expect(r"Root   \[Push detail › :pushDetail\]")
         wait(driver, lambda d: [c[0] for c in screens(d)] == ["Stack"], "the detail popped")
         assert last_entry(driver)[:2] == ("path.popFrom", "0"), last_entry(driver)
     finally:

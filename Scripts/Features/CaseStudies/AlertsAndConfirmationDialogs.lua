@@ -7,6 +7,7 @@
 --    dialog is dismissed after it — unless the parent presented a new one meanwhile: each one
 --    presented is a new one, even with the same text.
 local relua = require "relua"
+local ui = relua.ui
 local feature, on = relua.feature, relua.on
 
 local function incremented(s, by, title)
@@ -50,6 +51,10 @@ return feature "AlertAndConfirmationDialog" {
   },
 
   view = function(s)
-    return ("Count: %d   [Alert] [Confirmation dialog]"):format(s.count)
+    return ui.hstack {
+      ("Count: %d  "):format(s.count),
+      ui.button("Alert", "alertButtonTapped"),
+      ui.button("Confirmation dialog", "confirmationDialogButtonTapped"),
+    }
   end,
 }

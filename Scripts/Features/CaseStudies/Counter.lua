@@ -1,5 +1,6 @@
 -- The small counter the optional-state and navigation case studies present (FEATURES §3).
 local relua = require "relua"
+local ui = relua.ui
 local feature, on = relua.feature, relua.on
 
 return feature "Counter" {
@@ -9,5 +10,7 @@ return feature "Counter" {
     increment = function(s) s.count = s.count + 1 end,
     decrement = function(s) s.count = s.count - 1 end,
   },
-  view = function(s) return ("%d   [-] [+]"):format(s.count) end,
+  view = function(s)
+    return ui.hstack { ("%d  "):format(s.count), ui.button("-", "decrement"), ui.button("+", "increment") }
+  end,
 }

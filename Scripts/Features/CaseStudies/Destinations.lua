@@ -8,6 +8,7 @@
 --  * A child can dismiss itself from an effect with deps.dismiss().
 --  * An action for a destination that is not presented is a runtime warning, and is ignored.
 local relua = require "relua"
+local ui = relua.ui
 local feature, on, Effect = relua.feature, relua.on, relua.Effect
 
 local TIMER = "timer"
@@ -39,7 +40,13 @@ local Counter = feature "Counter" {
   },
 
   view = function(s)
-    return ("%d   [-] [+]   [%s timer] [Done]"):format(s.count, s.isTimerRunning and "Stop" or "Start")
+    return ui.vstack {
+      ui.hstack { ("%d  "):format(s.count), ui.button("-", "decrement"), ui.button("+", "increment") },
+      ui.hstack {
+        ui.button(s.isTimerRunning and "Stop timer" or "Start timer", "toggleTimer"),
+        ui.button("Done", "doneButtonTapped"),
+      },
+    }
   end,
 }
 
@@ -66,7 +73,11 @@ local Animations = feature "Animations" {
   },
 
   view = function(s)
-    return ("( %s circle%s )   [Scale] [Rainbow]"):format(s.circleColor, s.isCircleScaled and ", scaled" or "")
+    return ui.hstack {
+      ("( %s circle%s )  "):format(s.circleColor, s.isCircleScaled and ", scaled" or ""),
+      ui.button("Scale", "toggleScale"),
+      ui.button("Rainbow", "rainbowButtonTapped"),
+    }
   end,
 }
 
@@ -117,14 +128,22 @@ local Destinations = feature "Destinations" {
     end,
   },
 
+  -- The buttons that present; a presented counter or animations is its own screen (drawn from
+  -- state), shown here too under a Swap button (scoped: its buttons send destination.counter.…).
   view = function(s)
     local d = s.destination
-    if d == nil then
-      return "[Alert] [Counter] [Animations]" .. (s.answer and ("   last answer: " .. s.answer) or "")
+    if d == nil or d.alert then
+      return ui.hstack {
+        ui.button("Alert", "showAlert"), ui.button("Counter", "showCounter"), ui.button("Animations", "showAnimations"),
+        s.answer and ("  last answer: " .. s.answer) or false,
+      }
     end
-    if d.alert then return ("┌ %s\n│ %s\n└ [OK] [Cancel]"):format(d.alert.title, d.alert.message) end
-    if d.counter then return "Counter ⇄ [Swap]\n" .. Counter.view(d.counter) end
-    return "Animations ⇄ [Swap]\n" .. Animations.view(d.animations)
+    local kind, child = "counter", Counter
+    if d.animations then kind, child = "animations", Animations end
+    return ui.vstack {
+      ui.hstack { kind == "counter" and "Counter ⇄" or "Animations ⇄", ui.button("Swap", "swap") },
+      ui.scope("destination", ui.scope(kind, child.view(d[kind]))),
+    }
   end,
 }
 

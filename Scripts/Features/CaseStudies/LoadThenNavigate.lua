@@ -4,6 +4,7 @@
 -- appears. Navigation is derived from state: the destination is shown exactly when optionalCounter
 -- is non-nil. `setNavigation(false)` goes back (and cancels a load still pending).
 local relua = require "relua"
+local ui = relua.ui
 local feature, on, Effect = relua.feature, relua.on, relua.Effect
 
 local Counter = require "Features.CaseStudies.Counter"
@@ -38,8 +39,13 @@ local LoadThenNavigate = feature "LoadThenNavigate" {
   },
 
   view = function(s)
-    if s.optionalCounter ~= nil then return "‹ Back | " .. Counter.view(s.optionalCounter) end
-    return "[Load optional counter]" .. (s.isActivityIndicatorVisible and "  (loading…)" or "")
+    if s.optionalCounter ~= nil then
+      return ui.hstack { ui.button("‹ Back", "setNavigation", false), "|", ui.scope("optionalCounter", Counter.view(s.optionalCounter)) }
+    end
+    return ui.hstack {
+      ui.link("Load optional counter", "setNavigation", true),
+      s.isActivityIndicatorVisible and " (loading…)" or false,
+    }
   end,
 }
 

@@ -4,6 +4,7 @@
 -- program), iterated for as long as the effect lives. The effect ends when the screen goes away:
 -- the task of the send that started it is cancelled (the loop's source is let go with it).
 local relua = require "relua"
+local ui = relua.ui
 local feature, on, Effect = relua.feature, relua.on, relua.Effect
 
 return feature "LongLivingEffects" {
@@ -24,7 +25,9 @@ return feature "LongLivingEffects" {
   },
 
   view = function(s)
-    return ("A screenshot of this screen has been taken %d times.   (=store:post(\"userDidTakeScreenshot\"))")
-      :format(s.screenshotCount)
+    return ui.vstack {
+      ui.text(("A screenshot of this screen has been taken %d times."):format(s.screenshotCount)),
+      "(=store:post(\"userDidTakeScreenshot\"))",
+    }
   end,
 }

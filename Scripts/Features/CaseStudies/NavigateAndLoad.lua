@@ -4,6 +4,7 @@
 -- counter is loaded. `setNavigation(false)` goes back, drops the counter and cancels a load still
 -- pending, so a late load can never reopen a screen the user has left.
 local relua = require "relua"
+local ui = relua.ui
 local feature, on, Effect = relua.feature, relua.on, relua.Effect
 
 local Counter = require "Features.CaseStudies.Counter"
@@ -39,9 +40,11 @@ local NavigateAndLoad = feature "NavigateAndLoad" {
 
   -- UI = F(state): the root, and when navigated the destination (spinner until loaded).
   view = function(s)
-    if not s.isNavigationActive then return "[Load optional counter]" end
-    if s.optionalCounter == nil then return "‹ Back | (loading…)" end
-    return "‹ Back | " .. Counter.view(s.optionalCounter)
+    if not s.isNavigationActive then return ui.link("Load optional counter", "setNavigation", true) end
+    return ui.hstack {
+      ui.button("‹ Back", "setNavigation", false), "|",
+      s.optionalCounter == nil and "(loading…)" or ui.scope("optionalCounter", Counter.view(s.optionalCounter)),
+    }
   end,
 }
 

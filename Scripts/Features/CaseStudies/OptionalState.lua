@@ -3,6 +3,7 @@
 -- `toggleCounter` creates the counter (count 0) or removes it. While it is nil, a counter action
 -- is not a crash: the engine reports a runtime warning naming the action and ignores it.
 local relua = require "relua"
+local ui = relua.ui
 local feature, on = relua.feature, relua.on
 
 local Counter = require "Features.CaseStudies.Counter"
@@ -22,8 +23,11 @@ local OptionalState = feature "OptionalState" {
   },
 
   view = function(s)
-    if s.counter == nil then return "[Toggle counter state]\n`counter` is nil" end
-    return "[Toggle counter state]\n`counter` is non-nil: " .. Counter.view(s.counter)
+    return ui.vstack {
+      ui.button("Toggle counter state", "toggleCounter"),
+      s.counter == nil and "`counter` is nil"
+        or ui.hstack { "`counter` is non-nil:", ui.scope("counter", Counter.view(s.counter)) },
+    }
   end,
 }
 

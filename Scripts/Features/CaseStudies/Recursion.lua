@@ -4,6 +4,7 @@
 -- function stands for it where a child can be absent). `addRow` adds a child row; `rows[id].…`
 -- reaches a row, `rows[id].rows[id2].…` its child, and so on; `delete` removes the row's rows.
 local relua = require "relua"
+local ui = relua.ui
 local feature, on = relua.feature, relua.on
 
 local Nested
@@ -23,12 +24,17 @@ Nested = feature "Nested" {
     delete = function(s) s.rows = {} end,
   },
 
+  -- Each row with its own Add row button: a keyed list, so it sends rows[id="…"].addRow.
   view = function(s)
-    local lines = { s.name .. "   [Add row] [Delete rows]" }
-    for _, row in ipairs(s.rows) do
-      lines[#lines + 1] = ("  %s (%d rows)   rows[id=%q]"):format(row.name, #row.rows, row.id)
-    end
-    return table.concat(lines, "\n")
+    return ui.vstack {
+      ui.hstack { s.name .. "  ", ui.button("Add row", "addRow"), ui.button("Delete rows", "delete") },
+      ui.list(s.rows, function(row)
+        return ui.hstack {
+          ("  %s (%d rows)  "):format(row.name, #row.rows),
+          ui.button("Add row", "addRow"),
+        }
+      end, "rows"),
+    }
   end,
 }
 

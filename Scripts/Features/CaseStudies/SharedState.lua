@@ -8,6 +8,7 @@
 --  * The shared value is state: diffs, :undo and a test store's exhaustive steps show every holder.
 --  * `relua.inMemory` lives as long as the runtime (one REPL session); each test store starts fresh.
 local relua = require "relua"
+local ui = relua.ui
 local feature, on = relua.feature, relua.on
 
 -- The key both tabs hold: count, its extremes, and how many times it changed.
@@ -57,9 +58,13 @@ local Counter = feature "Counter" {
   },
 
   view = function(s)
-    local text = ("%d   [-] [+]   [Is this prime?]"):format(s.stats.count)
-    if s.alert then text = text .. "\n┌ " .. s.alert.title .. " [OK]" end
-    return text
+    return ui.vstack {
+      ui.hstack {
+        ("%d  "):format(s.stats.count), ui.button("-", "decrement"), ui.button("+", "increment"),
+        ui.button("Is this prime?", "isPrimeButtonTapped"),
+      },
+      s.alert and ui.hstack { "┌ " .. s.alert.title, ui.button("OK", "alertDismissed") } or false,
+    }
   end,
 }
 
@@ -77,8 +82,11 @@ local Profile = feature "Profile" {
 
   view = function(s)
     local stats = s.stats
-    return ("Current count: %d\nMax count: %d\nMin count: %d\nTotal number of count events: %d\n[Reset]")
-      :format(stats.count, stats.maxCount, stats.minCount, stats.numberOfCounts)
+    return ui.vstack {
+      ui.text(("Current count: %d\nMax count: %d\nMin count: %d\nTotal number of count events: %d")
+        :format(stats.count, stats.maxCount, stats.minCount, stats.numberOfCounts)),
+      ui.button("Reset", "resetCounterButtonTapped"),
+    }
   end,
 }
 
@@ -105,10 +113,16 @@ local SharedState = feature "SharedState" {
     ["profile.resetCounterButtonTapped"] = function(s) s.currentTab = "counter" end,
   },
 
+  -- The tab bar as buttons, then the current tab's view (scoped: its actions are the tab's).
   view = function(s)
-    local bar = s.currentTab == "counter" and "[Counter] Profile" or "Counter [Profile]"
-    local body = s.currentTab == "counter" and Counter.view(s.counter) or Profile.view(s.profile)
-    return bar .. "\n" .. body
+    return ui.vstack {
+      ui.hstack {
+        s.currentTab == "counter" and "[Counter]" or ui.button("Counter", "selectTab", "counter"),
+        s.currentTab == "profile" and "[Profile]" or ui.button("Profile", "selectTab", "profile"),
+      },
+      s.currentTab == "counter" and ui.scope("counter", Counter.view(s.counter))
+        or ui.scope("profile", Profile.view(s.profile)),
+    }
   end,
 }
 

@@ -7,6 +7,7 @@
 --  * "path.popFrom" (payload: an id) removes that element and all after it; their effects stop.
 --  * An element can pop itself from an effect with deps.dismiss().
 local relua = require "relua"
+local ui = relua.ui
 local feature, on, Effect = relua.feature, relua.on, relua.Effect
 
 -- One screen of the stack: a counter with a timer, that can ask for a deeper screen or close itself.
@@ -38,7 +39,12 @@ local Detail = feature "Detail" {
   },
 
   view = function(s)
-    return ("Level %d: %d   [-] [+]   [Timer] [Go deeper] [Close]"):format(s.level, s.count)
+    return ui.vstack {
+      ui.hstack { ("Level %d: %d  "):format(s.level, s.count), ui.button("-", "decrement"), ui.button("+", "increment") },
+      ui.hstack {
+        ui.button("Timer", "startTimer"), ui.button("Go deeper", "goDeeper"), ui.button("Close", "closeButtonTapped"),
+      },
+    }
   end,
 }
 
@@ -65,10 +71,10 @@ local Stack = feature "Stack" {
     end,
   },
 
+  -- The root; the pushed screens are drawn from state (the top one is the screen shown).
   view = function(s)
-    local top = s.path[#s.path]
-    if top == nil then return "Root   [Push detail]" end
-    return ("Root › %d screen(s)\n%s"):format(#s.path, Detail.view(top.detail))
+    if #s.path == 0 then return ui.hstack { "Root  ", ui.link("Push detail", "pushDetail") } end
+    return ui.hstack { ("Root › %d screen(s)  "):format(#s.path), ui.button("Pop to root", "popToRoot") }
   end,
 }
 

@@ -2,6 +2,7 @@
 -- iterated inside an effect: `for _ in deps.clock.timer(1) do send("timerTicked") end`. Toggling
 -- starts it, or cancels the one running (cancelInFlight); leaving the screen cancels it.
 local relua = require "relua"
+local ui = relua.ui
 local feature, on, Effect = relua.feature, relua.on, relua.Effect
 
 local TIMER = "timer"
@@ -25,7 +26,9 @@ return feature "Timers" {
   },
 
   view = function(s)
-    return ("%02d:%02d   [%s]")
-      :format(s.secondsElapsed // 60, s.secondsElapsed % 60, s.isTimerActive and "Stop" or "Start")
+    return ui.hstack {
+      ("%02d:%02d  "):format(s.secondsElapsed // 60, s.secondsElapsed % 60),
+      ui.button(s.isTimerActive and "Stop" or "Start", "toggleTimerButtonTapped"),
+    }
   end,
 }

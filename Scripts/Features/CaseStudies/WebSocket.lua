@@ -9,6 +9,7 @@
 -- server needs the internet and TLS. A connection that fails, or is lost, shows why in an alert
 -- (TCA's only disconnects); TCA's pings every 10 seconds are left out (the server needs none).
 local relua = require "relua"
+local ui = relua.ui
 local feature, on, Effect = relua.feature, relua.on, relua.Effect
 
 local SOCKET = "webSocket"
@@ -90,15 +91,20 @@ return feature "WebSocket" {
     end,
   },
 
+  -- The message and the URL are set by their actions (messageToSendChanged, urlChanged): the
+  -- feature has no bindings.
   view = function(s)
-    local buttons = { connected = "Disconnect", connecting = "Connecting...", disconnected = "Connect" }
-    local button = buttons[s.connectivityState]
-    local lines = {
-      ("[%s]   %s   message: %q [Send]"):format(button, s.url, s.messageToSend),
-      ("Status: %s"):format(s.connectivityState),
-      "Received messages:",
+    local labels = { connected = "Disconnect", connecting = "Connecting...", disconnected = "Connect" }
+    local received = {}
+    for i = #s.receivedMessages, 1, -1 do received[#received + 1] = s.receivedMessages[i] end
+    return ui.vstack {
+      ui.hstack {
+        ui.button(labels[s.connectivityState], "connectButtonTapped"),
+        ("  %s   message: %q"):format(s.url, s.messageToSend),
+        ui.button("Send", "sendButtonTapped"),
+      },
+      ui.text(("Status: %s"):format(s.connectivityState)),
+      ui.section("Received messages:", #received > 0 and { table.concat(received, "\n") } or {}),
     }
-    for i = #s.receivedMessages, 1, -1 do lines[#lines + 1] = "  " .. s.receivedMessages[i] end
-    return table.concat(lines, "\n")
   end,
 }

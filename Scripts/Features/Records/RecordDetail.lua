@@ -4,6 +4,7 @@
 -- While it is shown a reading clock counts the seconds it has been viewed: a long-running
 -- effect of the screen, cancelled when the screen is popped.
 local relua = require "relua"
+local ui = relua.ui
 local RecordForm = require "Features.Records.RecordForm"
 local feature, on, Effect = relua.feature, relua.on, relua.Effect
 
@@ -43,11 +44,15 @@ local RecordDetail = feature "RecordDetail" {
 
   view = function(s)
     local record = s.record
-    local lines = { record.title .. (record.favourite and "  ★" or "") }
-    if record.notes ~= "" then lines[#lines + 1] = "  " .. record.notes end
-    lines[#lines + 1] = ("  Viewed for %d:%02d"):format(s.secondsViewed // 60, s.secondsViewed % 60)
-    lines[#lines + 1] = ":toggleFavourite   :edit   :back"
-    return table.concat(lines, "\n")
+    return ui.vstack {
+      record.title .. (record.favourite and "  ★" or ""),
+      record.notes ~= "" and "  " .. record.notes or false,
+      ("  Viewed for %d:%02d"):format(s.secondsViewed // 60, s.secondsViewed % 60),
+      ui.hstack {
+        ui.button(record.favourite and "Unfavourite" or "Favourite", "toggleFavourite"),
+        ui.link("Edit", "edit"),
+      },
+    }
   end,
 }
 

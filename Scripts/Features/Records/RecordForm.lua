@@ -2,6 +2,7 @@
 -- here is shared: the draft is the sheet's own until whoever presented it saves it (into the
 -- shared list, or the shared element of a detail screen) or drops it.
 local relua = require "relua"
+local ui = relua.ui
 local feature, on = relua.feature, relua.on
 
 local function trimmed(text) return (text:gsub("^%s+", ""):gsub("%s+$", "")) end
@@ -25,16 +26,17 @@ local RecordForm = feature "RecordForm" {
     end,
   },
 
+  -- The fields, bound; done and discard are the sheet's buttons.
   view = function(s)
-    local lines = {
-      s.heading,
-      ("  Title:     %s"):format(s.title == "" and "(none)" or s.title),
-      ("  Notes:     %s"):format(s.notes == "" and "(none)" or s.notes),
-      ("  Favourite: %s"):format(s.favourite and "yes" or "no"),
+    return ui.vstack {
+      ui.section(s.heading, {
+        ui.textField("Title", ui.binding.title),
+        ui.textField("Notes", ui.binding.notes),
+        ui.toggle("Favourite", ui.binding.favourite),
+        s.problem and "! " .. s.problem or false,
+      }),
+      ui.hstack { ui.button("Done", "done"), ui.button("Discard", "discard") },
     }
-    if s.problem then lines[#lines + 1] = "  ! " .. s.problem end
-    lines[#lines + 1] = ':binding.title "…"   :binding.notes "…"   :binding.favourite true|false   :done   :discard'
-    return table.concat(lines, "\n")
   end,
 }
 

@@ -2,6 +2,7 @@
 -- The like is a binding (`binding.liked`); `onAppear` and `tapped` are for the list to act on
 -- (paging, pushing the detail screen).
 local relua = require "relua"
+local ui = relua.ui
 
 local RepositoryRow = relua.feature "RepositoryRow" {
   -- id: the repository's GitHub id (the forEach identity); repository: the fields GitHub sent
@@ -9,11 +10,14 @@ local RepositoryRow = relua.feature "RepositoryRow" {
   actions = { onAppear = {}, tapped = {} },
   bindable = { "liked" },
 
+  -- A like (bound) and a link that opens the detail; drawn in the list's rows, its actions are
+  -- the row's (items[id=ID].tapped, items[id=ID].binding.liked).
   view = function(s)
     local r = s.repository
-    -- The id is what actions name the row by: :items[id=ID].tapped, :items[id=ID].binding.liked true
-    return ("%s %s  ★%d  %s  [id=%d]")
-      :format(s.liked and "♥" or "♡", r.full_name or "?", r.stargazers_count or 0, r.language or "", s.id)
+    return ui.hstack {
+      ui.toggle("♥", ui.binding.liked),
+      ui.link(("%s  ★%d  %s"):format(r.full_name or "?", r.stargazers_count or 0, r.language or ""), "tapped"),
+    }
   end,
 }
 

@@ -4,6 +4,7 @@
 -- their share of the duration; at the end — or when the user ends early and saves — the meeting
 -- goes into the shared sync-up's past meetings and the screen dismisses itself.
 local relua = require "relua"
+local ui = relua.ui
 local Models = require("Features.SyncUps.SyncUpForm").Models
 local feature, on, Effect = relua.feature, relua.on, relua.Effect
 
@@ -139,14 +140,15 @@ local RecordMeeting = feature "RecordMeeting" {
     local syncUp = s.syncUp
     local speaker = syncUp.attendees[s.speakerIndex]
     local remaining = syncUp.duration - s.secondsElapsed
-    return table.concat({
+    return ui.vstack {
       ("Recording %s   %d:%02d elapsed, %d:%02d remaining"):format(syncUp.title == "" and "(untitled)" or syncUp.title,
         s.secondsElapsed // 60, s.secondsElapsed % 60, remaining // 60, remaining % 60),
       ("  Speaker %d of %d: %s"):format(s.speakerIndex, #syncUp.attendees,
         speaker and (speaker.name == "" and "(no name)" or speaker.name) or "?"),
       ("  Transcript: %s"):format(s.transcript == "" and "(nothing heard)" or s.transcript),
-      ':nextButtonTapped   :endMeetingButtonTapped   =store:post("speech", "what was said so far")',
-    }, "\n")
+      ui.hstack { ui.button("Next speaker", "nextButtonTapped"), ui.button("End meeting", "endMeetingButtonTapped") },
+      '(=store:post("speech", "what was said so far"))',
+    }
   end,
 }
 

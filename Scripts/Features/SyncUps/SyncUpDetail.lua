@@ -4,6 +4,7 @@
 -- asks before deleting, and asks the app to start a meeting (its delegate) once speech
 -- recognition allows it or the user goes on without.
 local relua = require "relua"
+local ui = relua.ui
 local SyncUpForm = require "Features.SyncUps.SyncUpForm"
 local Models = SyncUpForm.Models
 require "Features.SyncUps.RecordMeeting"   -- declares deps.speechClient and deps.openSettings
@@ -103,23 +104,33 @@ local SyncUpDetail = feature "SyncUpDetail" {
 
   view = function(s)
     local syncUp = s.syncUp
-    local lines = {
-      syncUp.title == "" and "(untitled)" or syncUp.title,
-      ("  Length: %d:%02d   Theme: %s"):format(syncUp.duration // 60, syncUp.duration % 60, syncUp.theme),
-      "  Attendees: " .. (#syncUp.attendees == 0 and "(none)" or ""),
-    }
     local names = {}
     for _, attendee in ipairs(syncUp.attendees) do
       names[#names + 1] = attendee.name == "" and "(no name)" or attendee.name
     end
-    lines[3] = lines[3] .. table.concat(names, ", ")
-    lines[#lines + 1] = "  Past meetings:" .. (#syncUp.meetings == 0 and " (none)" or "")
-    for i, meeting in ipairs(syncUp.meetings) do
-      lines[#lines + 1] = ("    %d. %s  %s"):format(i, Models.formatDate(meeting.date),
-        meeting.transcript == "" and "(no transcript)" or meeting.transcript)
-    end
-    lines[#lines + 1] = ":startMeetingButtonTapped   :editButtonTapped   :deleteButtonTapped   :meetingTapped N   :back"
-    return table.concat(lines, "\n")
+    return ui.vstack {
+      syncUp.title == "" and "(untitled)" or syncUp.title,
+      ("Length: %d:%02d   Theme: %s"):format(syncUp.duration // 60, syncUp.duration % 60, syncUp.theme),
+      "Attendees: " .. (#names == 0 and "(none)" or table.concat(names, ", ")),
+      ui.section("Past meetings:", {
+        #syncUp.meetings == 0 and "(none)" or ui.list(syncUp.meetings, function(meeting, i)
+          return ui.hstack {
+            ("%d. %s  %s"):format(i, Models.formatDate(meeting.date),
+              meeting.transcript == "" and "(no transcript)" or meeting.transcript),
+            ui.link("Open", "meetingTapped", i),
+          }
+        end),
+      }),
+      ui.hstack {
+        ui.button("Start meeting", "startMeetingButtonTapped"),
+        ui.link("Edit", "editButtonTapped"),
+        ui.button("Delete", "deleteButtonTapped"),
+      },
+      s.destination ~= nil and s.destination.edit ~= nil and ui.toolbar("destination.edit", {
+        ui.button("Cancel", "cancelEditButtonTapped"),
+        ui.button("Done", "doneEditingButtonTapped"),
+      }),
+    }
   end,
 }
 

@@ -3,6 +3,7 @@
 -- (`binding.syncUp.title`, TCA's `$store.syncUp.title`), and its attendees. Saving or discarding
 -- the draft is the presenter's.
 local relua = require "relua"
+local ui = relua.ui
 local feature, on = relua.feature, relua.on
 
 -- SyncUps' models (TCA's Models.swift) live here, with the form that edits them (every script
@@ -93,20 +94,23 @@ local SyncUpForm = feature "SyncUpForm" {
     end,
   },
 
+  -- The sync-up's fields, bound through `syncUp` (nested bindings), and its attendees.
   view = function(s)
     local syncUp = s.syncUp
-    local lines = {
-      ("Title:     %s"):format(syncUp.title == "" and "(none)" or syncUp.title),
-      ("Length:    %d:%02d"):format(syncUp.duration // 60, syncUp.duration % 60),
-      ("Theme:     %s"):format(syncUp.theme),
-      "Attendees:",
+    return ui.vstack {
+      ui.textField("Title", ui.binding.syncUp.title),
+      ui.stepper("Length (seconds)", ui.binding.syncUp.duration),
+      ui.picker("Theme", ui.binding.syncUp.theme, Models.themes),
+      ui.section("Attendees:", {
+        ui.list(syncUp.attendees, function(attendee, i)
+          return ui.hstack {
+            ("%d. %s"):format(i, attendee.name == "" and "(no name)" or attendee.name),
+            ui.button("Delete", "onDeleteAttendees", { i }),
+          }
+        end),
+      }),
+      ui.button("Add attendee", "addAttendeeButtonTapped"),
     }
-    for i, attendee in ipairs(syncUp.attendees) do
-      lines[#lines + 1] = ("  %d. %s"):format(i, attendee.name == "" and "(no name)" or attendee.name)
-    end
-    lines[#lines + 1] = ':binding.syncUp.title "…"   :binding.syncUp.duration SECONDS   :binding.syncUp.theme "…"'
-    lines[#lines + 1] = ":addAttendeeButtonTapped   :onDeleteAttendees {N}"
-    return table.concat(lines, "\n")
   end,
 }
 

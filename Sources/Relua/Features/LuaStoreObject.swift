@@ -208,8 +208,9 @@ package final class LuaStoreObject {
           }))]
         },
         "view": { store, _ in
-          guard let top = store.screens.last else { return [] }
-          return [try host.render(top.feature, top.state).map(LuaValue.text) ?? .nil]
+          let screens = store.screens
+          guard let top = screens.last else { return [] }
+          return [try host.screenText(top, in: screens).map(LuaValue.text) ?? .nil]
         },
         "json": { store, _ in [.text(try store.store.state.json(pretty: true))] },
         "viewJSON": { store, _ in [try host.topViewJSON(of: store.feature, state: store.store.state).map(LuaValue.text) ?? .nil] },

@@ -18,6 +18,11 @@ extension ReluaHost {
     let held = liveStores
     var states = held.map { store in (owner: Optional(ObjectIdentifier(store)), state: store.isSending ? nil : Optional(store.state)) }
     if views.isActive { states.append((owner: nil, state: views.value)) }
+    // Shares' values are held too, a store holding them or not (`key:set` from an effect).
+    let registries = [liveSharesIfMade].compactMap { $0 } + (testStateIfMade?.stores ?? []).map(\.shares)
+    for registry in registries {
+      for share in registry.allShares { states.append((owner: ObjectIdentifier(share), state: share.value)) }
+    }
     return states
   }
 

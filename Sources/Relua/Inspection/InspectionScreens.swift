@@ -6,7 +6,8 @@ import Lua
 @MainActor
 package enum InspectionScreens {
   package static func screens(of feature: FeatureDefinition, state: Value, host: ReluaHost) -> [InspectionLive.Screen] {
-    FeatureScreens.screens(of: feature, state: state).map { screen in
+    let screens = FeatureScreens.screens(of: feature, state: state)
+    return screens.map { screen in
       let kind: InspectionLive.Screen.Kind
       switch screen.alertStyle {
       case .alert?: kind = .alert
@@ -22,7 +23,7 @@ package enum InspectionScreens {
       }
       var shown = InspectionLive.Screen(
         name: screen.breadcrumbName, place: screen.place, kind: kind, close: screen.closeAction,
-        closePayload: screen.popID, text: text(of: screen, host: host))
+        closePayload: screen.popID, text: text(of: screen, in: screens, host: host))
       shown.tasks = ScreenTasks.appearances(of: screen).map(\.action)
       return shown
     }
@@ -30,10 +31,10 @@ package enum InspectionScreens {
 
   /// The screen's view (the script's Lua, under the state's limits), an alert's text, or its
   /// state when it has no view; a view that fails says so in its place.
-  private static func text(of screen: FeatureScreen, host: ReluaHost) -> String {
+  private static func text(of screen: FeatureScreen, in screens: [FeatureScreen], host: ReluaHost) -> String {
     if let style = screen.alertStyle { return AlertText.render(screen.state, style: style) }
     do {
-      if let text = try host.render(screen.feature, screen.state) { return Elision.standard.cut(text: text) }
+      if let text = try host.screenText(screen, in: screens) { return Elision.standard.cut(text: text) }
     } catch let error as LuaError {
       return "(its view failed: \(Elision.standard.cut(text: error.message)))"
     } catch {

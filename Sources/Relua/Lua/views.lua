@@ -155,6 +155,18 @@ function M.scope(key, content)
   return node("scope", { key = key, content = content })
 end
 
+--- A bar of buttons (TCA's `.toolbar`): `relua.ui.toolbar { … }` is this screen's own;
+--- `relua.ui.toolbar("destination.add", { … })` in a presenter's view is the bar of the screen it
+--- presents there (a sheet's Add and Cancel, sending the presenter's actions), drawn on that
+--- screen while it is shown.
+function M.toolbar(screen, list)
+  if list == nil and type(screen) == "table" then screen, list = nil, screen end
+  if screen ~= nil and (type(screen) ~= "string" or not screen:match("^[%a_][%w_.%[%]=\"-]*$")) then
+    fail(3, "relua.ui.toolbar: the first argument must be the place of a presented screen (\"destination.add\"), got %s", type(screen) == "string" and format("%q", screen) or type(screen))
+  end
+  return node("toolbar", { screen = screen, children = children("toolbar", list) })
+end
+
 --- Whether `value` is a node of relua.ui.
 function M.isNode(value) return isNode(value) end
 

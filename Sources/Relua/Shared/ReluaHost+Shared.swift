@@ -67,12 +67,14 @@ extension ReluaHost {
     let trusted = lua.isTrusted
     let roots = sharedFileRoots
     let base = sharedFileBase
+    // A test given `files = "disk"` touches real files: the sandbox's roots hold for it too.
+    let realFiles = !(files is InMemoryFileSystem)
     return SharedRegistry.Environment(
-      files: files, isTest: isTest,
+      files: files, isTest: isTest, usesRealFiles: realFiles,
       resolvePath: { path in
         guard !path.isEmpty else { throw ReluaError.usage("a shared file needs a name, got an empty string") }
         let resolved = Self.absolute(path, from: base)
-        if trusted || isTest { return resolved }
+        if trusted || !realFiles { return resolved }
         let real = Self.resolvingLinks(resolved)
         guard roots.contains(where: { root in
           let root = Self.resolvingLinks(root)
@@ -166,6 +168,8 @@ extension ReluaHost {
       if key.isReadOnly { throw ReluaError.usage("\(what): \(key.description) is read-only") }
       let registry = try self.currentRegistry(what)
       let value = try self.value(from: stack.value(at: 2), hint: registry.hint(for: key))
+      // Held by the registry from now on: charged against the memory limit as a state's write is.
+      try self.stateMemory.willGrow(by: value.estimatedBytes)
       do {
         // In a reducer (TCA's `$syncUps.withLock` in a reducer: a share its feature does not
         // hold), the write is the send's: given back if it fails, saved and spread when it ends.

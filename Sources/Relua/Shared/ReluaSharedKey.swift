@@ -58,6 +58,9 @@ public struct ReluaSharedKeyRequest: Sendable {
   public let argument: Value
   /// Whether the registry belongs to a test store (each test starts from fresh shares).
   public let isTest: Bool
+  /// Whether the key keeps its values in real storage: a live store's, or a test store's given
+  /// `files = "disk"`. When false (a test's default) keep them in memory, fresh for each test.
+  public let usesRealFiles: Bool
   /// Resolves a path the script named against the sandbox's roots (any path when trusted),
   /// throwing a message for one outside them.
   public let resolvePath: @Sendable (String) throws -> String

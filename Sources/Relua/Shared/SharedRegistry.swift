@@ -14,6 +14,8 @@ package final class SharedRegistry {
   package struct Environment: Sendable {
     package var files: any SharedFileSystem
     package var isTest: Bool
+    /// Whether `files` are the real ones (a live store, or a test given `files = "disk"`).
+    package var usesRealFiles: Bool
     /// Paths scripts name, resolved against the sandbox's roots (throws for one outside).
     package var resolvePath: @Sendable (String) throws -> String
     /// The app's key–value file (`appStorage`).
@@ -84,6 +86,10 @@ package final class SharedRegistry {
     return found
   }
 
+  /// Every share this registry keeps (one per key), for the memory limit's measurement: a
+  /// share's value is held here whether or not a store holds it.
+  package var allShares: some Collection<Share> { byID.values }
+
   /// The share `descriptor` names, loading its value the first time.
   package func share(for descriptor: SharedKeyDescriptor) throws -> Share {
     let whole = descriptor.whole
@@ -124,7 +130,7 @@ package final class SharedRegistry {
         throw ReluaError.usage("no kind of shared key is called '\(descriptor.kind)' (known: \(known)); a Swift program registers one with ReluaRuntime.registerSharedKey")
       }
       let environment = environment
-      return try make(ReluaSharedKeyRequest(argument: descriptor.argument, isTest: environment.isTest, resolvePath: environment.resolvePath))
+      return try make(ReluaSharedKeyRequest(argument: descriptor.argument, isTest: environment.isTest, usesRealFiles: environment.usesRealFiles, resolvePath: environment.resolvePath))
     }
   }
 

@@ -293,8 +293,9 @@ package final class LuaTestStoreObject {
         },
         // The top screen's view as the REPL draws it, as a Store's `view` (nil without a view).
         "view": { store, _ in
-          guard let top = FeatureScreens.screens(of: store.feature, state: store.testStore.state).last else { return [] }
-          return [try host.render(top.feature, top.state).map(LuaValue.text) ?? .nil]
+          let screens = FeatureScreens.screens(of: store.feature, state: store.testStore.state)
+          guard let top = screens.last else { return [] }
+          return [try host.screenText(top, in: screens).map(LuaValue.text) ?? .nil]
         },
         "viewJSON": { store, _ in [try host.topViewJSON(of: store.feature, state: store.testStore.state).map(LuaValue.text) ?? .nil] },
       ])

@@ -25,7 +25,7 @@ extension ReluaHost {
     if let style = top.alertStyle {
       body = AlertText.render(top.state, style: style)
     } else {
-      body = try render(top.feature, top.state) ?? top.state.luaLiteral(.multiLine.elided())
+      body = try screenText(top, in: screens) ?? top.state.luaLiteral(.multiLine.elided())
     }
     return header + "\n" + body
   }

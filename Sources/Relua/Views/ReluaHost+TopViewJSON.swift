@@ -3,8 +3,8 @@ extension ReluaHost {
   /// The tree of the screen on top of `state` as sorted-key JSON (actions as paths from the root),
   /// nil when it has no view or is an alert. What a snapshot stores beside the text.
   package func topViewJSON(of feature: FeatureDefinition, state: Value) throws -> String? {
-    guard let top = FeatureScreens.screens(of: feature, state: state).last, top.alertStyle == nil,
-          let tree = try viewTree(top.feature, top.state, prefix: top.actionPrefix)
+    let screens = FeatureScreens.screens(of: feature, state: state)
+    guard let top = screens.last, top.alertStyle == nil, let tree = try screenTree(top, in: screens)
     else { return nil }
     return try tree.json()
   }

@@ -8,10 +8,9 @@ extension ReluaStore {
   /// or dialog (those are drawn from their state, `{ title, message, buttons }`). Its actions are
   /// paths from the root. Throws the view's error (a bad node names the script's line).
   public func view(of screen: ReluaScreen) throws -> ReluaViewNode? {
-    guard let shown = FeatureScreens.screens(of: feature, state: state).first(where: { $0.place == screen.place }),
-          shown.alertStyle == nil
-    else { return nil }
-    return try object.host.viewTree(shown.feature, shown.state, prefix: shown.actionPrefix)
+    let screens = FeatureScreens.screens(of: feature, state: state)
+    guard let shown = screens.first(where: { $0.place == screen.place }), shown.alertStyle == nil else { return nil }
+    return try object.host.screenTree(shown, in: screens)
   }
 
   /// The tree of the screen on top (see ``view(of:)``).

@@ -3,7 +3,7 @@
 /// the root. Payloads, ids and binding values are their JSON text (a `Value` is not `Codable`).
 extension ReluaViewNode: Codable {
   private enum CodingKeys: String, CodingKey {
-    case kind, text, children, label, action, binding, options, rows, title, url, alt
+    case kind, text, children, label, action, binding, options, rows, title, url, alt, screen
   }
 
   /// The node's `kind`, as `relua.ui` names it.
@@ -21,6 +21,7 @@ extension ReluaViewNode: Codable {
     case .list: "list"
     case .section: "section"
     case .image: "image"
+    case .toolbar: "toolbar"
     }
   }
 
@@ -45,6 +46,8 @@ extension ReluaViewNode: Codable {
     case "list": self = .list(try container.decode([ReluaViewRow].self, forKey: .rows))
     case "section": self = .section(title: try string(.title), children: try container.decode([ReluaViewNode].self, forKey: .children))
     case "image": self = .image(url: try string(.url), alt: try string(.alt))
+    case "toolbar":
+      self = .toolbar(screen: try container.decodeIfPresent(String.self, forKey: .screen) ?? "", items: try container.decode([ReluaViewNode].self, forKey: .children))
     default:
       throw DecodingError.dataCorruptedError(forKey: .kind, in: container, debugDescription: "unknown view node kind '\(kind)'")
     }
@@ -74,6 +77,9 @@ extension ReluaViewNode: Codable {
     case .image(let url, let alt):
       try container.encode(url, forKey: .url)
       try container.encode(alt, forKey: .alt)
+    case .toolbar(let screen, let items):
+      if !screen.isEmpty { try container.encode(screen, forKey: .screen) }
+      try container.encode(items, forKey: .children)
     }
   }
 }

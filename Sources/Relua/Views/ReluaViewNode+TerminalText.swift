@@ -29,7 +29,8 @@ extension ReluaViewNode {
       return (0..<height).map { row in
         columns.indices.map { column in
           let line = row < columns[column].count ? columns[column][row] : ""
-          return column == columns.count - 1 ? line : line.padding(toLength: widths[column], withPad: " ", startingAt: 0)
+          // Padded by characters (`padding(toLength:)` counts UTF-16 units and cut a line with an emoji).
+          return column == columns.count - 1 ? line : line + String(repeating: " ", count: widths[column] - line.count)
         }.joined(separator: " ").replacingTrailingSpaces()
       }
     case .button(let label, let action):
@@ -56,6 +57,9 @@ extension ReluaViewNode {
       return [title] + nodes.flatMap { $0.lines(prefix) }.map { $0.isEmpty ? $0 : "  " + $0 }
     case .image(_, let alt):
       return ["[image: \(alt)]"]
+    case .toolbar(let screen, let items):
+      // Another screen's bar is drawn on that screen; this screen's: its buttons on one line.
+      return screen.isEmpty ? ReluaViewNode.hstack(items).lines(prefix) : []
     }
   }
 
@@ -63,7 +67,7 @@ extension ReluaViewNode {
   /// order, each once: what `:help` lists and Tab completes.
   public func commands(screenPrefix: String = "") -> [String] {
     var seen = Set<String>()
-    return allNodes.compactMap { node -> String? in
+    return drawnNodes.compactMap { node -> String? in
       guard let path = node.actionPath else { return nil }
       let command = ":" + (path.hasPrefix(screenPrefix) ? String(path.dropFirst(screenPrefix.count)) : path)
       return seen.insert(command).inserted ? command : nil

@@ -36,14 +36,28 @@ public indirect enum ReluaViewNode: Sendable, Equatable {
   case section(title: String, children: [ReluaViewNode])
   /// An image by URL; `alt` is what a terminal shows.
   case image(url: String, alt: String)
+  /// Buttons in a screen's bar (TCA's `.toolbar`). `screen` empty: this screen's own bar. Else
+  /// the place of the screen it belongs to (`destination.add`, from the root): a presenter's
+  /// view gives its sheet the Add and Cancel buttons, which send the presenter's actions. A
+  /// renderer draws nothing for it where it stands; ``ReluaStore/view(of:)`` puts it (as an own
+  /// bar) at the top of that screen's tree while the screen is shown.
+  case toolbar(screen: String, items: [ReluaViewNode])
 
   /// The nodes right below this one (a list's rows' contents).
   public var children: [ReluaViewNode] {
     switch self {
     case .vstack(let nodes), .hstack(let nodes), .section(_, let nodes): return nodes
     case .list(let rows): return rows.map(\.content)
+    case .toolbar(_, let items): return items
     default: return []
     }
+  }
+
+  /// The nodes a renderer draws, depth first: every node but those of a toolbar that belongs to
+  /// another screen (see ``toolbar(screen:items:)``).
+  public var drawnNodes: [ReluaViewNode] {
+    if case .toolbar(let screen, _) = self, !screen.isEmpty { return [] }
+    return [self] + children.flatMap(\.drawnNodes)
   }
 
   /// This node and every node below it, depth first.

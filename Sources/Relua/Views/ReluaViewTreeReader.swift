@@ -105,6 +105,9 @@ struct ReluaViewTreeReader {
       return .picker(label: try text("label"), binding: try binding(), options: texts)
     case "section": return .section(title: try text("title"), children: try children())
     case "image": return .image(url: try text("url"), alt: try text("alt"))
+    case "toolbar":
+      let target = try table.rawGet("screen").stringValue.map { prefix + $0 } ?? ""
+      return .toolbar(screen: target, items: try children())
     case "scope":
       let key = try text("key")
       return try node(try table.rawGet("content"), prefix: prefix + key + ".", state: state[key: key], depth: depth + 1, at: { "\(place()) › scope \(key)" })
@@ -126,7 +129,7 @@ struct ReluaViewTreeReader {
       }
       return .list(out)
     default:
-      throw fail("has an unknown kind '\(kind)' (text, vstack, hstack, button, link, textField, toggle, stepper, picker, list, section, image, scope)", at: place)
+      throw fail("has an unknown kind '\(kind)' (text, vstack, hstack, button, link, textField, toggle, stepper, picker, list, section, image, scope, toolbar)", at: place)
     }
   }
 }

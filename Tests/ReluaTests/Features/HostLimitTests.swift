@@ -73,6 +73,28 @@ final class HostLimitTests: XCTestCase {
     XCTAssertLessThanOrEqual(lua.memoryUsed, 16 << 20)
   }
 
+  /// Values kept by shares count too, whether a store holds them or not: a script that writes a
+  /// megabyte into a new `inMemory` key again and again (no store, no state) meets the limit.
+  func testSharedValuesCountAgainstTheMemoryLimit() async throws {
+    let lua = try LuaState(options: LuaOptions(memoryLimit: 8 << 20))
+    let host = try ReluaHost.install(in: lua)
+    let kept = try lua.execute("""
+      local relua = require "relua"
+      local big = string.rep("x", 1000000)
+      local kept = 0
+      local ok, message = pcall(function()
+        for i = 1, 100 do relua.inMemory("k" .. i):set(big .. i); kept = i end
+      end)
+      return kept, tostring(message)
+      """, name: "=limits.lua")
+    let count = Int(try XCTUnwrap(kept[0].integerValue))
+    XCTAssertTrue((3...9).contains(count), "kept \(count) shares of 1 MB under an 8 MB limit")
+    let message = kept[1].stringValue ?? "no failure"
+    XCTAssertTrue(message.contains("memory limit of 8388608 bytes exceeded"), message)
+    XCTAssertTrue(message.contains("limits.lua:"), message)
+    XCTAssertGreaterThan(host.stateMemory.charged, count * 1_000_000)
+  }
+
   /// Without a limit nothing is counted (no measuring cost).
   func testNoLimitNoCharge() async throws {
     let (lua, host, store) = try makeStore(hoarder, options: LuaOptions())

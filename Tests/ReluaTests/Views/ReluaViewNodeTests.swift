@@ -109,4 +109,43 @@ final class ReluaViewNodeTests: XCTestCase {
       source: "return require('relua').feature 'Bare' { state = { n = 0 }, actions = {} }", name: "Bare.lua"))
     XCTAssertNil(try store.topView())
   }
+
+  /// A sheet's toolbar comes from its presenter's view: on the sheet's tree, sending the
+  /// presenter's actions; the presenter's own tree draws nothing of it.
+  func testASheetsToolbarIsItsPresentersAndWorksFromSwift() async throws {
+    let relua = try ReluaRuntime()
+    let store = try relua.makeStore(try relua.loadFeature(source: """
+      local relua = require "relua"
+      local ui = relua.ui
+      local Form = relua.feature "Form" {
+        state = { title = "" }, bindable = { "title" },
+        view = function(s) return ui.textField("Title", ui.binding.title) end,
+      }
+      return relua.feature "List" {
+        state = { items = {}, destination = nil },
+        actions = { add = {}, confirm = {} },
+        compose = { relua.presents("destination", { form = Form }) },
+        reduce = relua.on {
+          add = function(s) s.destination = { form = { title = "" } } end,
+          confirm = function(s) s.items[#s.items + 1] = s.destination.form.title; s.destination = nil end,
+        },
+        view = function(s)
+          return ui.vstack { ui.button("New", "add"), s.destination and ui.toolbar("destination.form", { ui.button("Add", "confirm") }) }
+        end,
+      }
+      """, name: "List.lua"))
+    try store.perform(try XCTUnwrap(store.topView()?.children.first))
+    let sheet = try XCTUnwrap(store.screens.last)
+    XCTAssertEqual(sheet.place, "destination.form")
+    let tree = try XCTUnwrap(store.view(of: sheet))
+    XCTAssertEqual(tree.children.first, .toolbar(screen: "", items: [.button(label: "Add", action: ReluaViewAction(path: "confirm"))]))
+    let root = try XCTUnwrap(store.view(of: store.screens[0]))
+    XCTAssertEqual(root.drawnNodes.compactMap(\.actionPath), ["add"], "the presenter draws nothing of the sheet's bar")
+    guard case .textField(_, let title) = tree.children[1] else { return XCTFail("\(tree)") }
+    try store.perform(tree.children[1], input: "Milk")
+    XCTAssertEqual(title.action, "destination.form.binding.title")
+    try store.perform(try XCTUnwrap(tree.children.first?.children.first))
+    XCTAssertEqual(store.state[key: "items"], .array(["Milk"]))
+    XCTAssertEqual(store.screens.count, 1)
+  }
 }

@@ -760,7 +760,7 @@ function relua.recordedCalls(calls) end
 ---A node of a view's tree (docs/DSL.md, "Views"): built by `relua.ui`, drawn by the REPL as text
 ---and by a Swift program as `ReluaViewNode`.
 ---@class relua.ui.Node
----@field kind "text"|"vstack"|"hstack"|"button"|"link"|"textField"|"toggle"|"stepper"|"picker"|"list"|"section"|"image"|"scope"
+---@field kind "text"|"vstack"|"hstack"|"button"|"link"|"textField"|"toggle"|"stepper"|"picker"|"list"|"section"|"image"|"scope"|"toolbar"
 
 ---A field a control is bound to: `relua.ui.binding.title`, `relua.ui.binding.syncUp.title`.
 ---@class relua.ui.Binding
@@ -854,6 +854,13 @@ function relua.ui.image(url, alt) end
 ---@param node relua.ui.Node|string
 ---@return relua.ui.Node
 function relua.ui.scope(key, node) end
+
+---A bar of buttons (TCA's `.toolbar`): `relua.ui.toolbar { … }`, this screen's own; with a place
+---first (`"destination.add"`), in a presenter's view: the bar of the screen it presents there.
+---@param screen string|relua.ui.Child[]
+---@param children? relua.ui.Child[]
+---@return relua.ui.Node
+function relua.ui.toolbar(screen, children) end
 
 ---Whether `value` is a node of relua.ui.
 ---@param value any
