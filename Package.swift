@@ -173,7 +173,7 @@ let package = Package(
     .target(name: "CFuzzDriver", path: "Fuzz/CFuzzDriver"),
     .executableTarget(
       name: "relua-fuzz",
-      dependencies: ["Lua", "Composable", "Relua", "ReluaTesting", "ReluaGitHub", "ReluaInspector", "WebSocket", "CFuzzDriver"],
+      dependencies: ["Lua", "Composable", "Relua", "ReluaTesting", "ReluaGitHub", "ReluaInspector", "ReluaWebApp", "WebSocket", "CFuzzDriver"],
       path: "Fuzz/relua-fuzz"
     ),
     .testTarget(name: "LuaTests", dependencies: ["Lua", "CLua", "CLuaShim"]),

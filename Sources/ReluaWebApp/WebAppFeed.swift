@@ -3,14 +3,16 @@ import Foundation
 /// The pages' messages: each page that connects gets the whole set of screens as it is now, then
 /// every change after it, none missed or twice (both under one lock); a page's answers go into
 /// its own stream in their place.
-final class WebAppFeed: @unchecked Sendable {  // all under `lock`
+package final class WebAppFeed: @unchecked Sendable {  // all under `lock`
   private let lock = NSLock()
   private var snapshot = #"{"screens":[],"type":"screens"}"#
   private var clients: [Int: AsyncStream<String>.Continuation] = [:]
   private var nextClientID = 0
 
+  package init() {}
+
   /// A new page's messages, and the way to answer it.
-  func subscribe() -> (messages: AsyncStream<String>, reply: @Sendable (String) -> Void) {
+  package func subscribe() -> (messages: AsyncStream<String>, reply: @Sendable (String) -> Void) {
     let (stream, continuation) = AsyncStream<String>.makeStream()
     let id = lock.withLock {
       let id = nextClientID
@@ -28,7 +30,7 @@ final class WebAppFeed: @unchecked Sendable {  // all under `lock`
 
   /// The screens are now `snapshot` (what a page connecting later gets); `changes` tell the pages
   /// connected how to get there.
-  func update(snapshot: String, changes: [String]) {
+  package func update(snapshot: String, changes: [String]) {
     lock.withLock {
       self.snapshot = snapshot
       for client in clients.values { for change in changes { client.yield(change) } }
@@ -36,10 +38,10 @@ final class WebAppFeed: @unchecked Sendable {  // all under `lock`
   }
 
   /// How many pages are connected.
-  var clientCount: Int { lock.withLock { clients.count } }
+  package var clientCount: Int { lock.withLock { clients.count } }
 
   /// Ends every page's stream.
-  func close() {
+  package func close() {
     // (Finished outside the lock: a stream's onTermination takes it.)
     let ending = lock.withLock {
       defer { clients.removeAll() }

@@ -6,21 +6,21 @@ import Relua
 /// the controls the pages press — only those of the trees it last sent — and runs the task of
 /// each screen while it is shown (`ReluaStore.runTask(of:)`), cancelled when it goes.
 @MainActor
-final class WebAppSession {
-  let store: ReluaStore
-  let feed: WebAppFeed
+package final class WebAppSession {
+  package let store: ReluaStore
+  package let feed: WebAppFeed
   /// The screens the pages were last sent, in order.
   private(set) var shown: [WebAppScreen] = []
   private var tasks: [String: Task<Void, Never>] = [:]
   private var watching: Task<Void, Never>?
 
-  init(store: ReluaStore, feed: WebAppFeed) {
+  package init(store: ReluaStore, feed: WebAppFeed) {
     self.store = store
     self.feed = feed
   }
 
   /// Draws the screens now and follows the store's changes (an effect's sends included) until `stop`.
-  func start() {
+  package func start() {
     refresh()
     watching = Task { @MainActor [weak self] in
       guard let changes = self?.store.screenChanges else { return }
@@ -31,7 +31,7 @@ final class WebAppSession {
     }
   }
 
-  func stop() {
+  package func stop() {
     watching?.cancel()
     for task in tasks.values { task.cancel() }
     tasks.removeAll()
@@ -40,7 +40,7 @@ final class WebAppSession {
   // MARK: Drawing
 
   /// Draws the screens and sends the pages what changed since they were last sent.
-  func refresh() {
+  package func refresh() {
     let screens = store.screens
     let drawn = screens.map { WebAppScreen($0, of: store) }
     var changes: [String] = []
@@ -111,7 +111,7 @@ final class WebAppSession {
 
   /// Answers a page's message: works it and answers `{"type":"ok",…}`, or refuses it with
   /// `{"type":"error",…}` (the REPL's wording), the state unchanged.
-  func answer(_ text: String) -> String {
+  package func answer(_ text: String) -> String {
     let message: WebAppPageMessage
     do {
       message = try WebAppPageMessage(parsing: text)

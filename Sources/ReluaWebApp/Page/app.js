@@ -195,7 +195,7 @@ function button(label, action, className) {
 
 function children(node) {
   switch (node.kind) {
-    case "vstack": case "hstack": case "section": return node.children;
+    case "vstack": case "hstack": case "section": case "toolbar": return node.children;
     case "list": return node.rows.map((row) => row.content);
     default: return [];
   }
@@ -261,6 +261,14 @@ function build(node, screen, isRoot) {
     }
     case "vstack": case "hstack": {
       const element = create("div", node.kind);
+      for (const child of node.children) element.append(render(child, screen));
+      return element;
+    }
+    case "toolbar": {
+      // Another screen's bar (a sheet's, given by its presenter) is drawn on that screen, not here.
+      if (node.screen) { const element = create("span"); element.hidden = true; return element; }
+      const element = create("div", "toolbar");
+      element.setAttribute("role", "toolbar");
       for (const child of node.children) element.append(render(child, screen));
       return element;
     }
@@ -415,16 +423,15 @@ function reconcile(old, next, screen) {
       if (element.getAttribute("src") !== next.url) element.src = next.url;
       element.alt = next.alt;
       return keep();
-    case "vstack": case "hstack": case "section": {
+    case "vstack": case "hstack": case "section": case "toolbar": {
+      if (next.kind === "toolbar" && (next.screen || old.screen)) return replaceElement(old, next, screen);
       if (next.kind === "section") element.querySelector("h2").textContent = next.title;
-      const offset = next.kind === "section" ? 1 : 0;
       next.children = next.children.map((child, i) => {
         if (i < old.children.length) return reconcile(old.children[i], child, screen);
         element.append(render(child, screen));
         return child;
       });
       for (const gone of old.children.slice(next.children.length)) if (gone._el) gone._el.remove();
-      void offset;
       return keep();
     }
     case "list":
