@@ -153,9 +153,11 @@ package final class WebAppSession {
       }
       try store.perform(node, input: input)
     case .close(let place):
-      guard let screen = shown.first(where: { $0.place == place }) else { throw Refusal(description: "no screen at '\(place)' is shown") }
+      guard shown.contains(where: { $0.place == place }), let screen = store.screens.first(where: { $0.place == place }) else {
+        throw Refusal(description: "no screen at '\(place)' is shown")
+      }
       guard let close = screen.closeAction else { throw Refusal(description: "the root screen cannot be closed") }
-      try store.send(close)
+      try store.send(close, screen.closePayload)
     case .alert(let place, let index):
       guard let screen = store.screens.first(where: { $0.place == place }),
         let shownScreen = shown.first(where: { $0.place == place }), shownScreen.kind == .alert
@@ -165,7 +167,7 @@ package final class WebAppSession {
       if let action = buttons[index].action {
         try store.send(screen.actionPrefix + action)
       } else if let close = screen.closeAction {
-        try store.send(close)
+        try store.send(close, screen.closePayload)
       }
     }
   }
