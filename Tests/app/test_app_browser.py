@@ -163,8 +163,6 @@ def test_the_guessing_game_played_by_clicking():
             wait(driver, lambda d: guess_text(d) != before, "the guess changed")
         assert "correct" in guess_text(driver), guess_text(driver)
         secret = int(re.search(r"Guess: (-?\d+)", guess_text(driver)).group(1))
-        if os.environ.get("RELUA_APP_README_SCREENSHOT"):
-            readme_screenshot(app, os.environ["RELUA_APP_README_SCREENSHOT"])
         button(driver, "Next").click()
         wait(driver, lambda d: text_containing(d, "Games played: 1"), "one game played")
         button(driver, "Results").click()
@@ -172,6 +170,8 @@ def test_the_guessing_game_played_by_clicking():
         rows = dialog.find_elements(By.CSS_SELECTOR, "ul.list > li")
         assert len(rows) == 1 and "Secret: %d" % secret in rows[0].text and "✓" in rows[0].text, [r.text for r in rows]
         screenshot(driver, "app-results.png")
+        if os.environ.get("RELUA_APP_README_SCREENSHOT"):
+            readme_screenshot(app, os.environ["RELUA_APP_README_SCREENSHOT"])
         button(rows[0], "Delete").click()
         wait(driver, lambda d: "No results yet." in d.find_element(By.CSS_SELECTOR, "dialog.sheet[open]").text, "the row deleted")
         button(dialog, "Close").click()
@@ -184,10 +184,11 @@ def test_the_guessing_game_played_by_clicking():
 
 
 def readme_screenshot(app, path):
-    """The guessing game at 1000×700, in a second page of the same app (the same state)."""
+    """The guessing game's results sheet at 1000×700, in a second page of the same app (the same state)."""
     driver = opened(app, width=1000, height=700)
     try:
-        wait(driver, lambda d: "correct" in guess_text(d), "the game")
+        driver.execute_cdp_cmd("Emulation.setDeviceMetricsOverride", {"width": 1000, "height": 700, "deviceScaleFactor": 1, "mobile": False})
+        wait(driver, lambda d: d.find_element(By.CSS_SELECTOR, "dialog.sheet[open] ul.list > li"), "the results")
         driver.save_screenshot(path)
     finally:
         driver.quit()
