@@ -121,9 +121,11 @@ package final class WebAppSession {
     do {
       try work(message)
     } catch {
+      // The REPL's wording (its `report` without the traceback), as the inspector's page shows it.
+      let text = ReluaError.message(of: error)
       switch message {
-      case .work(let screen, let at, _): return Self.error(screen: screen, at: at, "\(error)")
-      case .close(let screen), .alert(let screen, _): return Self.error(screen: screen, at: nil, "\(error)")
+      case .work(let screen, let at, _): return Self.error(screen: screen, at: at, text)
+      case .close(let screen), .alert(let screen, _): return Self.error(screen: screen, at: nil, text)
       }
     }
     refresh()
