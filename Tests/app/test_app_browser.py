@@ -207,13 +207,18 @@ def test_an_alerts_button():
         button(dialog, "Increment").click()
         # The button's action ran (count 1) and a new alert says so.
         wait(driver, lambda d: "Incremented!" in d.find_element(By.CSS_SELECTOR, "dialog.alert[open]").text, "the result's alert")
-        wait(driver, lambda d: d.find_elements(By.XPATH, "//*[@id='main']//*[contains(text(), 'Count: 1') or contains(text(), '1')]"), "count 1")
+        wait(driver, lambda d: text_containing(d, "Count: 1"), "count 1")
         button(driver.find_element(By.CSS_SELECTOR, "dialog.alert[open]"), "OK").click()
         wait(driver, lambda d: not d.find_elements(By.CSS_SELECTOR, "dialog[open]"), "the alert dismissed")
         button(driver, "Confirmation dialog").click()
         dialog = wait(driver, lambda d: d.find_element(By.CSS_SELECTOR, "dialog.alert[open]"), "the dialog")
-        button(dialog, "Cancel").click()
-        wait(driver, lambda d: not d.find_elements(By.CSS_SELECTOR, "dialog[open]"), "the dialog cancelled")
+        button(dialog, "Decrement").click()
+        wait(driver, lambda d: text_containing(d, "Count: 0"), "count 0")
+        dialog = wait(driver, lambda d: d.find_element(By.CSS_SELECTOR, "dialog.alert[open]"), "the result's alert")
+        assert "Decremented!" in dialog.text, dialog.text
+        # Escape dismisses it through the store (its close action), as the keyboard would.
+        dialog.send_keys(Keys.ESCAPE)
+        wait(driver, lambda d: not d.find_elements(By.CSS_SELECTOR, "dialog[open]"), "the alert dismissed by Escape")
     finally:
         if driver:
             driver.quit()
