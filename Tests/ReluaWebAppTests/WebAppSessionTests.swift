@@ -93,4 +93,21 @@ final class WebAppSessionTests: XCTestCase {
     XCTAssertTrue(texts.first?.contains(#""type":"screens""#) == true, "\(texts)")
     XCTAssertTrue(texts.contains { $0.contains(#""type":"patch""#) && $0.contains(#""op":"#) }, "\(texts)")
   }
+
+  func testOneClickOnALongListSendsThatRowsPatchNotThePage() async throws {
+    let manyRows = URL(fileURLWithPath: Self.scripts).deletingLastPathComponent().appendingPathComponent("Tests/app/Features/ManyRows.lua").path
+    let runtime = try ReluaRuntime(scriptRoots: [Self.scripts])
+    let session = WebAppSession(store: try runtime.makeStore(try runtime.loadFeature(file: manyRows)), feed: WebAppFeed())
+    session.refresh()
+    let (messages, _) = session.feed.subscribe()
+    // ManyRows: vstack { Add, list { hstack { text, +1, Remove } … } }: row 151's +1.
+    _ = session.answer(#"{"screen":"","at":[1,150,1]}"#)
+    session.feed.close()
+    var texts: [String] = []
+    for await text in messages { texts.append(text) }
+    let page = try XCTUnwrap(texts.first)
+    let patch = try XCTUnwrap(texts.first { $0.contains(#""type":"patch""#) })
+    XCTAssertTrue(patch.contains("Row 151: 1"), patch)
+    XCTAssertLessThan(patch.utf8.count * 100, page.utf8.count, "the patch (\(patch.utf8.count) bytes) beside the page (\(page.utf8.count))")
+  }
 }
