@@ -62,7 +62,7 @@ package enum WebAppPageMessage: Equatable, Sendable {
       }
       return place
     }
-    func index(_ value: Value, what: String) -> Int? {
+    func index(_ value: Value) -> Int? {
       guard case .integer(let number) = value, number >= 0, number <= Self.largestIndex else { return nil }
       return Int(number)
     }
@@ -79,7 +79,7 @@ package enum WebAppPageMessage: Equatable, Sendable {
       }
       var at: [Int] = []
       for step in steps {
-        guard let step = index(step, what: "at") else {
+        guard let step = index(step) else {
           throw Invalid(screen: screen, message: "\"at\" holds child indices from 0 to \(Self.largestIndex)")
         }
         at.append(step)
@@ -91,7 +91,7 @@ package enum WebAppPageMessage: Equatable, Sendable {
     } else if keys.contains("alert") {
       guard keys == ["alert", "button"] else { throw Invalid(message: "an alert's message has \"alert\" and \"button\"") }
       let screen = try place("alert")
-      guard let button = index(message[key: "button"], what: "button") else {
+      guard let button = index(message[key: "button"]) else {
         throw Invalid(screen: screen, message: "\"button\" must be a button's index from 0")
       }
       self = .alert(screen: screen, button: button)
