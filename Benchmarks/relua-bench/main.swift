@@ -18,6 +18,7 @@ registerEngineBenchmarks(suite)
 registerLuaBenchmarks(suite)
 registerReluaBenchmarks(suite)
 registerSharedBenchmarks(suite)
+registerViewBenchmarks(suite)
 
 await suite.main(
   ratios: [
@@ -32,6 +33,9 @@ await suite.main(
     ("shared write seen by 100 / the 100 copies written by hand", "lua.shared.100", "lua.shared.100.byHand", nil),
     ("fileStorage 10000 / inMemory 10000", "lua.fileStorage.10000", "lua.inMemory.10000", 1.2),
     ("inMemory 10000 / unshared 10000", "lua.inMemory.10000", "lua.unshared.10000", nil),
+    ("view read + diff of 1000 rows / its send", "views.render.1000", "views.send.1000", 10),
+    ("view read of 1000 rows / its send", "views.read.1000", "views.send.1000", nil),
+    ("view diff of 1000 rows / its send", "views.diff.1000", "views.send.1000", nil),
   ],
   extra: { filter in
     func wanted(_ name: String) -> Bool { benchmarkMatches(name, filter) }
@@ -130,6 +134,15 @@ await suite.main(
       }
       let baseline = summary(baselineSamples[name]!)
       results.append(.init(name: name, median: baseline.median, p10: baseline.p10, p90: baseline.p90))
+    }
+    if wanted("views.patch.bytes") {
+      // A size, not a time: the patch JSON for one changed row over that row's node JSON (≤ 2×).
+      let size = measureViewPatchSize()
+      let ratio = Double(size.patch) / Double(size.row)
+      results.append(.init(
+        name: "views.patch.bytes", median: Double(size.patch), p10: Double(size.patch), p90: Double(size.patch), unit: "B",
+        ratio: .init(baseline: "views.row.bytes", median: ratio, p10: ratio, p90: ratio, pairs: 1, goal: 2)))
+      results.append(.init(name: "views.row.bytes", median: Double(size.row), p10: Double(size.row), p90: Double(size.row), unit: "B"))
     }
     if wanted("lua.memory.1M") {
       let memory = measureSendMemory()

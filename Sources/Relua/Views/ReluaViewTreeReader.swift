@@ -32,17 +32,18 @@ struct ReluaViewTreeReader {
 
   /// The tree of `value` (text or a `relua.ui` node) for a screen at `prefix` showing `state`.
   mutating func read(_ value: LuaValue, prefix: String, state: Value) throws -> ReluaViewNode {
-    try node(value, prefix: prefix, state: state, depth: 0, at: "the view")
+    try node(value, prefix: prefix, state: state, depth: 0, at: { "the view" })
   }
 
-  private func fail(_ message: String, at place: String) -> ReluaError {
-    ReluaError.usage("\(viewName): \(place) \(message)")
+  /// `place` is built only for an error: a tree of thousands of nodes reads without making one.
+  private func fail(_ message: String, at place: () -> String) -> ReluaError {
+    ReluaError.usage("\(viewName): \(place()) \(message)")
   }
 
-  private mutating func node(_ value: LuaValue, prefix: String, state: Value, depth: Int, at place: String) throws -> ReluaViewNode {
+  private mutating func node(_ value: LuaValue, prefix: String, state: Value, depth: Int, at place: () -> String) throws -> ReluaViewNode {
     nodeCount += 1
-    guard nodeCount <= Self.maxNodes else { throw fail("has more than \(Self.maxNodes) nodes", at: "the tree") }
-    guard depth < Self.maxDepth else { throw fail("is nested more than \(Self.maxDepth) deep", at: "the tree") }
+    guard nodeCount <= Self.maxNodes else { throw fail("has more than \(Self.maxNodes) nodes", at: { "the tree" }) }
+    guard depth < Self.maxDepth else { throw fail("is nested more than \(Self.maxDepth) deep", at: { "the tree" }) }
     if let text = value.stringValue { return .text(text) }
     guard let table = value.tableValue else {
       throw fail("must be text or a relua.ui node, got \(value.type)", at: place)
@@ -60,7 +61,7 @@ struct ReluaViewTreeReader {
       guard let list = try table.rawGet("children").tableValue else { throw fail("(\(kind)) needs a list of children", at: place) }
       var nodes: [ReluaViewNode] = []
       for (position, child) in try list.array().enumerated() {
-        nodes.append(try node(child, prefix: prefix, state: state, depth: depth + 1, at: "\(place) › \(kind) child \(position + 1)"))
+        nodes.append(try node(child, prefix: prefix, state: state, depth: depth + 1, at: { "\(place()) › \(kind) child \(position + 1)" }))
       }
       return nodes
     }
@@ -114,7 +115,7 @@ struct ReluaViewTreeReader {
       return .toolbar(screen: target, items: try children())
     case "scope":
       let key = try text("key")
-      return try node(try table.rawGet("content"), prefix: prefix + key + ".", state: state[key: key], depth: depth + 1, at: "\(place) › scope \(key)")
+      return try node(try table.rawGet("content"), prefix: prefix + key + ".", state: state[key: key], depth: depth + 1, at: { "\(place()) › scope \(key)" })
     case "list":
       let key = try table.rawGet("key").stringValue
       guard let rows = try table.rawGet("rows").tableValue else { throw fail("(list) needs its rows", at: place) }
@@ -128,7 +129,7 @@ struct ReluaViewTreeReader {
           rowPrefix += key + "[id=" + id.luaLiteral() + "]."
           rowState = state[key: key][id: id]
         }
-        let content = try node(try row.rawGet("content"), prefix: rowPrefix, state: rowState, depth: depth + 1, at: "\(place) › list row \(position + 1)")
+        let content = try node(try row.rawGet("content"), prefix: rowPrefix, state: rowState, depth: depth + 1, at: { "\(place()) › list row \(position + 1)" })
         out.append(ReluaViewRow(id: id, content: content))
       }
       return .list(out)
