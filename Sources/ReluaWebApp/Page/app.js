@@ -143,7 +143,10 @@ function sheetDialog(stack) {
   crumbs.className = "crumbs";
   title.textContent = stack.map((s) => s.name).join(" › ");
   dialog.setAttribute("aria-labelledby", title.id);
-  bar.append(title, button("Close", () => send({ close: sheet.place }), "close"));
+  bar.append(title);
+  // A sheet whose presenter gives it a bar (relua.ui.toolbar: Cancel/Add) closes by that bar;
+  // otherwise it gets a Close of the page's own. Escape closes it either way.
+  if (!ownBar(top.tree)) bar.append(button("Close", () => send({ close: sheet.place }), "close"));
   const body = document.createElement("div");
   body.className = "sheet-body";
   body.append(top.body);
@@ -151,6 +154,11 @@ function sheetDialog(stack) {
   // Escape closes it through the store (the state says what is shown).
   dialog.addEventListener("cancel", (event) => { event.preventDefault(); send({ close: sheet.place }); });
   return dialog;
+}
+
+function ownBar(tree) {
+  const first = tree && tree.kind === "vstack" ? tree.children[0] : tree;
+  return !!first && first.kind === "toolbar" && !first.screen;
 }
 
 function alertDialog(screen) {
