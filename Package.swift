@@ -16,6 +16,8 @@ let package = Package(
     // relua.sharedKey("sqlite", …): a shared list that is the rows of a SQLite table (GRDB).
     .library(name: "ReluaSQLite", targets: ["ReluaSQLite"]),
     .library(name: "ReluaInspector", targets: ["ReluaInspector"]),
+    // A Lua feature served as a web app (`relua app`): ReluaWebApp.start(serving: store).
+    .library(name: "ReluaWebApp", targets: ["ReluaWebApp"]),
   ],
   dependencies: [
     .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
@@ -144,10 +146,16 @@ let package = Package(
       name: "ReluaInspector",
       dependencies: ["Relua", "Composable", "LoopbackListener", "WebSocket"],
       resources: [.copy("Page")]),
+    // `relua app`: a feature's screens as a web page, an embedder on Relua's public API served by
+    // the inspector's listener, access rules and WebSocket connection (docs/DESIGN-NOTES.md, "Web app").
+    .target(
+      name: "ReluaWebApp",
+      dependencies: ["Relua", "ReluaInspector", "LoopbackListener", "WebSocket"],
+      resources: [.copy("Page")]),
     // The CLI (`relua run`, `repl`, `test`, `types`): may import every layer above.
     .executableTarget(
       name: "relua",
-      dependencies: ["Lua", "Composable", "Relua", "ReluaConsole", "ReluaTesting", "ReluaTooling", "ReluaGitHub", "ReluaSQLite", "ReluaWebSocketEcho", "ReluaInspector", "GitHub", "GitHubFake", "WebSocketEcho", .product(name: "ArgumentParser", package: "swift-argument-parser")]
+      dependencies: ["Lua", "Composable", "Relua", "ReluaConsole", "ReluaTesting", "ReluaTooling", "ReluaGitHub", "ReluaSQLite", "ReluaWebSocketEcho", "ReluaInspector", "ReluaWebApp", "GitHub", "GitHubFake", "WebSocketEcho", .product(name: "ArgumentParser", package: "swift-argument-parser")]
     ),
     // An example of relua embedded in a Swift program: a terminal to-do list whose logic is a
     // Lua feature and whose storage is a Swift dependency (Scripts/test drives it).
@@ -165,7 +173,7 @@ let package = Package(
     .target(name: "CFuzzDriver", path: "Fuzz/CFuzzDriver"),
     .executableTarget(
       name: "relua-fuzz",
-      dependencies: ["Lua", "Composable", "Relua", "ReluaTesting", "ReluaGitHub", "ReluaInspector", "WebSocket", "CFuzzDriver"],
+      dependencies: ["Lua", "Composable", "Relua", "ReluaTesting", "ReluaGitHub", "ReluaInspector", "ReluaWebApp", "WebSocket", "CFuzzDriver"],
       path: "Fuzz/relua-fuzz"
     ),
     .testTarget(name: "LuaTests", dependencies: ["Lua", "CLua", "CLuaShim"]),
@@ -194,5 +202,7 @@ let package = Package(
     .testTarget(name: "ReluaConsoleTests", dependencies: ["ReluaConsole", "Relua", "ReluaTesting", "Lua", "Composable"]),
     // The inspector: its access rules over HTTP and WebSocket, and a real REPL session feeding it.
     .testTarget(name: "ReluaInspectorTests", dependencies: ["ReluaInspector", "Relua", "ReluaTesting", "ReluaConsole", "Lua", "Composable", "WebSocket"]),
+    // `relua app`'s server: a page's messages decoded and checked, controls worked, bad ones answered.
+    .testTarget(name: "ReluaWebAppTests", dependencies: ["ReluaWebApp", "ReluaInspector", "Relua", "WebSocket"]),
   ]
 )

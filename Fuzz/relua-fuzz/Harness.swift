@@ -13,7 +13,7 @@ protocol FuzzTarget: AnyObject {
 @MainActor
 enum FuzzTargets {
   static let names = [
-    "json", "lua-value", "action-path", "run", "websocket-frames", "inspector-request", "inspector-socket", "test-report", "coverage", "pattern", "shared-file",
+    "json", "lua-value", "action-path", "run", "websocket-frames", "inspector-request", "inspector-socket", "test-report", "coverage", "pattern", "shared-file", "app-message",
   ]
   nonisolated(unsafe) static var current: (any FuzzTarget)?
 
@@ -30,6 +30,7 @@ enum FuzzTargets {
     case "inspector-socket": return InspectorSocketTarget()
     case "pattern": return PatternTarget()
     case "shared-file": return SharedFileTarget()
+    case "app-message": return AppMessageTarget()
     default: return nil
     }
   }

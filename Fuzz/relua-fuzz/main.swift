@@ -6,7 +6,7 @@ import Foundation
 //   relua-fuzz TARGET [libFuzzer flags] [CORPUS_DIR or FILE …]
 //
 // TARGET is one of `json`, `lua-value`, `action-path`, `run`, `websocket-frames`,
-// `inspector-request`, `inspector-socket`, `test-report`, `coverage`, `pattern`, `shared-file` (see the Target files). Built by
+// `inspector-request`, `inspector-socket`, `test-report`, `coverage`, `pattern`, `shared-file`, `app-message` (see the Target files). Built by
 // Scripts/fuzz with libFuzzer linked in (`-sanitize=fuzzer,address`), this hands everything after
 // TARGET to libFuzzer. Built plainly (`swift build --product relua-fuzz`), libFuzzer is absent and
 // it runs every file given (directories: every file in them, recursively, in name order) once:

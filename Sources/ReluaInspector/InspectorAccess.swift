@@ -15,9 +15,16 @@ package struct InspectorAccess: Sendable {
   /// The port the server listens on (known once it listens; before that, everything is refused).
   private let port: LockedPort
 
-  package init(token: InspectorToken) {
+  /// What the server is called in a refusal (`inspector`, `app`) and the label of the address
+  /// relua prints for it (`Inspector`, `App`).
+  let name: String
+  let addressLabel: String
+
+  package init(token: InspectorToken, name: String = "inspector", addressLabel: String = "Inspector") {
     self.token = token
     self.port = LockedPort()
+    self.name = name
+    self.addressLabel = addressLabel
   }
 
   package func listening(on port: UInt16) { self.port.set(port) }
@@ -27,11 +34,11 @@ package struct InspectorAccess: Sendable {
 
   /// Why `request` is refused, or nil when it may go on.
   func refusal(of request: InspectorHTTPRequest) -> String? {
-    guard let port = port.value else { return "the inspector is not listening yet" }
+    guard let port = port.value else { return "the \(name) is not listening yet" }
     guard token.matches(request.query["token"]) else {
-      return "this page needs the token relua printed with its address (Inspector: http://127.0.0.1:…/?token=…)"
+      return "this page needs the token relua printed with its address (\(addressLabel): http://127.0.0.1:…/?token=…)"
     }
-    guard request.header("Host") == "127.0.0.1:\(port)" else { return "the inspector answers only as 127.0.0.1:\(port)" }
+    guard request.header("Host") == "127.0.0.1:\(port)" else { return "the \(name) answers only as 127.0.0.1:\(port)" }
     return nil
   }
 
@@ -39,13 +46,13 @@ package struct InspectorAccess: Sendable {
   func refusal(ofWebSocket request: InspectorHTTPRequest) -> String? {
     if let refusal = refusal(of: request) { return refusal }
     guard let origin, request.header("Origin") == origin else {
-      return "a WebSocket is accepted only from the inspector's own page (Origin: \(origin ?? "?"))"
+      return "a WebSocket is accepted only from the \(name)'s own page (Origin: \(origin ?? "?"))"
     }
     return nil
   }
 
   /// 403, with the reason as text.
-  static func forbidden(_ reason: String) -> InspectorHTTPResponse {
+  package static func forbidden(_ reason: String) -> InspectorHTTPResponse {
     .text(403, reason)
   }
 }

@@ -74,7 +74,9 @@ package final class InspectorConnectionStats: @unchecked Sendable {  // all unde
 package struct InspectorConnection: Sendable {
   package let access: InspectorAccess
   package let page: InspectorPage
-  package let hub: InspectorHub
+  /// A new page's messages and the way to answer it in their order (`InspectorHub.subscribe`,
+  /// or another server's feed: `relua app` serves its pages through this connection too).
+  package let subscribe: @Sendable () -> (messages: AsyncStream<String>, reply: @Sendable (String) -> Void)
   package let limits: InspectorLimits
   package let stats: InspectorConnectionStats
   /// A page's text message → the `result` to send back; on the main actor.
@@ -84,9 +86,19 @@ package struct InspectorConnection: Sendable {
     access: InspectorAccess, page: InspectorPage, hub: InspectorHub, limits: InspectorLimits,
     stats: InspectorConnectionStats, answer: @escaping @MainActor @Sendable (String) -> String
   ) {
+    self.init(
+      access: access, page: page, subscribe: { hub.subscribe() }, limits: limits, stats: stats, answer: answer)
+  }
+
+  /// A connection whose pages are fed by `subscribe` (one call per WebSocket) rather than a hub.
+  package init(
+    access: InspectorAccess, page: InspectorPage,
+    subscribe: @escaping @Sendable () -> (messages: AsyncStream<String>, reply: @Sendable (String) -> Void),
+    limits: InspectorLimits, stats: InspectorConnectionStats, answer: @escaping @MainActor @Sendable (String) -> String
+  ) {
     self.access = access
     self.page = page
-    self.hub = hub
+    self.subscribe = subscribe
     self.limits = limits
     self.stats = stats
     self.answer = answer
@@ -165,7 +177,7 @@ package struct InspectorConnection: Sendable {
       + "Sec-WebSocket-Accept: \(SocketIO.acceptValue(forKey: key))\r\n\r\n"
     guard SocketIO.write(fd, Array(switching.utf8)) else { return }
     let outgoing = OutgoingFrames(fd: fd)
-    let (messages, reply) = hub.subscribe()
+    let (messages, reply) = subscribe()
     // The hub's messages, in order; the hub closed (the server stops): a close frame, and the
     // socket shut down so that the reading below ends.
     let forwarding = Task {
@@ -181,7 +193,8 @@ package struct InspectorConnection: Sendable {
         switch try frames.next() {
         case .message(.text(let text)):
           stats.message(text.utf8.count)
-          reply(answerOnMainActor(text))
+          let answer = answerOnMainActor(text)
+          if !answer.isEmpty { reply(answer) }  // (an empty answer: nothing to say back)
         case .message(.binary):
           continue  // the page sends text only
         case .closed:

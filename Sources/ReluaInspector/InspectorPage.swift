@@ -10,6 +10,8 @@ package struct InspectorPage: Sendable {
   }
 
   private let files: [String: File]
+  /// The CSP's `img-src`: the inspector's own files; `relua app`'s page shows `ui.image` URLs too.
+  package var imageSources = "'self' data:"
 
   static let names: [(path: String, resource: String, type: String)] = [
     ("/", "index.html", "text/html; charset=utf-8"),
@@ -19,15 +21,21 @@ package struct InspectorPage: Sendable {
 
   struct Missing: Error, CustomStringConvertible {
     var name: String
-    var description: String { "the inspector's page is incomplete: \(name) is not among relua's resources" }
+    var what = "the inspector's page"
+    var description: String { "\(what) is incomplete: \(name) is not among relua's resources" }
   }
 
   package init(token: InspectorToken) throws {
+    try self.init(token: token, resources: Bundle.module, what: "the inspector's page")
+  }
+
+  /// Another page of the same three files, from `resources`' `Page/` (`relua app`'s).
+  package init(token: InspectorToken, resources: Bundle, what: String) throws {
     var files: [String: File] = [:]
     for (path, resource, type) in Self.names {
-      guard let url = Bundle.module.resourceURL?.appendingPathComponent("Page").appendingPathComponent(resource),
+      guard let url = resources.resourceURL?.appendingPathComponent("Page").appendingPathComponent(resource),
         var text = try? String(contentsOf: url, encoding: .utf8)
-      else { throw Missing(name: resource) }
+      else { throw Missing(name: resource, what: what) }
       if resource == "index.html" { text = text.replacingOccurrences(of: "{{TOKEN}}", with: token.hex) }
       files[path] = File(contents: Data(text.utf8), contentType: type)
     }
@@ -45,7 +53,7 @@ package struct InspectorPage: Sendable {
         ("Cache-Control", "no-store"),
         // Nothing but its own files and its WebSocket; no framing; the token never leaves in a Referer.
         ("Content-Security-Policy",
-          "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data:; connect-src \(webSocketOrigin); "
+          "default-src 'none'; script-src 'self'; style-src 'self'; img-src \(imageSources); connect-src \(webSocketOrigin); "
           + "base-uri 'none'; form-action 'none'; frame-ancestors 'none'"),
         ("Referrer-Policy", "no-referrer"),
         ("X-Content-Type-Options", "nosniff"),

@@ -14,7 +14,7 @@ struct ReluaCommand: AsyncParsableCommand {
   static let configuration = CommandConfiguration(
     commandName: "relua",
     abstract: "A Swift runtime for Lua 5.4 features in the style of The Composable Architecture.",
-    subcommands: [RunCommand.self, TestCommand.self, ReplCommand.self, TypesCommand.self, FakeGitHubCommand.self, WebSocketEchoCommand.self]
+    subcommands: [RunCommand.self, TestCommand.self, ReplCommand.self, TypesCommand.self, FakeGitHubCommand.self, WebSocketEchoCommand.self, AppCommand.self]
   )
 
   static func main() async {
@@ -29,7 +29,7 @@ struct ReluaCommand: AsyncParsableCommand {
     // relua.sharedKey("sqlite", { path = …, table = … }), the plug-in: a list kept in a table.
     ReluaHost.registerSQLiteSharedKeyForEveryState()
     let words = Array(CommandLine.arguments.dropFirst())
-    let commands: Set<String> = ["run", "test", "repl", "types", "fake-github", "websocket-echo", "help", "-h", "--help"]
+    let commands: Set<String> = ["run", "test", "repl", "types", "fake-github", "websocket-echo", "app", "help", "-h", "--help"]
     if words.first.map({ !commands.contains($0) }) ?? true {
       await runLuaCommandLine(words)
       return

@@ -11,6 +11,9 @@ public struct ReluaScreen: Sendable, Equatable {
   public var state: Value
   /// The action that closes it (`destination.dismiss`, `path.popFrom`), nil for the root.
   public var closeAction: String?
+  /// The payload `closeAction` takes: a stack element's id for `path.popFrom`, `.null` otherwise
+  /// (`store.send(screen.closeAction!, screen.closePayload)` closes it, as the REPL's `:back`).
+  public var closePayload: Value
   /// The actions to send when the screen appears (its feature's `task = "onTask"`, then those of
   /// the features it scopes), as paths from the root; empty when it declares none. See
   /// `ReluaStore.runTask(of:)`.
@@ -23,6 +26,7 @@ public struct ReluaScreen: Sendable, Equatable {
     actionPrefix = screen.actionPrefix
     state = screen.state
     closeAction = screen.closeAction
+    closePayload = screen.popID ?? .null
     taskActions = ScreenTasks.appearances(of: screen).map(\.action)
   }
 }
