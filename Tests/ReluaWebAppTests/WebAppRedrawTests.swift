@@ -69,6 +69,45 @@ final class WebAppRedrawTests: XCTestCase {
     XCTAssertEqual(session.draws, ["": 6, "destination.note": 3])
   }
 
+  /// Records (Scripts/Features): a stack element's clock ticking draws that element alone, a sheet
+  /// over it the sheet alone; a change of the shared record draws the list and the element. (A copy
+  /// of the features in a temporary directory: its records.json is written beside the script.)
+  func testAStackElementsChangeLeavesTheListUnderItAlone() async throws {
+    let scripts = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+      .deletingLastPathComponent().appendingPathComponent("Scripts/Features")
+    let root = FileManager.default.temporaryDirectory.appendingPathComponent("relua-redraw-\(UUID().uuidString)")
+    try FileManager.default.createDirectory(at: root, withIntermediateDirectories: true)
+    defer { try? FileManager.default.removeItem(at: root) }
+    try FileManager.default.copyItem(at: scripts, to: root.appendingPathComponent("Features"))
+    let runtime = try ReluaRuntime(scriptRoots: [root.path])
+    let store = try runtime.makeStore(try runtime.loadFeature(file: root.appendingPathComponent("Features/Records.lua").path))
+    let session = WebAppSession(store: store, feed: WebAppFeed())
+    session.refresh()
+    func send(_ action: String, _ payload: Value = .null) throws {
+      try store.send(action, payload)
+      session.refresh()
+    }
+    try send("add")
+    try send("destination.form.binding.title", "Milk")  // the form sheet alone
+    XCTAssertEqual(session.draws, ["": 2, "destination.form": 2])
+    try send("destination.form.done")
+    // (Its reading clock ticks after 1 s: the counts below are taken well before.)
+    try send("open", .integer(1))  // the record added (ids from 1), pushed as element 0
+    let detail = "path[id=0].detail"
+    XCTAssertEqual(session.shown.map(\.place), ["", detail])
+    XCTAssertEqual(session.draws, ["": 4, "destination.form": 2, detail: 1])
+    try send(detail + ".timerTicked")  // the element's own state
+    try send(detail + ".timerTicked")
+    XCTAssertEqual(session.draws, ["": 4, "destination.form": 2, detail: 3])
+    try send(detail + ".toggleFavourite")  // the shared record: the list shows it too
+    XCTAssertEqual(session.draws, ["": 5, "destination.form": 2, detail: 4])
+    try send(detail + ".edit")
+    try send(detail + ".form.binding.notes", "semi-skimmed")  // a sheet over the element
+    XCTAssertEqual(session.draws, ["": 5, "destination.form": 2, detail: 5, detail + ".form": 2])
+    try send("path.popFrom", .integer(0))  // (its reading clock, a 1 s timer, ends with it)
+    XCTAssertEqual(session.shown.map(\.place), [""])
+  }
+
   func testPlacesAreStepsIntoThePresentersState() async {
     XCTAssertEqual(WebAppRedraw.steps(of: "destination.add"), [.init(key: "destination", eachElement: false), .init(key: "add", eachElement: false)])
     XCTAssertEqual(
