@@ -147,8 +147,8 @@ let package = Package(
     .target(name: "ReluaWebSocketEcho", dependencies: ["Relua", "WebSocketEcho"]),
     // `relua repl --inspect`: the REPL's store live in a browser, served on 127.0.0.1 behind a
     // token (Relua knows no server: it tells `ConsoleEvent`s; the CLI wires this in). The page is
-    // plain HTML, CSS and JavaScript, its resources (Page/). Served on relua's own listener and
-    // WebSocket framing, not a server package: a page's message must be refused by its declared
+    // plain HTML, CSS and JavaScript, its resources (Page/). Served by LoopbackWeb (relua's own
+    // listener and WebSocket framing, as `relua app`), not a server package: a page's message must be refused by its declared
     // length before it is read, which FlyingFox could not do (docs/DESIGN-NOTES.md, "Inspector").
     .target(
       name: "ReluaInspector",

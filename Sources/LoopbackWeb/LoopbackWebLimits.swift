@@ -1,9 +1,9 @@
 import Foundation
 
-/// What a page (or anything else that reaches the port) may cost the host: a loopback server holds at
-/// most `maxConnections` threads, a head of `maxHead` bytes and a message of `maxMessage`, and
-/// waits on no one longer than its timeouts. `standard` is what `relua repl --inspect` and
-/// `StoreInspector` use; tests shorten the timeouts.
+/// What a page (or anything else that reaches the port) may cost the host: a loopback server
+/// holds at most `maxConnections` threads, a head of `maxHead` bytes and a message of
+/// `maxMessage`, and waits on no one longer than its timeouts. `standard` is what the inspector
+/// (`relua repl --inspect`, `StoreInspector`) and `relua app` use; tests shorten the timeouts.
 package struct LoopbackWebLimits: Sendable {
   /// Connections served at once; one more is answered 503 and closed.
   package var maxConnections = 32
