@@ -42,10 +42,13 @@ let package = Package(
   //   Composable                the engine (TCA's Store, reducers, effects): no Lua.
   //   GitHub, GitHubFake, LoopbackListener, WebSocket, WebSocketEcho
   //                             plain clients and servers: no relua.
+  //   LoopbackWeb               a page served on loopback behind a token (HTTP, access rules, the
+  //                             page's files, its WebSocket): LoopbackListener, WebSocket; no relua.
   //   Relua                     the library an embedder links: Lua, CReluaShim, Composable,
   //                             WebSocket, Clocks. Never CEditLine, ReluaConsole or the inspector.
-  //   ReluaGitHub, ReluaWebSocketEcho, ReluaInspector, ReluaSQLite
+  //   ReluaGitHub, ReluaWebSocketEcho, ReluaInspector, ReluaSQLite, ReluaWebApp
   //                             on Relua (public or `package` API); never CEditLine or ReluaConsole.
+  //                             ReluaInspector and ReluaWebApp are served by LoopbackWeb, neither on the other.
   //                             ReluaSQLite (GRDB) is on Relua's public API only.
   //   ReluaTesting              `relua test` (the busted/luassert runner): Relua, Lua, Composable.
   //   ReluaTooling              `relua types` (LuaLS annotations): ReluaTesting and below.
@@ -134,23 +137,29 @@ let package = Package(
     // loopback echo server for tests and demos (no SwiftNIO: docs/DESIGN-NOTES.md).
     .target(name: "WebSocket"),
     .target(name: "WebSocketEcho", dependencies: ["WebSocket", "LoopbackListener"]),
+    // A page served on 127.0.0.1 behind a token: a request's head read and answered, the access
+    // rules (token, Host, a WebSocket's Origin), the page's files with their CSP, the page's
+    // WebSocket and what it may cost (limits). Knows nothing of relua: the inspector and
+    // `relua app` are both served by it (docs/DESIGN-NOTES.md, "Inspector", "Web app").
+    .target(name: "LoopbackWeb", dependencies: ["LoopbackListener", "WebSocket"]),
     // relua.testing.websocketEcho() as a plug-in: the echo server registered through Relua's
     // test-helper API (the CLI and the Swift test suite wire it in; Relua knows no server).
     .target(name: "ReluaWebSocketEcho", dependencies: ["Relua", "WebSocketEcho"]),
     // `relua repl --inspect`: the REPL's store live in a browser, served on 127.0.0.1 behind a
     // token (Relua knows no server: it tells `ConsoleEvent`s; the CLI wires this in). The page is
-    // plain HTML, CSS and JavaScript, its resources (Page/). Served on relua's own listener and
-    // WebSocket framing, not a server package: a page's message must be refused by its declared
+    // plain HTML, CSS and JavaScript, its resources (Page/). Served by LoopbackWeb (relua's own
+    // listener and WebSocket framing, as `relua app`), not a server package: a page's message must be refused by its declared
     // length before it is read, which FlyingFox could not do (docs/DESIGN-NOTES.md, "Inspector").
     .target(
       name: "ReluaInspector",
-      dependencies: ["Relua", "Composable", "LoopbackListener", "WebSocket"],
+      dependencies: ["Relua", "Composable", "LoopbackListener", "LoopbackWeb", "WebSocket"],
       resources: [.copy("Page")]),
     // `relua app`: a feature's screens as a web page, an embedder on Relua's public API served by
-    // the inspector's listener, access rules and WebSocket connection (docs/DESIGN-NOTES.md, "Web app").
+    // LoopbackWeb (the listener, access rules and WebSocket connection the inspector has too;
+    // docs/DESIGN-NOTES.md, "Web app").
     .target(
       name: "ReluaWebApp",
-      dependencies: ["Relua", "ReluaInspector", "LoopbackListener", "WebSocket"],
+      dependencies: ["Relua", "LoopbackListener", "LoopbackWeb", "WebSocket"],
       resources: [.copy("Page")]),
     // The CLI (`relua run`, `repl`, `test`, `types`): may import every layer above.
     .executableTarget(
@@ -173,7 +182,7 @@ let package = Package(
     .target(name: "CFuzzDriver", path: "Fuzz/CFuzzDriver"),
     .executableTarget(
       name: "relua-fuzz",
-      dependencies: ["Lua", "Composable", "Relua", "ReluaTesting", "ReluaGitHub", "ReluaInspector", "ReluaWebApp", "WebSocket", "CFuzzDriver"],
+      dependencies: ["Lua", "Composable", "Relua", "ReluaTesting", "ReluaGitHub", "ReluaInspector", "ReluaWebApp", "LoopbackWeb", "WebSocket", "CFuzzDriver"],
       path: "Fuzz/relua-fuzz"
     ),
     .testTarget(name: "LuaTests", dependencies: ["Lua", "CLua", "CLuaShim"]),
@@ -203,6 +212,7 @@ let package = Package(
     // The inspector: its access rules over HTTP and WebSocket, and a real REPL session feeding it.
     .testTarget(name: "ReluaInspectorTests", dependencies: ["ReluaInspector", "Relua", "ReluaTesting", "ReluaConsole", "Lua", "Composable", "WebSocket"]),
     // `relua app`'s server: a page's messages decoded and checked, controls worked, bad ones answered.
-    .testTarget(name: "ReluaWebAppTests", dependencies: ["ReluaWebApp", "ReluaInspector", "Relua", "WebSocket"]),
+    // Features/: the Lua features its tests load from the source tree.
+    .testTarget(name: "ReluaWebAppTests", dependencies: ["ReluaWebApp", "Relua", "WebSocket"], exclude: ["Features"]),
   ]
 )

@@ -1,4 +1,5 @@
 import Foundation
+import LoopbackWeb
 import Lua
 import Relua
 import ReluaGitHub
@@ -7,7 +8,7 @@ import WebSocket
 
 /// `inspector-socket`: bytes as what a client sends an inspector's connection — an HTTP head,
 /// then (after a WebSocket handshake) frames — served by the inspector's own connection handler
-/// (`InspectorConnection.serve`, what each accepted connection runs) over a socket pair, its
+/// (`LoopbackWebConnection.serve`, what each accepted connection runs) over a socket pair, its
 /// page's messages answered by a real `InspectorControl` over a store of `GuessingGame` (made once).
 /// Its token is `TOKEN` below, its port 8: an input's `Host: 127.0.0.1:8` and
 /// `Origin: http://127.0.0.1:8` pass the checks. Limits are small so that inputs reach them:
@@ -23,12 +24,12 @@ final class InspectorSocketTarget: FuzzTarget {
 
   private let runtime: ReluaRuntime
   private let inspection: ReluaStoreInspection
-  private let connection: InspectorConnection
-  private let stats = InspectorConnectionStats()
-  private let limits: InspectorLimits
+  private let connection: LoopbackWebConnection
+  private let stats = LoopbackWebConnectionStats()
+  private let limits: LoopbackWebLimits
 
   init() {
-    var limits = InspectorLimits()
+    var limits = LoopbackWebLimits()
     limits.maxHead = 2 << 10
     limits.maxMessage = 4 << 10
     limits.headTimeout = .seconds(2)
@@ -43,13 +44,13 @@ final class InspectorSocketTarget: FuzzTarget {
       try runtime.register(GitHubDependency.make(.notConfigured))
       let store = try runtime.makeStore(try runtime.loadFeature(file: scriptsDirectory + "/Features/GuessingGame.lua"))
       inspection = ReluaStoreInspection(store: store) { hub.record($0) }
-      let token = InspectorToken(hex: Self.token)
-      let access = InspectorAccess(token: token)
+      let token = LoopbackToken(hex: Self.token)
+      let access = LoopbackAccess.inspector(token: token)
       access.listening(on: 8)
       let control = InspectorControl(hub: hub, session: inspection)
       let maxMessage = limits.maxMessage
-      connection = InspectorConnection(
-        access: access, page: try InspectorPage(token: token), hub: hub, limits: limits, stats: stats
+      connection = LoopbackWebConnection(
+        access: access, page: try LoopbackPage.inspector(token: token), hub: hub, limits: limits, stats: stats
       ) { text in
         if text.utf8.count > maxMessage { invariantFailed("a message of \(text.utf8.count) bytes reached the control (limit \(maxMessage))") }
         return control.answer(text)

@@ -1,5 +1,6 @@
 import Foundation
 import LoopbackListener
+import LoopbackWeb
 import Relua
 import WebSocket
 
@@ -10,12 +11,13 @@ import WebSocket
 ///                              the page's `InspectorRequest`s the other way
 ///
 /// Every request needs the token and `Host: 127.0.0.1:PORT`, a WebSocket also the page's own
-/// `Origin` (`InspectorAccess`); anything else is 403. It listens on loopback only, never on
+/// `Origin` (`LoopbackAccess`); anything else is 403. It listens on loopback only, never on
 /// another interface. The REPL feeds it through `hub` (`ConsoleSession.eventObserver`).
 ///
 /// Built on relua's own `LoopbackListener` (a thread per connection, at most
-/// `InspectorLimits.maxConnections`) and `WebSocket` framing (`InspectorConnection`): what a page
-/// can make it hold is bounded (`InspectorLimits`), a message by its declared length before it
+/// `InspectorLimits.maxConnections`), `WebSocket` framing and the loopback server part it shares
+/// with `relua app` (LoopbackWeb: `LoopbackWebConnection`): what a page can make it hold is
+/// bounded (`InspectorLimits`), a message by its declared length before it
 /// is read. Its threads never block the main actor; a page's requests run on it.
 package final class InspectorServer: Sendable {
   package let hub: InspectorHub
@@ -59,11 +61,11 @@ package final class InspectorServer: Sendable {
     port: UInt16 = 0, hub: InspectorHub = InspectorHub(), session: (any InspectedSession)? = nil, limits: InspectorLimits = .standard
   ) async throws -> InspectorServer {
     let token = InspectorToken()
-    let access = InspectorAccess(token: token)
-    let page = try InspectorPage(token: token)
+    let access = LoopbackAccess.inspector(token: token)
+    let page = try LoopbackPage.inspector(token: token)
     let control = session.map { InspectorControl(hub: hub, session: $0) }
     let stats = InspectorConnectionStats()
-    let connection = InspectorConnection(access: access, page: page, hub: hub, limits: limits, stats: stats) { text in
+    let connection = LoopbackWebConnection(access: access, page: page, hub: hub, limits: limits, stats: stats) { text in
       control?.answer(text) ?? InspectorMessage.result(request: nil, error: "this inspector only shows: no store is attached to it")
     }
     let listener = LoopbackListener()
@@ -73,7 +75,7 @@ package final class InspectorServer: Sendable {
         port: port, maxConnections: limits.maxConnections,
         refuse: { client in
           stats.refusedOne()
-          _ = SocketIO.writeWithoutWaiting(client, InspectorHTTPResponse.text(503, "too many connections").encoded)
+          _ = SocketIO.writeWithoutWaiting(client, LoopbackHTTPResponse.text(503, "too many connections").encoded)
         },
         serve: { client in connection.serve(client) })
     } catch {

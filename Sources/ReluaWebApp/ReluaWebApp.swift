@@ -1,7 +1,7 @@
 import Foundation
 import LoopbackListener
+import LoopbackWeb
 import Relua
-import ReluaInspector
 import WebSocket
 
 /// A Lua feature served as a web app (`relua app FEATURE.lua`): a page of real buttons, fields,
@@ -14,7 +14,7 @@ import WebSocket
 ///     …
 ///     await app.stop()
 ///
-/// It listens on 127.0.0.1 only, with the inspector's rules: the URL carries a random token
+/// It listens on 127.0.0.1 only, with the rules the inspector has too (LoopbackWeb's): the URL carries a random token
 /// without which every request (and the WebSocket) is refused with 403 saying why, `Host` must
 /// name the server, and a WebSocket must come from its own page (`Origin`). What a page sends is
 /// checked before use, and a control is worked only if it is in the tree last sent to the page.
@@ -22,13 +22,13 @@ import WebSocket
 public final class ReluaWebApp {
   private let session: WebAppSession
   private let listener: LoopbackListener
-  private let token: InspectorToken
+  private let token: LoopbackToken
   private let port: UInt16
 
   /// The page's address, with its token.
   public var url: URL { URL(string: "http://127.0.0.1:\(port)/?token=\(token.hex)")! }
 
-  private init(session: WebAppSession, listener: LoopbackListener, token: InspectorToken, port: UInt16) {
+  private init(session: WebAppSession, listener: LoopbackListener, token: LoopbackToken, port: UInt16) {
     self.session = session
     self.listener = listener
     self.token = token
@@ -44,16 +44,16 @@ public final class ReluaWebApp {
   /// Serves `store` on 127.0.0.1:`port` (0: a free port the system picks), its screens drawn at
   /// once and kept current; screens' tasks run while they are shown.
   public static func start(serving store: ReluaStore, port: UInt16 = 0) async throws -> ReluaWebApp {
-    let token = InspectorToken()
-    let access = InspectorAccess(token: token, name: "app", addressLabel: "App")
-    var page = try InspectorPage(token: token, resources: Bundle.module, what: "relua app's page")
+    let token = LoopbackToken()
+    let access = LoopbackAccess(token: token, name: "app", addressLabel: "App", program: "relua")
+    var page = try LoopbackPage(token: token, resources: Bundle.module, what: "relua app's page")
     page.imageSources = "'self' data: https: http:"
     let feed = WebAppFeed()
     let session = WebAppSession(store: store, feed: feed)
     session.start()
-    let limits = InspectorLimits.standard
-    let stats = InspectorConnectionStats()
-    let connection = InspectorConnection(
+    let limits = LoopbackWebLimits.standard
+    let stats = LoopbackWebConnectionStats()
+    let connection = LoopbackWebConnection(
       access: access, page: page, subscribe: { feed.subscribe() }, limits: limits, stats: stats
     ) { text in session.answer(text) }
     let listener = LoopbackListener()
@@ -62,7 +62,7 @@ public final class ReluaWebApp {
       bound = try listener.start(
         port: port, maxConnections: limits.maxConnections,
         refuse: { client in
-          _ = SocketIO.writeWithoutWaiting(client, InspectorHTTPResponse.text(503, "too many connections").encoded)
+          _ = SocketIO.writeWithoutWaiting(client, LoopbackHTTPResponse.text(503, "too many connections").encoded)
         },
         serve: { client in connection.serve(client) })
     } catch {

@@ -1,8 +1,9 @@
 import Foundation
 import Relua
 
-/// The store behind `relua app`'s pages: it draws the screens (`WebAppScreen`), sends the pages
-/// what changed after every change of state (screens closed, opened, the patches of a tree), works
+/// The store behind `relua app`'s pages: it draws the screens (`WebAppScreen`) — again only those
+/// whose state changed (`WebAppRedraw`) — sends the pages what changed after every change of state
+/// (screens closed, opened, the patches of a tree), works
 /// the controls the pages press — only those of the trees it last sent — and runs the task of
 /// each screen while it is shown (`ReluaStore.runTask(of:)`), cancelled when it goes.
 @MainActor
@@ -11,6 +12,10 @@ package final class WebAppSession {
   package let feed: WebAppFeed
   /// The screens the pages were last sent, in order.
   private(set) var shown: [WebAppScreen] = []
+  /// What each screen shown was drawn from (its state) and what it drew, by `drawKey`.
+  private var drawnFrom: [String: (state: Value, screen: WebAppScreen)] = [:]
+  /// How many times each place's screen was drawn (its view called): tests count them.
+  package private(set) var draws: [String: Int] = [:]
   private var tasks: [String: Task<Void, Never>] = [:]
   private var watching: Task<Void, Never>?
 
@@ -42,7 +47,7 @@ package final class WebAppSession {
   /// Draws the screens and sends the pages what changed since they were last sent.
   package func refresh() {
     let screens = store.screens
-    let drawn = screens.map { WebAppScreen($0, of: store) }
+    let drawn = draw(screens)
     var changes: [String] = []
     let kept = shown.filter { old in drawn.contains { $0.isSameScreen(as: old) } }
     for old in shown where !kept.contains(where: { $0.isSameScreen(as: old) }) {
@@ -70,6 +75,45 @@ package final class WebAppSession {
       feed.update(snapshot: Self.screensMessage(drawn), changes: changes)
     }
     runTasks(of: screens)
+  }
+
+  private static func drawKey(_ screen: ReluaScreen) -> String {
+    screen.place + "\u{0}" + screen.name + "\u{0}" + (screen.closeAction ?? "")
+  }
+
+  /// The screens' drawings: a screen as it was last drawn when its state is the same (outside the
+  /// screens it presents) and its presenter, if drawn again, gives it the same bar; else drawn now.
+  private func draw(_ screens: [ReluaScreen]) -> [WebAppScreen] {
+    var drawn: [WebAppScreen] = []
+    var next: [String: (state: Value, screen: WebAppScreen)] = [:]
+    // Places drawn again this time, with their tree before and now (presenters come first).
+    var redrawn: [String: (old: ReluaViewNode?, new: ReluaViewNode?)] = [:]
+    for screen in screens {
+      let key = Self.drawKey(screen)
+      if let last = drawnFrom[key],
+        WebAppRedraw.same(last.state, screen.state, outside: WebAppRedraw.placesBelow(screen.place, among: screens)),
+        !redrawn.contains(where: { presenter, trees in
+          Self.presents(presenter, screen.place)
+            && WebAppRedraw.bar(in: trees.old, for: screen.place) != WebAppRedraw.bar(in: trees.new, for: screen.place)
+        })
+      {
+        drawn.append(last.screen)
+        next[key] = (screen.state, last.screen)
+        continue
+      }
+      let fresh = WebAppScreen(screen, of: store)
+      draws[screen.place, default: 0] += 1
+      redrawn[screen.place] = (drawnFrom[key]?.screen.tree, fresh.tree)
+      drawn.append(fresh)
+      next[key] = (screen.state, fresh)
+    }
+    drawnFrom = next
+    return drawn
+  }
+
+  /// Whether the screen at `presenter` is above the one at `place`.
+  private static func presents(_ presenter: String, _ place: String) -> Bool {
+    presenter != place && (presenter.isEmpty || place.hasPrefix(presenter + "."))
   }
 
   static func screensMessage(_ screens: [WebAppScreen]) -> String {

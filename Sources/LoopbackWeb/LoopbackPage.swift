@@ -1,16 +1,16 @@
 import Foundation
 
-/// The inspector's page: `Page/index.html`, `app.js` and `style.css`, the target's resources,
-/// read once when the server starts (a missing file fails the start, not a request). The page
+/// A loopback server's page (the inspector's, `relua app`'s): `Page/index.html`, `app.js` and
+/// `style.css`, resources of the server's target, read once when the server starts (a missing file fails the start, not a request). The page
 /// reaches its script and style sheet with the token too (`{{TOKEN}}` in index.html).
-package struct InspectorPage: Sendable {
+package struct LoopbackPage: Sendable {
   struct File: Sendable {
     var contents: Data
     var contentType: String
   }
 
   private let files: [String: File]
-  /// The CSP's `img-src`: the inspector's own files; `relua app`'s page shows `ui.image` URLs too.
+  /// The CSP's `img-src`: the page's own files (the inspector's); `relua app`'s page shows `ui.image` URLs too.
   package var imageSources = "'self' data:"
 
   static let names: [(path: String, resource: String, type: String)] = [
@@ -21,21 +21,19 @@ package struct InspectorPage: Sendable {
 
   struct Missing: Error, CustomStringConvertible {
     var name: String
-    var what = "the inspector's page"
-    var description: String { "\(what) is incomplete: \(name) is not among relua's resources" }
+    var what: String
+    var program: String
+    var description: String { "\(what) is incomplete: \(name) is not among \(program)'s resources" }
   }
 
-  package init(token: InspectorToken) throws {
-    try self.init(token: token, resources: Bundle.module, what: "the inspector's page")
-  }
-
-  /// Another page of the same three files, from `resources`' `Page/` (`relua app`'s).
-  package init(token: InspectorToken, resources: Bundle, what: String) throws {
+  /// The three files of `resources`' `Page/`; `what` names the page when one is missing (`the
+  /// inspector's page`, a resource of `program`).
+  package init(token: LoopbackToken, resources: Bundle, what: String, program: String = "relua") throws {
     var files: [String: File] = [:]
     for (path, resource, type) in Self.names {
       guard let url = resources.resourceURL?.appendingPathComponent("Page").appendingPathComponent(resource),
         var text = try? String(contentsOf: url, encoding: .utf8)
-      else { throw Missing(name: resource, what: what) }
+      else { throw Missing(name: resource, what: what, program: program) }
       if resource == "index.html" { text = text.replacingOccurrences(of: "{{TOKEN}}", with: token.hex) }
       files[path] = File(contents: Data(text.utf8), contentType: type)
     }
@@ -43,10 +41,10 @@ package struct InspectorPage: Sendable {
   }
 
   /// The file served at `path`, or nil.
-  func response(for path: String, origin: String) -> InspectorHTTPResponse? {
+  func response(for path: String, origin: String) -> LoopbackHTTPResponse? {
     guard let file = files[path] else { return nil }
     let webSocketOrigin = origin.replacingOccurrences(of: "http://", with: "ws://")
-    return InspectorHTTPResponse(
+    return LoopbackHTTPResponse(
       status: 200,
       headers: [
         ("Content-Type", file.contentType),

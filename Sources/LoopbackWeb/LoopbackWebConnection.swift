@@ -4,97 +4,31 @@ import WebSocket
 import Glibc
 #endif
 
-/// What a page (or anything else that reaches the port) may cost the host: the inspector holds at
-/// most `maxConnections` threads, a head of `maxHead` bytes and a message of `maxMessage`, and
-/// waits on no one longer than its timeouts. `standard` is what `relua repl --inspect` and
-/// `StoreInspector` use; tests shorten the timeouts.
-package struct InspectorLimits: Sendable {
-  /// Connections served at once; one more is answered 503 and closed.
-  package var maxConnections = 32
-  /// A request's head (request line and headers); a longer one is answered 431.
-  package var maxHead = 16 << 10
-  /// The whole head must come within this of the connection's opening (a silent client, or one
-  /// sending a byte now and then, is dropped).
-  package var headTimeout: Duration = .seconds(10)
-  /// A page's WebSocket frame, once begun, must come whole within this (a fragment within this of
-  /// the one before); between messages a page may be silent as long as it likes.
-  package var frameTimeout: Duration = .seconds(10)
-  /// A write the page does not take within this many seconds ends its connection (a page that
-  /// stops reading must not hold its messages, or a thread, forever).
-  package var sendTimeout: Double = 30
-  /// A page's message, whole or in fragments, refused by its declared length past this (1009).
-  package var maxMessage = InspectorRequest.maximumLength
-
-  package init() {}
-
-  package static let standard = InspectorLimits()
-}
-
-/// What the connections went through, for tests and the fuzz target: the most bytes a
-/// connection's reader held at once, the longest message handed to the control, the close codes
-/// sent, the connections refused at the cap.
-package final class InspectorConnectionStats: @unchecked Sendable {  // all under `lock`
-  private let lock = NSLock()
-  private var peak = 0
-  private var longest = 0
-  private var codes: [UInt16] = []
-  private var refusals = 0
-  private var heads = 0
-
-  package init() {}
-
-  /// The most bytes one connection's reader held at once (head, or frames being read).
-  package var peakBuffered: Int { lock.withLock { peak } }
-  /// The longest text message (UTF-8 bytes) handed to the control.
-  package var longestMessage: Int { lock.withLock { longest } }
-  /// The close codes the server sent, in order (1000 normal, 1001 going away, 1002 protocol
-  /// error, 1007 not UTF-8, 1009 too big).
-  package var closeCodes: [UInt16] { lock.withLock { codes } }
-  /// Connections refused because `maxConnections` were being served.
-  package var refused: Int { lock.withLock { refusals } }
-  /// Requests whose head was read whole.
-  package var requests: Int { lock.withLock { heads } }
-
-  func buffered(_ count: Int) { lock.withLock { peak = max(peak, count) } }
-  func message(_ count: Int) { lock.withLock { longest = max(longest, count) } }
-  func closed(_ code: UInt16) { lock.withLock { codes.append(code) } }
-  func refusedOne() { lock.withLock { refusals += 1 } }
-  func headRead() { lock.withLock { heads += 1 } }
-}
-
-/// One connection to the inspector, served on its own thread (`serve` blocks until it ends and
-/// closes the socket): an HTTP request — the page's files, 403, 404, 405 — or a WebSocket.
+/// One connection to a loopback server (the inspector, `relua app`), served on its own thread
+/// (`serve` blocks until it ends and closes the socket): an HTTP request — the page's files, 403, 404, 405 — or a WebSocket.
 ///
 /// A page's WebSocket gets the hub's messages (the history, then live entries), written by a
 /// queue of its own; its text messages are answered one at a time, in order, on the main actor
-/// (`answer`, `InspectorControl.answer`), the connection's thread waiting for each answer before
+/// (`answer`: the inspector's `InspectorControl.answer`, the app's session), the connection's thread waiting for each answer before
 /// it reads the next message (a page that floods requests is read no faster than they run).
 /// Frames must be masked (a client's) and a message at most `limits.maxMessage` bytes by its
 /// declared length: a bigger one closes the connection with 1009 before its payload is read.
-package struct InspectorConnection: Sendable {
-  package let access: InspectorAccess
-  package let page: InspectorPage
-  /// A new page's messages and the way to answer it in their order (`InspectorHub.subscribe`,
-  /// or another server's feed: `relua app` serves its pages through this connection too).
+package struct LoopbackWebConnection: Sendable {
+  package let access: LoopbackAccess
+  package let page: LoopbackPage
+  /// A new page's messages and the way to answer it in their order (one call per WebSocket: the
+  /// inspector's `InspectorHub.subscribe`, `relua app`'s feed).
   package let subscribe: @Sendable () -> (messages: AsyncStream<String>, reply: @Sendable (String) -> Void)
-  package let limits: InspectorLimits
-  package let stats: InspectorConnectionStats
+  package let limits: LoopbackWebLimits
+  package let stats: LoopbackWebConnectionStats
   /// A page's text message → the `result` to send back; on the main actor.
   package let answer: @MainActor @Sendable (String) -> String
 
+  /// A connection whose pages are fed by `subscribe` (one call per WebSocket).
   package init(
-    access: InspectorAccess, page: InspectorPage, hub: InspectorHub, limits: InspectorLimits,
-    stats: InspectorConnectionStats, answer: @escaping @MainActor @Sendable (String) -> String
-  ) {
-    self.init(
-      access: access, page: page, subscribe: { hub.subscribe() }, limits: limits, stats: stats, answer: answer)
-  }
-
-  /// A connection whose pages are fed by `subscribe` (one call per WebSocket) rather than a hub.
-  package init(
-    access: InspectorAccess, page: InspectorPage,
+    access: LoopbackAccess, page: LoopbackPage,
     subscribe: @escaping @Sendable () -> (messages: AsyncStream<String>, reply: @Sendable (String) -> Void),
-    limits: InspectorLimits, stats: InspectorConnectionStats, answer: @escaping @MainActor @Sendable (String) -> String
+    limits: LoopbackWebLimits, stats: LoopbackWebConnectionStats, answer: @escaping @MainActor @Sendable (String) -> String
   ) {
     self.access = access
     self.page = page
@@ -121,7 +55,7 @@ package struct InspectorConnection: Sendable {
       return  // ended, or silent past the timeout: nothing to answer
     }
     stats.headRead()
-    guard let request = InspectorHTTPRequest(head: head) else {
+    guard let request = LoopbackHTTPRequest(head: head) else {
       return respond(.text(400, "not an HTTP/1.1 request head"), fd, reader)
     }
     switch route(request) {
@@ -131,17 +65,17 @@ package struct InspectorConnection: Sendable {
   }
 
   enum Route {
-    case response(InspectorHTTPResponse)
+    case response(LoopbackHTTPResponse)
     case webSocket(key: String)
   }
 
   /// Every route, behind the access check (the token first, so that nothing, not even a 404,
   /// answers without it).
-  func route(_ request: InspectorHTTPRequest) -> Route {
-    if let refusal = access.refusal(of: request) { return .response(InspectorAccess.forbidden(refusal)) }
+  func route(_ request: LoopbackHTTPRequest) -> Route {
+    if let refusal = access.refusal(of: request) { return .response(LoopbackAccess.forbidden(refusal)) }
     guard request.method == "GET" else { return .response(.text(405, nil, headers: [("Allow", "GET")])) }
     if request.path == "/ws" {
-      if let refusal = access.refusal(ofWebSocket: request) { return .response(InspectorAccess.forbidden(refusal)) }
+      if let refusal = access.refusal(ofWebSocket: request) { return .response(LoopbackAccess.forbidden(refusal)) }
       let tokens = { (name: String) in
         Set((request.header(name) ?? "").split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces).lowercased() })
       }
@@ -160,7 +94,7 @@ package struct InspectorConnection: Sendable {
   /// Writes `response`, then closes the connection gracefully: the sending side first, then a
   /// brief drain of what the client still sends (at most 64 KiB, half a second), so that the
   /// close does not reset the connection before the client read the response.
-  private func respond(_ response: InspectorHTTPResponse, _ fd: Int32, _ reader: SocketReader) {
+  private func respond(_ response: LoopbackHTTPResponse, _ fd: Int32, _ reader: SocketReader) {
     guard SocketIO.write(fd, response.encoded) else { return }
     lingeringClose(fd, reader)
   }
@@ -248,7 +182,7 @@ private final class AnswerBox: @unchecked Sendable {  // `stored` is under `lock
 /// connection's thread closes after `finish`.
 private final class OutgoingFrames: @unchecked Sendable {  // `ended` is used on `queue` only
   private let fd: Int32
-  private let queue = DispatchQueue(label: "relua.inspector.writes")
+  private let queue = DispatchQueue(label: "loopbackweb.writes")
   private var ended = false
 
   init(fd: Int32) { self.fd = fd }

@@ -1,7 +1,7 @@
-/// The secret in the inspector's URL (`?token=HEX`), as Jupyter's: whoever can reach the port
+/// The secret in a loopback server's URL (the inspector's, `relua app`'s: `?token=HEX`), as Jupyter's: whoever can reach the port
 /// but was not given the URL — another user of the machine, a web page probing loopback ports —
 /// gets 403. 128 bits from the system's generator (`getrandom`), a new one per server.
-package struct InspectorToken: Sendable, CustomStringConvertible {
+package struct LoopbackToken: Sendable, CustomStringConvertible {
   package let hex: String
 
   package init() {

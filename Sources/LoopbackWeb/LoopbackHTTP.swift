@@ -1,9 +1,9 @@
 import Foundation
 
-/// A request as the inspector reads it: the request line and headers of an HTTP/1.x head, no
-/// body (the inspector serves GETs only and never reads one). What `InspectorAccess` and the
+/// A request as a loopback server reads it: the request line and headers of an HTTP/1.x head, no
+/// body (it serves GETs only and never reads one). What `LoopbackAccess` and the
 /// routes look at.
-package struct InspectorHTTPRequest: Sendable, Equatable {
+package struct LoopbackHTTPRequest: Sendable, Equatable {
   package var method: String
   /// The target's path, as sent (`/app.js`).
   package var path: String
@@ -70,9 +70,9 @@ package struct InspectorHTTPRequest: Sendable, Equatable {
   }
 }
 
-/// A response the inspector writes, always closing the connection after it (one request per
+/// A response a loopback server writes, always closing the connection after it (one request per
 /// connection: nothing to read after the head, no pipelining to get wrong).
-package struct InspectorHTTPResponse: Sendable {
+package struct LoopbackHTTPResponse: Sendable {
   package var status: Int
   package var headers: [(name: String, value: String)]
   package var body: Data
@@ -84,8 +84,8 @@ package struct InspectorHTTPResponse: Sendable {
   }
 
   /// A short plain-text response: `404 Not Found`.
-  package static func text(_ status: Int, _ text: String? = nil, headers: [(name: String, value: String)] = []) -> InspectorHTTPResponse {
-    InspectorHTTPResponse(
+  package static func text(_ status: Int, _ text: String? = nil, headers: [(name: String, value: String)] = []) -> LoopbackHTTPResponse {
+    LoopbackHTTPResponse(
       status: status,
       headers: [("Content-Type", "text/plain; charset=utf-8"), ("Cache-Control", "no-store")] + headers,
       body: Data("\(status) \(reason(status))\(text.map { ": " + $0 } ?? "")\n".utf8))
