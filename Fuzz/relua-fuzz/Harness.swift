@@ -206,3 +206,19 @@ func makeFuzzHost(for target: String) -> (LuaState, ReluaHost) {
     fatalError("relua-fuzz \(target): cannot make a Lua state: \(error)")
   }
 }
+
+/// A `ReluaStore` of the example feature `feature` (a path below Scripts/Features, no `.lua`) in
+/// a fresh runtime limited as ``makeFuzzHost(for:)``'s state is: what the targets that work a
+/// store from outside (the inspector's requests, the web app's page messages) start from.
+@MainActor
+func makeFuzzStore(of feature: String, for target: String) -> (ReluaRuntime, ReluaStore) {
+  do {
+    let runtime = try ReluaRuntime(options: LuaOptions(
+      memoryLimit: 64 << 20, instructionLimit: 1_000_000, sharesInstructionBudget: true, interruptible: true,
+      scriptRoots: [scriptsDirectory], warningHandler: luaOutput, print: luaOutput))
+    try runtime.register(GitHubDependency.make(.notConfigured))
+    return (runtime, try runtime.makeStore(try runtime.loadFeature(file: scriptsDirectory + "/Features/\(feature).lua")))
+  } catch {
+    fatalError("relua-fuzz \(target): cannot make a store of \(feature): \(error)")
+  }
+}

@@ -27,17 +27,7 @@ final class InspectorRequestTarget: FuzzTarget {
     let selector = lines.removeFirst().trimmingCharacters(in: .whitespaces)
     let feature = fuzzFeature(named: selector, among: Self.features, separator: "/")
 
-    let runtime: ReluaRuntime
-    let store: ReluaStore
-    do {
-      runtime = try ReluaRuntime(options: LuaOptions(
-        memoryLimit: 64 << 20, instructionLimit: 1_000_000, sharesInstructionBudget: true, interruptible: true,
-        scriptRoots: [scriptsDirectory], warningHandler: luaOutput, print: luaOutput))
-      try runtime.register(GitHubDependency.make(.notConfigured))
-      store = try runtime.makeStore(try runtime.loadFeature(file: scriptsDirectory + "/Features/\(feature).lua"))
-    } catch {
-      fatalError("relua-fuzz inspector-request: cannot make a store of \(feature): \(error)")
-    }
+    let (runtime, store) = makeFuzzStore(of: feature, for: "inspector-request")
     defer { runtime.lua.close() }
     let watchdog = Watchdog(runtime.lua.interruptHandle, seconds: 5)
     defer { watchdog.cancel() }
