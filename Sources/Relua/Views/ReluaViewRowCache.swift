@@ -10,8 +10,8 @@ package final class ReluaViewRowCache {
   /// More forEach nodes than any set of screens shows at once: past it, the cache starts over.
   static let maxGroups = 256
 
-  /// One row as it was drawn.
-  struct Entry {
+  /// One row as it was drawn (a class: a reused row's entry is one retain, not one per field).
+  final class Entry {
     /// The element the row was drawn from.
     let element: Value
     /// The feature whose `view` drew it.
@@ -20,6 +20,44 @@ package final class ReluaViewRowCache {
     let row: ReluaViewRow
     /// The nodes in it (counted against the reader's limit when reused).
     let nodeCount: Int
+
+    init(element: Value, feature: FeatureDefinition, row: ReluaViewRow, nodeCount: Int) {
+      self.element = element
+      self.feature = feature
+      self.row = row
+      self.nodeCount = nodeCount
+    }
+  }
+
+  /// The rows of one forEach node's last read, in order. Looked up by position first (an
+  /// unchanged element is at the same place and shares its storage: no hashing); by id, through
+  /// an index made on first need, when the collection was reordered or grew.
+  struct Group {
+    let entries: [Entry]
+    private var index: [Value: Int]?
+
+    init(entries: [Entry]) { self.entries = entries }
+
+    /// The entry at `position` if it was drawn from `element` itself (shared storage).
+    @inline(__always)
+    func identical(at position: Int, _ element: Value, _ feature: FeatureDefinition) -> Entry? {
+      guard position < entries.count else { return nil }
+      let entry = entries[position]
+      return entry.feature === feature && entry.element.isIdentical(to: element) ? entry : nil
+    }
+
+    /// The entry of the element with `id`, if it was drawn from an equal element.
+    mutating func equal(id: Value, _ element: Value, _ feature: FeatureDefinition) -> Entry? {
+      if index == nil {
+        var made: [Value: Int] = [:]
+        made.reserveCapacity(entries.count)
+        for (position, entry) in entries.enumerated() { made[entry.row.id] = position }
+        index = made
+      }
+      guard let position = index?[id] else { return nil }
+      let entry = entries[position]
+      return entry.feature === feature && (entry.element.isIdentical(to: element) || entry.element == element) ? entry : nil
+    }
   }
 
   struct GroupKey: Hashable {
@@ -27,7 +65,7 @@ package final class ReluaViewRowCache {
     let place: String
   }
 
-  private var groups: [GroupKey: [Value: Entry]] = [:]
+  private var groups: [GroupKey: Group] = [:]
   private var lastRevision: UInt64 = 0
   /// How many rows were drawn by calling Lua, and how many reused (for tests and benchmarks).
   package private(set) var drawn = 0, reused = 0
@@ -41,12 +79,12 @@ package final class ReluaViewRowCache {
   }
 
   /// The rows of `key`'s last read.
-  func group(_ key: GroupKey) -> [Value: Entry] { groups[key] ?? [:] }
+  func group(_ key: GroupKey) -> Group { groups[key] ?? Group(entries: []) }
 
   /// Keeps `entries` (the rows just read) as the group's only rows.
-  func replace(_ key: GroupKey, with entries: [Value: Entry], drawn: Int, reused: Int) {
+  func replace(_ key: GroupKey, with entries: [Entry], drawn: Int, reused: Int) {
     if groups[key] == nil, groups.count >= Self.maxGroups { groups.removeAll() }
-    groups[key] = entries
+    groups[key] = Group(entries: entries)
     self.drawn += drawn
     self.reused += reused
   }

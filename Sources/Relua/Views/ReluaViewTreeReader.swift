@@ -256,22 +256,28 @@ struct ReluaViewTreeReader {
     }
     let cache = host.viewRowCache
     let group = ReluaViewRowCache.GroupKey(owner: ObjectIdentifier(owner), place: prefix + key)
-    let previous = cache.group(group)
-    var kept: [Value: ReluaViewRowCache.Entry] = [:]
+    var previous = cache.group(group)
+    var kept: [ReluaViewRowCache.Entry] = []
     kept.reserveCapacity(elements.count)
     var rows: [ReluaViewRow] = []
     rows.reserveCapacity(elements.count)
     var drawn = 0
     for (position, element) in elements.enumerated() {
-      let id = IdentifiedValues.id(of: element)
-      // Identity first (an element the send did not touch shares its storage), then ==.
-      if let entry = previous[id], entry.feature === rowFeature, entry.element.isIdentical(to: element) || entry.element == element {
+      // An element the send did not touch is where it was and shares its storage; else by id, ==.
+      var knownID: Value?
+      var reusable = previous.identical(at: position, element, rowFeature)
+      if reusable == nil {
+        knownID = IdentifiedValues.id(of: element)
+        reusable = previous.equal(id: knownID!, element, rowFeature)
+      }
+      if let entry = reusable {
         nodeCount += entry.nodeCount
         guard nodeCount <= Self.maxNodes else { throw fail("has more than \(Self.maxNodes) nodes", at: { "the tree" }) }
-        kept[id] = entry
+        kept.append(entry)
         rows.append(entry.row)
         continue
       }
+      let id = knownID ?? IdentifiedValues.id(of: element)
       let rowPrefix = prefix + key + "[id=" + id.luaLiteral() + "]."
       let before = nodeCount
       let content = try host.lua.callRaw(
@@ -286,7 +292,7 @@ struct ReluaViewTreeReader {
       }
       var row = ReluaViewRow(id: id, content: content)
       row.revision = cache.nextRevision()
-      kept[id] = .init(element: element, feature: rowFeature, row: row, nodeCount: nodeCount - before)
+      kept.append(.init(element: element, feature: rowFeature, row: row, nodeCount: nodeCount - before))
       rows.append(row)
       drawn += 1
     }
