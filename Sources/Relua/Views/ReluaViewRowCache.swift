@@ -46,17 +46,22 @@ package final class ReluaViewRowCache {
       return entry.feature === feature && entry.element.isIdentical(to: element) ? entry : nil
     }
 
-    /// The entry of the element with `id`, if it was drawn from an equal element.
-    mutating func equal(id: Value, _ element: Value, _ feature: FeatureDefinition) -> Entry? {
+    /// The entry of the element with `id`, if it was drawn from an equal element: the one at
+    /// `position` when its id is that (a changed element in place: no index made).
+    mutating func equal(id: Value, at position: Int, _ element: Value, _ feature: FeatureDefinition) -> Entry? {
+      if position < entries.count, entries[position].row.id == id { return reusable(entries[position], element, feature) }
       if index == nil {
         var made: [Value: Int] = [:]
         made.reserveCapacity(entries.count)
         for (position, entry) in entries.enumerated() { made[entry.row.id] = position }
         index = made
       }
-      guard let position = index?[id] else { return nil }
-      let entry = entries[position]
-      return entry.feature === feature && (entry.element.isIdentical(to: element) || entry.element == element) ? entry : nil
+      guard let found = index?[id] else { return nil }
+      return reusable(entries[found], element, feature)
+    }
+
+    private func reusable(_ entry: Entry, _ element: Value, _ feature: FeatureDefinition) -> Entry? {
+      entry.feature === feature && (entry.element.isIdentical(to: element) || entry.element == element) ? entry : nil
     }
   }
 

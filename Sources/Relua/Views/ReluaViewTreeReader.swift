@@ -268,7 +268,7 @@ struct ReluaViewTreeReader {
       var reusable = previous.identical(at: position, element, rowFeature)
       if reusable == nil {
         knownID = IdentifiedValues.id(of: element)
-        reusable = previous.equal(id: knownID!, element, rowFeature)
+        reusable = previous.equal(id: knownID!, at: position, element, rowFeature)
       }
       if let entry = reusable {
         nodeCount += entry.nodeCount
