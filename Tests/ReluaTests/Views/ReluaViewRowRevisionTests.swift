@@ -40,6 +40,15 @@ final class ReluaViewRowRevisionTests: XCTestCase {
     XCTAssertEqual(ReluaViewPatch.changes(from: old, to: moved), ReluaViewPatch.changes(from: plainOld, to: plainMoved))
   }
 
+  func testAPatchAppliedInsideARowClearsItsRevision() throws {
+    let old = ReluaViewNode.list([row(1, "a", revision: 1), row(2, "b", revision: 2)])
+    let applied = try old.applying([.replace(at: [1, 0], node: .text("changed"))])
+    XCTAssertNotEqual(applied, old)
+    XCTAssertEqual(ReluaViewPatch.changes(from: old, to: applied), [.replace(at: [1, 0], node: .text("changed"))])
+    let rowsApplied = try old.applying([.rows(at: [], ids: nil, rows: [row(2, "c", revision: nil)])])
+    XCTAssertNotEqual(ReluaViewPatch.changes(from: old, to: rowsApplied), [])
+  }
+
   func testEqualityAndJSONIgnoreTheRevision() throws {
     XCTAssertEqual(row(1, "a", revision: 1), row(1, "a", revision: 2))
     XCTAssertEqual(row(1, "a", revision: nil), row(1, "a", revision: 2))
