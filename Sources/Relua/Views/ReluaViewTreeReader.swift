@@ -189,6 +189,7 @@ struct ReluaViewTreeReader {
         defer { stack.pop() }
         return Self.text(at: -1, stack)
       }()
+      let rowOwner = key.flatMap { Self.forEachFeature(of: owner, at: $0) }
       var out: [ReluaViewRow] = []
       try elements(of: "rows", or: "(list) needs its rows") { position, row in
         guard stack.type(at: row) == .table else { throw fail("(list) row \(position + 1) must be { id, content }", at: place) }
@@ -205,7 +206,7 @@ struct ReluaViewTreeReader {
         }
         _ = Self.pushField("content", of: row, stack)
         let content = try node(
-          at: stack.top, stack, prefix: rowPrefix, state: rowState, depth: depth + 1, owner: key.flatMap { Self.forEachFeature(of: owner, at: $0) },
+          at: stack.top, stack, prefix: rowPrefix, state: rowState, depth: depth + 1, owner: rowOwner,
           at: { "\(place()) › list row \(position + 1)" })
         stack.pop()
         out.append(ReluaViewRow(id: id, content: content))
