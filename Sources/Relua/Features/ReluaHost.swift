@@ -26,6 +26,8 @@ public final class ReluaHost {
   /// `deps`' registry reference: handler calls push it directly (the host keeps `deps` alive).
   private(set) var depsReference: Int64 = 0
   private var resolvers: [ObjectIdentifier: ActionResolver] = [:]
+  /// The rows `relua.ui.forEach` nodes drew, reused while their elements are unchanged.
+  package let viewRowCache = ReluaViewRowCache()
   /// The task handle of every send that started no effect: one userdata for all of them.
   private(set) var noEffectsTask: LuaUserdata!
   private(set) var storeTaskType: LuaUserdataType<LuaStoreTaskObject>!

@@ -160,6 +160,18 @@ function M.list(rows, render, key)
   return node("list", { rows = out, key = key })
 end
 
+--- The rows of the forEach child at `key` (`relua.forEach(key, RowFeature)`), each drawn by
+--- `RowFeature.view(element)`, its actions and bindings its element's (`todos[id=3].toggle`). The
+--- host takes the elements from the state and draws only the rows whose element changed since it
+--- last drew them: for big lists (a row's view sees its element alone).
+function M.forEach(key, feature)
+  if type(key) ~= "string" then fail(3, "relua.ui.forEach: the first argument must be the forEach's key (\"todos\"), got %s", type(key)) end
+  if type(feature) ~= "table" or type(rawget(feature, "view")) ~= "function" then
+    fail(3, "relua.ui.forEach: the second argument must be the forEach's feature, with a view, got %s", type(feature))
+  end
+  return node("forEach", { key = key, feature = feature })
+end
+
 --- A titled group: `relua.ui.section("Results", { … })`.
 function M.section(title, list)
   return node("section", { title = checkText("section", "its title", title), children = children("section", list) })

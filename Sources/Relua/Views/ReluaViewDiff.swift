@@ -35,7 +35,7 @@ enum ReluaViewDiff {
       // position. A row sent whole names its id, so then no id may repeat.
       var whole: [ReluaViewRow] = []
       var inside: [ReluaViewPatch] = []
-      for position in b.indices where a[position].content != b[position].content {
+      for position in b.indices where !sameContent(a[position], b[position]) {
         changedRow(from: a[position].content, to: b[position], at: position, path: &path, whole: &whole, inside: &inside)
       }
       if !whole.isEmpty {
@@ -60,13 +60,21 @@ enum ReluaViewDiff {
         whole.append(row)
         continue
       }
-      if a[index].content != row.content {
+      if !sameContent(a[index], row) {
         changedRow(from: a[index].content, to: row, at: position, path: &path, whole: &whole, inside: &inside)
       }
     }
     patches.append(.rows(at: path, ids: b.map(\.id), rows: whole))
     patches.append(contentsOf: inside)
     return true
+  }
+
+  /// Whether a kept row's content is unchanged: O(1) for a row the reader reused (its revision),
+  /// so a forEach list with one changed row costs a check per row and that row's diff.
+  @inline(__always)
+  private static func sameContent(_ a: ReluaViewRow, _ b: ReluaViewRow) -> Bool {
+    if let revision = a.revision, revision == b.revision { return true }
+    return a.content == b.content
   }
 
   /// A kept row whose content changed: patched inside, or sent whole when it is replaced anyway.

@@ -151,12 +151,25 @@ public struct ReluaViewRow: Codable, Sendable, Equatable {
   /// The row's id (its element's `id`).
   public var id: Value
   /// The row's content.
-  public var content: ReluaViewNode
+  public var content: ReluaViewNode {
+    // Changed content (a patch applied inside the row) is no longer what the revision stands for.
+    didSet { revision = nil }
+  }
+  /// Set by the tree reader on a `relua.ui.forEach` row: two rows with the same revision have the
+  /// same content (a row reused from the cache), so comparing them is O(1). Not part of the
+  /// row's value: equality, JSON and patches ignore it; setting `content` clears it.
+  package var revision: UInt64?
 
   /// A row by id and content.
   public init(id: Value, content: ReluaViewNode) {
     self.id = id
     self.content = content
+  }
+
+  /// Equal ids and contents; rows of one revision are equal without comparing their contents.
+  public static func == (lhs: ReluaViewRow, rhs: ReluaViewRow) -> Bool {
+    if let revision = lhs.revision, revision == rhs.revision { return lhs.id == rhs.id }
+    return lhs.id == rhs.id && lhs.content == rhs.content
   }
 
   private enum CodingKeys: String, CodingKey { case id, content }

@@ -21,6 +21,8 @@ struct ReluaViewTreeReader {
   private let resolver: ActionResolver
   /// The screen's prefix, which the actions start with (`destination.results.`).
   private let screenPrefix: String
+  /// The screen's feature: a `relua.ui.forEach` node draws the rows of one of its forEach children.
+  private let feature: FeatureDefinition
   private var nodeCount = 0
 
   init(host: ReluaHost, feature: FeatureDefinition, screenPrefix: String) {
@@ -28,6 +30,7 @@ struct ReluaViewTreeReader {
     self.viewName = feature.name + ".view"
     self.resolver = host.resolver(for: feature)
     self.screenPrefix = screenPrefix
+    self.feature = feature
   }
 
   /// The tree of `value` (text or a `relua.ui` node) for a screen at `prefix` showing `state`.
@@ -42,7 +45,7 @@ struct ReluaViewTreeReader {
       try stack.reserve(4)
       try table.push(onto: stack)
       defer { stack.pop() }
-      return try node(at: stack.top, stack, prefix: prefix, state: state, depth: 0, at: { "the view" })
+      return try node(at: stack.top, stack, prefix: prefix, state: state, depth: 0, owner: feature, at: { "the view" })
     }
   }
 
@@ -65,8 +68,11 @@ struct ReluaViewTreeReader {
   }
 
   /// The node at stack index `index` (absolute); leaves the stack as it found it, unless it throws.
+  /// `owner` is the feature whose view drew the node (the screen's, a scoped child's, a forEach
+  /// element's), when known: what a `relua.ui.forEach` node's key is looked up in.
   private mutating func node(
-    at index: Int32, _ stack: LuaRawStack, prefix: String, state: Value, depth: Int, at place: () -> String
+    at index: Int32, _ stack: LuaRawStack, prefix: String, state: Value, depth: Int, owner: FeatureDefinition?,
+    at place: () -> String
   ) throws -> ReluaViewNode {
     nodeCount += 1
     guard nodeCount <= Self.maxNodes else { throw fail("has more than \(Self.maxNodes) nodes", at: { "the tree" }) }
@@ -109,7 +115,7 @@ struct ReluaViewTreeReader {
     func children() throws -> [ReluaViewNode] {
       var nodes: [ReluaViewNode] = []
       try elements(of: "children", or: "(\(kind)) needs a list of children") { position, child in
-        nodes.append(try node(at: child, stack, prefix: prefix, state: state, depth: depth + 1, at: { "\(place()) › \(kind) child \(position + 1)" }))
+        nodes.append(try node(at: child, stack, prefix: prefix, state: state, depth: depth + 1, owner: owner, at: { "\(place()) › \(kind) child \(position + 1)" }))
       }
       return nodes
     }
@@ -171,13 +177,19 @@ struct ReluaViewTreeReader {
       let key = try text("key")
       _ = Self.pushField("content", of: index, stack)
       defer { stack.pop() }
-      return try node(at: stack.top, stack, prefix: prefix + key + ".", state: state[key: key], depth: depth + 1, at: { "\(place()) › scope \(key)" })
+      let scoped = owner?.children.first { $0.key == key }.flatMap { child -> FeatureDefinition? in
+        if case .scope(let feature) = child.kind { feature } else { nil }
+      }
+      return try node(
+        at: stack.top, stack, prefix: prefix + key + ".", state: state[key: key], depth: depth + 1, owner: scoped,
+        at: { "\(place()) › scope \(key)" })
     case "list":
       let key: String? = try {
         _ = Self.pushField("key", of: index, stack)
         defer { stack.pop() }
         return Self.text(at: -1, stack)
       }()
+      let rowOwner = key.flatMap { Self.forEachFeature(of: owner, at: $0) }
       var out: [ReluaViewRow] = []
       try elements(of: "rows", or: "(list) needs its rows") { position, row in
         guard stack.type(at: row) == .table else { throw fail("(list) row \(position + 1) must be { id, content }", at: place) }
@@ -193,13 +205,99 @@ struct ReluaViewTreeReader {
           rowState = state[key: key][id: id]
         }
         _ = Self.pushField("content", of: row, stack)
-        let content = try node(at: stack.top, stack, prefix: rowPrefix, state: rowState, depth: depth + 1, at: { "\(place()) › list row \(position + 1)" })
+        let content = try node(
+          at: stack.top, stack, prefix: rowPrefix, state: rowState, depth: depth + 1, owner: rowOwner,
+          at: { "\(place()) › list row \(position + 1)" })
         stack.pop()
         out.append(ReluaViewRow(id: id, content: content))
       }
       return .list(out)
+    case "forEach":
+      let key = try text("key")
+      guard let owner, let rowFeature = Self.forEachFeature(of: owner, at: key) else {
+        throw fail("(forEach \"\(key)\") draws the elements of a relua.forEach(\"\(key)\", …) child, and \(owner?.name ?? "the feature drawing it") has none at \(key)", at: place)
+      }
+      // The same feature (or a copy, `Row:withDependencies`): the same view function.
+      guard let view = rowFeature.viewFunction else {
+        throw fail("(forEach \"\(key)\") draws each row with \(rowFeature.name).view, and \(rowFeature.name) has no view", at: place)
+      }
+      let sameFeature: Bool = try {
+        guard Self.pushField("feature", of: index, stack) == .table else { stack.pop(); return false }
+        _ = Self.pushField("view", of: stack.top, stack)
+        try view.push(onto: stack)
+        defer { stack.pop(3) }
+        return stack.rawEqual(-1, -2)
+      }()
+      guard sameFeature else {
+        throw fail("(forEach \"\(key)\") names another feature than the forEach at \(key), \(rowFeature.name)", at: place)
+      }
+      return try forEachRows(key: key, of: rowFeature, view: view, owner: owner, stack, prefix: prefix, state: state, depth: depth, at: place)
     default:
-      throw fail("has an unknown kind '\(kind)' (text, vstack, hstack, button, link, textField, toggle, stepper, picker, list, section, image, scope, toolbar)", at: place)
+      throw fail("has an unknown kind '\(kind)' (text, vstack, hstack, button, link, textField, toggle, stepper, picker, list, section, image, scope, toolbar, forEach)", at: place)
     }
+  }
+  /// The feature of `owner`'s `relua.forEach(key, …)` child, if it has one.
+  private static func forEachFeature(of owner: FeatureDefinition?, at key: String) -> FeatureDefinition? {
+    guard let child = owner?.children.first(where: { $0.key == key }), case .forEach(let feature) = child.kind else { return nil }
+    return feature
+  }
+
+  /// The rows of a `relua.ui.forEach` node: the elements of the collection at `key` in `state`
+  /// (the Swift state, not the Lua table the view saw), each drawn by `rowFeature.view(element)` —
+  /// or taken from the host's cache when its element is the one it was drawn from.
+  private mutating func forEachRows(
+    key: String, of rowFeature: FeatureDefinition, view: LuaFunction, owner: FeatureDefinition, _ stack: LuaRawStack,
+    prefix: String, state: Value, depth: Int, at place: () -> String
+  ) throws -> ReluaViewNode {
+    let elements: [Value]
+    switch state[key: key] {
+    case .identified(let collection): elements = collection.elements
+    case .null: elements = []
+    case let other: throw fail("(forEach \"\(key)\") needs an identified collection at \(key), got \(other.kindName)", at: place)
+    }
+    let cache = host.viewRowCache
+    let group = ReluaViewRowCache.GroupKey(owner: ObjectIdentifier(owner), place: prefix + key)
+    var previous = cache.group(group)
+    var kept: [ReluaViewRowCache.Entry] = []
+    kept.reserveCapacity(elements.count)
+    var rows: [ReluaViewRow] = []
+    rows.reserveCapacity(elements.count)
+    var drawn = 0
+    for (position, element) in elements.enumerated() {
+      // An element the send did not touch is where it was and shares its storage; else by id, ==.
+      var knownID: Value?
+      var reusable = previous.identical(at: position, element, rowFeature)
+      if reusable == nil {
+        knownID = IdentifiedValues.id(of: element)
+        reusable = previous.equal(id: knownID!, at: position, element, rowFeature)
+      }
+      if let entry = reusable {
+        nodeCount += entry.nodeCount
+        guard nodeCount <= Self.maxNodes else { throw fail("has more than \(Self.maxNodes) nodes", at: { "the tree" }) }
+        kept.append(entry)
+        rows.append(entry.row)
+        continue
+      }
+      let id = knownID ?? IdentifiedValues.id(of: element)
+      let rowPrefix = prefix + key + "[id=" + id.luaLiteral() + "]."
+      let before = nodeCount
+      let content = try host.lua.callRaw(
+        view, argumentCount: 1, pushArguments: { L in try element.push(onto: LuaRawStack(L)) }
+      ) { L, first, count in
+        guard count >= 1 else {
+          throw fail("(forEach \"\(key)\") \(rowFeature.name).view returned nothing for row \(position + 1)", at: place)
+        }
+        return try node(
+          at: first, LuaRawStack(L), prefix: rowPrefix, state: element, depth: depth + 1, owner: rowFeature,
+          at: { "\(place()) › forEach \(key) row \(position + 1)" })
+      }
+      var row = ReluaViewRow(id: id, content: content)
+      row.revision = cache.nextRevision()
+      kept.append(.init(element: element, feature: rowFeature, row: row, nodeCount: nodeCount - before))
+      rows.append(row)
+      drawn += 1
+    }
+    cache.replace(group, with: kept, drawn: drawn, reused: rows.count - drawn)
+    return .list(rows)
   }
 }

@@ -839,6 +839,13 @@ function relua.ui.picker(label, binding, options) end
 ---@return relua.ui.Node
 function relua.ui.list(rows, render, key) end
 
+---The rows of the forEach child at `key` (`relua.forEach(key, feature)`), each drawn by
+---`feature.view(element)`, its actions the element's; only rows whose element changed are drawn again.
+---@param key string
+---@param feature relua.Feature
+---@return relua.ui.Node
+function relua.ui.forEach(key, feature) end
+
 ---A titled group.
 ---@param title string
 ---@param children relua.ui.Child[]
