@@ -60,6 +60,11 @@ enum FeatureReducerBuilder {
     // Scopes and the feature's own reducers run in sequence, in the order of `steps`.
     let baseline = OnChangeBaseline()
     var sequence: [AnyFeatureReducer] = []
+    // The feature's own Lua logic; with shares, the shares' wrapper calls the leaf itself (on the
+    // main actor), so it is not wrapped again below.
+    func luaLogic(_ leaf: LuaLeafReducer) -> AnyFeatureReducer {
+      feature.sharedBindings.isEmpty ? AnyFeatureReducer(leaf) : AnyFeatureReducer(SharedFieldsReducer(leaf: leaf, feature: feature, host: host))
+    }
     for step in feature.steps {
       switch step {
       case .child(let index):
@@ -67,19 +72,13 @@ enum FeatureReducerBuilder {
       case .own:
         if let swift = feature.swiftReducer {
           sequence.append(swift)
-        } else if !feature.sharedBindings.isEmpty {
-          // (Wrapped below; the shares' wrapper calls the leaf itself, on the main actor.)
-          sequence.append(AnyFeatureReducer(SharedFieldsReducer(leaf: LuaLeafReducer(feature: feature, host: host), feature: feature, host: host)))
-          continue
         } else {
-          sequence.append(AnyFeatureReducer(LuaLeafReducer(feature: feature, host: host)))
+          sequence.append(luaLogic(LuaLeafReducer(feature: feature, host: host)))
+          continue
         }
       case .reduce(let own):
-        if !feature.sharedBindings.isEmpty {
-          sequence.append(AnyFeatureReducer(SharedFieldsReducer(leaf: LuaLeafReducer(feature: feature, host: host, reducer: own), feature: feature, host: host)))
-          continue
-        }
-        sequence.append(AnyFeatureReducer(LuaLeafReducer(feature: feature, host: host, reducer: own)))
+        sequence.append(luaLogic(LuaLeafReducer(feature: feature, host: host, reducer: own)))
+        continue
       case .onChange(let entry):
         sequence.append(AnyFeatureReducer(OnChangeReducer(entry: entry, feature: feature, host: host, baseline: baseline)))
       }
