@@ -111,11 +111,14 @@ final class BenchmarkSuite {
       return
     }
     let width = max(28, (results.map(\.name.count).max() ?? 0) + 2)
-    print("name".padding(toLength: width, withPad: " ", startingAt: 0) + "   median      p10      p90  unit")
+    // Columns as wide as the widest figure (a millisecond in ns runs to 10 characters) plus a space.
+    let column = max(9, results.flatMap { [$0.median, $0.p10, $0.p90] }.map { String(format: "%.1f", $0).count + 1 }.max() ?? 0)
+    print("name".padding(toLength: width, withPad: " ", startingAt: 0)
+      + ["median", "p10", "p90"].map { String(repeating: " ", count: column - $0.count) + $0 }.joined() + "  unit")
     for result in results {
       print(
         result.name.padding(toLength: width, withPad: " ", startingAt: 0)
-          + format(result.median, 9) + format(result.p10, 9) + format(result.p90, 9) + "  " + result.unit)
+          + format(result.median, column) + format(result.p10, column) + format(result.p90, column) + "  " + result.unit)
     }
     // The median of the ratios of samples taken in the same round (see `run`).
     for (label, numerator, denominator, goal) in ratios {
