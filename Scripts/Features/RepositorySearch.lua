@@ -183,7 +183,8 @@ local RepositorySearch = feature "RepositorySearch" {
       body = ui.vstack {
         ui.list(shownRows(s), RepositoryRow.view, "items"),
         s.loadingState == "loadingNext" and ui.text "Loading more…"
-          or (s.hasMorePage and s.loadingState == "none" and ui.button("Load more", ("items[id=%d].onAppear"):format(last.id))),
+          or (s.hasMorePage and s.loadingState == "none"
+            and ui.button("Load more", ("items[id=%d].onAppear"):format(last.id))),
       }
     end
     return ui.vstack {

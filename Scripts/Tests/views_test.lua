@@ -200,15 +200,15 @@ end)
 
 describe("a toolbar (TCA's .toolbar)", function()
   -- A form presented as a sheet; its Add and Cancel are the list's actions, in the list's view.
-  local Form = feature "Form" {
+  local Sheet = feature "Form" {
     state = { title = "" },
     bindable = { "title" },
-    view = function(s) return ui.textField("Title", ui.binding.title) end,
+    view = function() return ui.textField("Title", ui.binding.title) end,
   }
   local List = feature "List" {
     state = { items = {}, destination = nil },
     actions = { add = {}, confirm = {}, cancel = {} },
-    compose = { relua.presents("destination", { form = Form }) },
+    compose = { relua.presents("destination", { form = Sheet }) },
     reduce = on {
       add = function(s) s.destination = { form = { title = "" } } end,
       confirm = function(s) s.items[#s.items + 1] = s.destination.form.title; s.destination = nil end,

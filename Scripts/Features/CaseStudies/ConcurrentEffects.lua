@@ -53,7 +53,8 @@ return feature "ConcurrentEffects" {
 
   view = function(s)
     return ui.vstack {
-      ("%s %d/%d s   transcript: %q"):format(s.isRecording and "Recording" or "Stopped", s.secondsElapsed, s.duration, s.transcript),
+      ("%s %d/%d s   transcript: %q"):format(
+        s.isRecording and "Recording" or "Stopped", s.secondsElapsed, s.duration, s.transcript),
       "(=store:post(\"speech\", \"Hello\"); \".\" ends it)",
       s.isRecording and ui.button("End meeting", "endMeetingTapped") or ui.button("Start", "onTask"),
     }

@@ -40,7 +40,9 @@ local LoadThenNavigate = feature "LoadThenNavigate" {
 
   view = function(s)
     if s.optionalCounter ~= nil then
-      return ui.hstack { ui.button("‹ Back", "setNavigation", false), "|", ui.scope("optionalCounter", Counter.view(s.optionalCounter)) }
+      return ui.hstack {
+        ui.button("‹ Back", "setNavigation", false), "|", ui.scope("optionalCounter", Counter.view(s.optionalCounter)),
+      }
     end
     return ui.hstack {
       ui.link("Load optional counter", "setNavigation", true),

@@ -40,7 +40,9 @@ local Detail = feature "Detail" {
 
   view = function(s)
     return ui.vstack {
-      ui.hstack { ("Level %d: %d  "):format(s.level, s.count), ui.button("-", "decrement"), ui.button("+", "increment") },
+      ui.hstack {
+        ("Level %d: %d  "):format(s.level, s.count), ui.button("-", "decrement"), ui.button("+", "increment"),
+      },
       ui.hstack {
         ui.button("Timer", "startTimer"), ui.button("Go deeper", "goDeeper"), ui.button("Close", "closeButtonTapped"),
       },

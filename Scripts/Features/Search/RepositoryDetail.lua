@@ -14,7 +14,8 @@ local RepositoryDetail = relua.feature "RepositoryDetail" {
     return ui.vstack {
       ui.text(r.full_name or "?"),
       ui.text(r.description or "(no description)"),
-      ui.text(("★ %d   forks %d   %s   by %s"):format(r.stargazers_count or 0, r.forks_count or 0, r.language or "—", owner)),
+      ui.text(("★ %d   forks %d   %s   by %s"):format(
+        r.stargazers_count or 0, r.forks_count or 0, r.language or "—", owner)),
       (r.owner and r.owner.avatar_url) and ui.image(r.owner.avatar_url, owner .. "'s avatar") or false,
       ui.text(r.html_url or ""),
       ui.toggle("♥ Liked", ui.binding.liked),
