@@ -3,8 +3,9 @@
 local relua = require "relua"
 local ui, feature, on = relua.ui, relua.feature, relua.on
 
--- The guessing game's features with tree views (Scripts/Features keep their text views, whose
--- screens are snapshotted): a round, the results, the game that scopes the round's view.
+-- The guessing game's features with tree views, written here so that the tests below pin their
+-- exact trees (Scripts/Features/GuessingGame.lua's own are snapshotted in screens_snapshot_test):
+-- a round, the results, the game that scopes the round's view.
 local Counter = feature "Counter" {
   state = function(deps) return { id = deps.uuid(), secret = deps.random(-100, 100), count = 0 } end,
   actions = { increment = {}, decrement = {}, playNext = {} },
