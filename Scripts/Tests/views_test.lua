@@ -197,6 +197,30 @@ describe("views as a tree", function()
     expect(store:view()).to_be("plain")
     expect(relua.fromJSON(store:viewJSON())).to_equal({ kind = "text", text = "plain" })
   end)
+
+  it("a view reads the state as a reducer does, and what it writes stays its own", function()
+    local seen
+    local Names = feature "Names" {
+      state = { names = { "Cy", "Ana", "Bo" }, count = 1 },
+      actions = { add = "string" },
+      reduce = on { add = function(s, name) s.names[#s.names + 1] = name end },
+      view = function(s)
+        seen = s
+        table.sort(s.names) -- sorted for display: the store's order is kept
+        s.count = s.count + 1
+        return ui.vstack { ui.text(table.concat(s.names, ", ")), ui.text("count " .. s.count) }
+      end,
+    }
+    local store = relua.Store(Names)
+    expect(store:view()).to_be("Ana, Bo, Cy\ncount 2")
+    expect(store:state().names).to_equal({ "Cy", "Ana", "Bo" })
+    expect(store:state().count).to_be(1)
+    store:send("add", "Al")
+    expect(store:view()).to_be("Al, Ana, Bo, Cy\ncount 2")
+    expect(store:state().names).to_equal({ "Cy", "Ana", "Bo", "Al" })
+    -- Kept past its call, the state it was given is no longer live (as a reducer's).
+    expect(function() return seen.count end).to_error("state can only change inside a reducer")
+  end)
 end)
 
 describe("a toolbar (TCA's .toolbar)", function()

@@ -25,6 +25,9 @@ end
 
 local function isNode(value) return getmetatable(value) == NodeMT end
 
+-- A table, or the state as a view is given it (a live view of the Swift state, as a reducer's).
+local function isTableLike(value) return type(value) == "table" or getmetatable(value) == "StateView" end
+
 -- A child: a node, or text (a text node); false leaves a place empty (`cond and ui.button(…)`).
 local function child(name, value, position)
   if type(value) == "string" then return setmetatable({ kind = "text", text = value }, NodeMT) end
@@ -133,7 +136,7 @@ end
 function M.picker(label, field, options)
   checkText("picker", "its label", label)
   local path = checkBinding("picker", field)
-  if type(options) ~= "table" or #options == 0 then fail(3, "relua.ui.picker: the options must be a list of texts, got %s", type(options)) end
+  if not isTableLike(options) or #options == 0 then fail(3, "relua.ui.picker: the options must be a list of texts, got %s", type(options)) end
   local out = {}
   for position, option in ipairs(options) do
     if type(option) ~= "string" then fail(3, "relua.ui.picker: option %d must be text, got %s", position, type(option)) end
@@ -145,12 +148,12 @@ end
 --- Rows of an identified collection, each drawn by `render(row, position)`. With `key` (the
 --- collection's field, a forEach's key), a row's actions are its element's: `todos[id=3].toggle`.
 function M.list(rows, render, key)
-  if type(rows) ~= "table" then fail(3, "relua.ui.list: the rows must be a list (an identified collection), got %s", type(rows)) end
+  if not isTableLike(rows) then fail(3, "relua.ui.list: the rows must be a list (an identified collection), got %s", type(rows)) end
   if type(render) ~= "function" then fail(3, "relua.ui.list: the second argument must be function(row) returning a node, got %s", type(render)) end
   if key ~= nil and type(key) ~= "string" then fail(3, "relua.ui.list: the key must be the collection's field name, got %s", type(key)) end
   local out = {}
   for position, row in ipairs(rows) do
-    local id = type(row) == "table" and row.id or nil
+    local id = isTableLike(row) and row.id or nil
     if id == nil then fail(3, "relua.ui.list: row %d has no id (rows are identified: { id = …, … })", position) end
     local content = render(row, position)
     if type(content) == "string" then content = M.text(content) end
