@@ -317,6 +317,21 @@ def test_search_against_the_fake_github():
         server.stdout.close()
 
 
+def test_a_hint_for_the_repl_is_not_on_the_page():
+    # LongLivingEffects' view says what to type in the REPL (relua.ui.replHint): the page leaves it out.
+    app = App("Scripts/Features/CaseStudies/LongLivingEffects.lua")
+    driver = None
+    try:
+        driver = opened(app)
+        wait(driver, lambda d: text_containing(d, "has been taken 0 times"), "the screenshot count")
+        shown = driver.find_element(By.ID, "main").text
+        assert "store:post" not in shown, shown
+    finally:
+        if driver:
+            driver.quit()
+        app.close()
+
+
 def test_inspect_opens_the_inspector_on_the_same_store():
     app = App("Scripts/Features/GuessingGame.lua", "--inspect")
     try:
