@@ -72,6 +72,28 @@ def text_containing(driver, part):
     return [e.text for e in driver.find_elements(By.CSS_SELECTOR, "#main .text, #main pre, dialog .text, dialog pre") if part in e.text]
 
 
+def control_path(driver, kind, label, place=""):
+    """The path (child indices from the root, list rows by position) of the first node of `kind`
+    labelled `label` in the tree the page last received for the screen at `place`, found by
+    walking the tree, as what the page sends names a control: a test does not depend on layout."""
+    path = driver.execute_script("""
+        const [kind, label, place] = arguments;
+        const screen = window.reluaApp.screens.find((s) => s.place === place);
+        const below = (node) => node.kind === "list" ? node.rows.map((row) => row.content) : (node.children || []);
+        const find = (node, path) => {
+          if (node.kind === kind && node.label === label) return path;
+          const children = below(node);
+          for (let i = 0; i < children.length; i++) {
+            const found = find(children[i], path.concat(i));
+            if (found) return found;
+          }
+          return null;
+        };
+        return screen ? find(screen.tree, []) : null;""", kind, label, place)
+    assert path is not None, "no %s labelled %r on the screen %r" % (kind, label, place)
+    return path
+
+
 def screenshot(driver, name):
     path = os.path.join(SCREENSHOTS, name)
     driver.save_screenshot(path)
@@ -206,12 +228,15 @@ def test_a_bad_input_is_refused_with_the_error_and_state_unchanged():
         label = driver.find_element(By.CSS_SELECTOR, ".stepper label")
         assert label.get_attribute("for") == stepper.get_attribute("id")
         # Text for the integer stepper, as a page could send it: refused next to the stepper.
-        driver.execute_script("window.reluaApp.send({screen: '', at: [2], input: 'six'})")
+        stepper_at = control_path(driver, "stepper", "Minutes")
+        driver.execute_script("window.reluaApp.send({screen: '', at: arguments[0], input: 'six'})", stepper_at)
         error = wait(driver, lambda d: d.find_element(By.CSS_SELECTOR, ".stepper + .control-error"), "the stepper's error")
         assert error.text, "an empty error"
         screenshot(driver, "app-bad-input.png")
-        # A node that is not there, and a message of bad shape: refused, the connection open.
-        driver.execute_script("window.reluaApp.send({screen: '', at: [9]})")
+        # A node that is not there (one past the root's children), and a message of bad shape:
+        # refused, the connection open.
+        driver.execute_script("const root = window.reluaApp.screens[0].tree;"
+                              "window.reluaApp.send({screen: '', at: [root.children.length]})")
         wait(driver, lambda d: "no node at" in d.find_element(By.ID, "problem").text, "the missing node's error")
         driver.execute_script("window.reluaApp.send({nonsense: true})")
         wait(driver, lambda d: "unknown message" in d.find_element(By.ID, "problem").text, "the bad message's error")
