@@ -273,6 +273,25 @@ describe("a toolbar (TCA's .toolbar)", function()
   end)
 end)
 
+describe("a hint for the REPL only (relua.ui.replHint)", function()
+  local Notes = feature "Notes" {
+    state = { count = 0 },
+    actions = {},
+    view = function(s) return ui.vstack { ("%d notes"):format(s.count), ui.replHint('(=store:post("note"))') } end,
+  }
+
+  it("the REPL shows it as text; the tree marks it as the REPL's, for a page to leave out", function()
+    local store = relua.Store(Notes)
+    expect(store:view()).to_be('0 notes\n(=store:post("note"))')
+    expect(relua.fromJSON(store:viewJSON()).children[2]).to_equal({ kind = "replHint", text = '(=store:post("note"))' })
+  end)
+
+  it("its text must be text", function()
+    places.raisesHere(function() ui.replHint(5) end, function() error("") end,
+      "relua.ui.replHint: its text must be text, got number")
+  end)
+end)
+
 describe("a bad node is an error at the script's line", function()
   it("a constructor's bad argument", function()
     places.raisesHere(function() ui.button(5, "go") end, function() error("") end,

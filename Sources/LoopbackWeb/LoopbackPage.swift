@@ -1,8 +1,9 @@
 import Foundation
 
-/// A loopback server's page (the inspector's, `relua app`'s): `Page/index.html`, `app.js` and
-/// `style.css`, resources of the server's target, read once when the server starts (a missing file fails the start, not a request). The page
-/// reaches its script and style sheet with the token too (`{{TOKEN}}` in index.html).
+/// A loopback server's page (the inspector's, `relua app`'s): `Page/body.html`, `app.js` and
+/// `style.css`, resources of the server's target, read once when the server starts (a missing file
+/// fails the start, not a request). The document around the body is the same for every page
+/// (``document(title:body:token:)``): it loads the script and style sheet with the token too.
 package struct LoopbackPage: Sendable {
   struct File: Sendable {
     var contents: Data
@@ -14,7 +15,7 @@ package struct LoopbackPage: Sendable {
   package var imageSources = "'self' data:"
 
   static let names: [(path: String, resource: String, type: String)] = [
-    ("/", "index.html", "text/html; charset=utf-8"),
+    ("/", "body.html", "text/html; charset=utf-8"),
     ("/app.js", "app.js", "text/javascript; charset=utf-8"),
     ("/style.css", "style.css", "text/css; charset=utf-8"),
   ]
@@ -26,18 +27,40 @@ package struct LoopbackPage: Sendable {
     var description: String { "\(what) is incomplete: \(name) is not among \(program)'s resources" }
   }
 
-  /// The three files of `resources`' `Page/`; `what` names the page when one is missing (`the
-  /// inspector's page`, a resource of `program`).
-  package init(token: LoopbackToken, resources: Bundle, what: String, program: String = "relua") throws {
+  /// The three files of `resources`' `Page/`, the body in a document titled `title`; `what` names
+  /// the page when one is missing (`the inspector's page`, a resource of `program`).
+  package init(token: LoopbackToken, resources: Bundle, title: String, what: String, program: String = "relua") throws {
     var files: [String: File] = [:]
     for (path, resource, type) in Self.names {
       guard let url = resources.resourceURL?.appendingPathComponent("Page").appendingPathComponent(resource),
         var text = try? String(contentsOf: url, encoding: .utf8)
       else { throw Missing(name: resource, what: what, program: program) }
-      if resource == "index.html" { text = text.replacingOccurrences(of: "{{TOKEN}}", with: token.hex) }
+      if resource == "body.html" { text = Self.document(title: title, body: text, token: token) }
       files[path] = File(contents: Data(text.utf8), contentType: type)
     }
     self.files = files
+  }
+
+  /// A page's HTML document: `body` (the elements inside `<body>`) under a head that loads
+  /// `/style.css` and `/app.js` with the token.
+  static func document(title: String, body: String, token: LoopbackToken) -> String {
+    let title = title.replacingOccurrences(of: "&", with: "&amp;").replacingOccurrences(of: "<", with: "&lt;")
+    return """
+      <!doctype html>
+      <html lang="en">
+      <head>
+        <meta charset="utf-8">
+        <meta name="viewport" content="width=device-width, initial-scale=1">
+        <title>\(title)</title>
+        <link rel="icon" href="data:,">
+        <link rel="stylesheet" href="/style.css?token=\(token.hex)">
+        <script src="/app.js?token=\(token.hex)" defer></script>
+      </head>
+      <body>
+      \(body)</body>
+      </html>
+
+      """
   }
 
   /// The file served at `path`, or nil.

@@ -21,7 +21,7 @@ extension LoopbackAccess {
 extension LoopbackPage {
   /// The inspector's page: this target's `Page/` resources.
   package static func inspector(token: LoopbackToken) throws -> LoopbackPage {
-    try LoopbackPage(token: token, resources: Bundle.module, what: "the inspector's page")
+    try LoopbackPage(token: token, resources: Bundle.module, title: "relua inspector", what: "the inspector's page")
   }
 }
 

@@ -71,17 +71,10 @@ package final class InspectorServer: Sendable {
     let listener = LoopbackListener()
     let bound: UInt16
     do {
-      bound = try listener.start(
-        port: port, maxConnections: limits.maxConnections,
-        refuse: { client in
-          stats.refusedOne()
-          _ = SocketIO.writeWithoutWaiting(client, LoopbackHTTPResponse.text(503, "too many connections").encoded)
-        },
-        serve: { client in connection.serve(client) })
+      bound = try connection.listen(with: listener, port: port)
     } catch {
-      throw StartFailure(description: "cannot start the inspector on 127.0.0.1:\(port): \(error.reason)")
+      throw StartFailure(description: error.description)
     }
-    access.listening(on: bound)
     let watching = control.map { control in Task { @MainActor in await control.watchEffects() } }
     return InspectorServer(hub: hub, token: token, port: bound, limits: limits, stats: stats, listener: listener, watching: watching)
   }

@@ -46,7 +46,7 @@ public final class ReluaWebApp {
   public static func start(serving store: ReluaStore, port: UInt16 = 0) async throws -> ReluaWebApp {
     let token = LoopbackToken()
     let access = LoopbackAccess(token: token, name: "app", addressLabel: "App", program: "relua")
-    var page = try LoopbackPage(token: token, resources: Bundle.module, what: "relua app's page")
+    var page = try LoopbackPage(token: token, resources: Bundle.module, title: "relua app", what: "relua app's page")
     page.imageSources = "'self' data: https: http:"
     let feed = WebAppFeed()
     let session = WebAppSession(store: store, feed: feed)
@@ -59,17 +59,11 @@ public final class ReluaWebApp {
     let listener = LoopbackListener()
     let bound: UInt16
     do {
-      bound = try listener.start(
-        port: port, maxConnections: limits.maxConnections,
-        refuse: { client in
-          _ = SocketIO.writeWithoutWaiting(client, LoopbackHTTPResponse.text(503, "too many connections").encoded)
-        },
-        serve: { client in connection.serve(client) })
+      bound = try connection.listen(with: listener, port: port)
     } catch {
       session.stop()
-      throw StartFailure(description: "cannot start the app on 127.0.0.1:\(port): \(error.reason)")
+      throw StartFailure(description: error.description)
     }
-    access.listening(on: bound)
     return ReluaWebApp(session: session, listener: listener, token: token, port: bound)
   }
 

@@ -40,8 +40,18 @@ struct ReluaCommand: AsyncParsableCommand {
       do { try await ReplCommand.run(words: Array(words.dropFirst())) } catch { exit(withError: error) }
       return
     }
+    let command: ParsableCommand
     do {
-      var command = try parseAsRoot()
+      command = try parseAsRoot()
+    } catch {
+      // `relua app` alone beside a script named `app`: say how to run the script.
+      if !exitCode(for: error).isSuccess, let note = CommandWordNote.note(for: words, commands: commands) {
+        FileHandle.standardError.write(Data(note.utf8))
+      }
+      exit(withError: error)
+    }
+    do {
+      var command = command
       if var asyncCommand = command as? AsyncParsableCommand {
         try await asyncCommand.run()
       } else {

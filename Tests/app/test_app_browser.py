@@ -8,35 +8,24 @@ RELUA_APP_README_SCREENSHOT=PATH also writes the guessing game at 1000×700 ther
 Prints one line per test and `N passed, N failed`; the exit code is the number of failures.
 """
 import base64
-import json
 import os
 import re
 import socket
 import subprocess
 import sys
 import tempfile
-import time
-import urllib.error
-import urllib.request
 
 RELUA = os.path.abspath(sys.argv[1]) if len(sys.argv) > 1 else "relua"
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 HERE = os.path.dirname(os.path.abspath(__file__))
-TIMEOUT = 20.0
 ADDRESS = re.compile(r"App: (http://127\.0\.0\.1:(\d+)/\?token=([0-9a-f]{32}))")
 SCREENSHOTS = os.environ.get("RELUA_APP_SCREENSHOTS") or tempfile.mkdtemp(prefix="relua-app-")
 
-try:
-    from selenium import webdriver
-    from selenium.webdriver.chrome.service import Service
-    from selenium.common.exceptions import NoSuchElementException, StaleElementReferenceException
-    from selenium.webdriver.common.by import By
-    from selenium.webdriver.common.keys import Keys
-    from selenium.webdriver.support.ui import Select, WebDriverWait
-except ImportError:
-    print("selenium is missing: sudo apt-get install -y chromium chromium-driver python3-selenium "
-          "(and run this with /usr/bin/python3)")
-    sys.exit(1)
+# Chromium, waiting and the runner: shared with the inspector's browser tests.
+sys.path.insert(0, os.path.join(ROOT, "Tests", "browser"))
+from browser_support import (  # noqa: E402
+    By, Keys, NoSuchElementException, Select, http_status, run_tests, wait)
+from browser_support import opened as opened_url  # noqa: E402
 
 
 class App:
@@ -65,29 +54,8 @@ class App:
         self.process.stderr.close()
 
 
-def browser(width=1280, height=800):
-    options = webdriver.ChromeOptions()
-    options.binary_location = "/usr/bin/chromium"
-    for argument in ("--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage",
-                     "--window-size=%d,%d" % (width, height), "--no-first-run", "--disable-extensions",
-                     "--hide-scrollbars", "--force-device-scale-factor=1"):
-        options.add_argument(argument)
-    return webdriver.Chrome(service=Service(executable_path="/usr/bin/chromedriver"), options=options)
-
-
-def wait(driver, condition, what, timeout=TIMEOUT):
-    try:
-        return WebDriverWait(driver, timeout, poll_frequency=0.05,
-                             ignored_exceptions=(NoSuchElementException, StaleElementReferenceException)).until(lambda d: condition(d))
-    except Exception:
-        raise AssertionError("the page never showed %s; it shows:\n%s" % (what, driver.find_element(By.TAG_NAME, "body").text[-2000:]))
-
-
 def opened(app, **size):
-    driver = browser(**size)
-    driver.get(app.url)
-    wait(driver, lambda d: d.find_element(By.ID, "status").text == "live", "the live status")
-    return driver
+    return opened_url(app.url, **size)
 
 
 def button(scope, label):
@@ -104,18 +72,32 @@ def text_containing(driver, part):
     return [e.text for e in driver.find_elements(By.CSS_SELECTOR, "#main .text, #main pre, dialog .text, dialog pre") if part in e.text]
 
 
+def control_path(driver, kind, label, place=""):
+    """The path (child indices from the root, list rows by position) of the first node of `kind`
+    labelled `label` in the tree the page last received for the screen at `place`, found by
+    walking the tree, as what the page sends names a control: a test does not depend on layout."""
+    path = driver.execute_script("""
+        const [kind, label, place] = arguments;
+        const screen = window.reluaApp.screens.find((s) => s.place === place);
+        const below = (node) => node.kind === "list" ? node.rows.map((row) => row.content) : (node.children || []);
+        const find = (node, path) => {
+          if (node.kind === kind && node.label === label) return path;
+          const children = below(node);
+          for (let i = 0; i < children.length; i++) {
+            const found = find(children[i], path.concat(i));
+            if (found) return found;
+          }
+          return null;
+        };
+        return screen ? find(screen.tree, []) : null;""", kind, label, place)
+    assert path is not None, "no %s labelled %r on the screen %r" % (kind, label, place)
+    return path
+
+
 def screenshot(driver, name):
     path = os.path.join(SCREENSHOTS, name)
     driver.save_screenshot(path)
     return path
-
-
-def http_status(url, headers=None):
-    try:
-        with urllib.request.urlopen(urllib.request.Request(url, headers=headers or {}), timeout=10) as response:
-            return response.status, response.read().decode()
-    except urllib.error.HTTPError as error:
-        return error.code, error.read().decode()
 
 
 def websocket_handshake(port, path, origin):
@@ -246,12 +228,15 @@ def test_a_bad_input_is_refused_with_the_error_and_state_unchanged():
         label = driver.find_element(By.CSS_SELECTOR, ".stepper label")
         assert label.get_attribute("for") == stepper.get_attribute("id")
         # Text for the integer stepper, as a page could send it: refused next to the stepper.
-        driver.execute_script("window.reluaApp.send({screen: '', at: [2], input: 'six'})")
+        stepper_at = control_path(driver, "stepper", "Minutes")
+        driver.execute_script("window.reluaApp.send({screen: '', at: arguments[0], input: 'six'})", stepper_at)
         error = wait(driver, lambda d: d.find_element(By.CSS_SELECTOR, ".stepper + .control-error"), "the stepper's error")
         assert error.text, "an empty error"
         screenshot(driver, "app-bad-input.png")
-        # A node that is not there, and a message of bad shape: refused, the connection open.
-        driver.execute_script("window.reluaApp.send({screen: '', at: [9]})")
+        # A node that is not there (one past the root's children), and a message of bad shape:
+        # refused, the connection open.
+        driver.execute_script("const root = window.reluaApp.screens[0].tree;"
+                              "window.reluaApp.send({screen: '', at: [root.children.length]})")
         wait(driver, lambda d: "no node at" in d.find_element(By.ID, "problem").text, "the missing node's error")
         driver.execute_script("window.reluaApp.send({nonsense: true})")
         wait(driver, lambda d: "unknown message" in d.find_element(By.ID, "problem").text, "the bad message's error")
@@ -357,6 +342,21 @@ def test_search_against_the_fake_github():
         server.stdout.close()
 
 
+def test_a_hint_for_the_repl_is_not_on_the_page():
+    # LongLivingEffects' view says what to type in the REPL (relua.ui.replHint): the page leaves it out.
+    app = App("Scripts/Features/CaseStudies/LongLivingEffects.lua")
+    driver = None
+    try:
+        driver = opened(app)
+        wait(driver, lambda d: text_containing(d, "has been taken 0 times"), "the screenshot count")
+        shown = driver.find_element(By.ID, "main").text
+        assert "store:post" not in shown, shown
+    finally:
+        if driver:
+            driver.quit()
+        app.close()
+
+
 def test_inspect_opens_the_inspector_on_the_same_store():
     app = App("Scripts/Features/GuessingGame.lua", "--inspect")
     try:
@@ -378,25 +378,8 @@ def test_sigterm_ends_it_cleanly():
 
 
 def main():
-    only = sys.argv[2] if len(sys.argv) > 2 else ""
-    tests = [(name, value) for name, value in sorted(globals().items()) if name.startswith("test_") and only in name]
-    passed = failed = 0
-    started = time.time()
     print("screenshots in " + SCREENSHOTS)
-    for name, test in tests:
-        began = time.time()
-        try:
-            test()
-            passed += 1
-            print("PASS %s (%.1f s)" % (name[5:].replace("_", " "), time.time() - began))
-        except Exception as error:  # noqa: BLE001 - every failure is reported
-            failed += 1
-            print("FAIL " + name[5:].replace("_", " "))
-            print("   " + str(error).replace("\n", "\n   "))
-        sys.stdout.flush()
-    print("(%.1f s)" % (time.time() - started))
-    print("\n%d passed, %d failed" % (passed, failed))
-    sys.exit(min(failed, 125))
+    run_tests(globals(), sys.argv[2] if len(sys.argv) > 2 else "")
 
 
 if __name__ == "__main__":

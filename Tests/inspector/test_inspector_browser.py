@@ -17,12 +17,9 @@ import sys
 import tempfile
 import threading
 import time
-import urllib.error
-import urllib.request
 
 RELUA = os.path.abspath(sys.argv[1]) if len(sys.argv) > 1 else "relua"
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-TIMEOUT = 20.0
 ADDRESS = r"Inspector: (http://127\.0\.0\.1:(\d+)/\?token=([0-9a-f]{32}))\n"
 SCREENSHOTS = os.environ.get("RELUA_INSPECTOR_SCREENSHOTS") or tempfile.mkdtemp(prefix="relua-inspector-")
 
@@ -30,16 +27,9 @@ SCREENSHOTS = os.environ.get("RELUA_INSPECTOR_SCREENSHOTS") or tempfile.mkdtemp(
 sys.path.insert(0, os.path.join(ROOT, "Tests", "repl"))
 from test_repl import repl, shared_notes_directory  # noqa: E402
 
-try:
-    from selenium import webdriver
-    from selenium.webdriver.chrome.service import Service
-    from selenium.common.exceptions import NoSuchElementException, StaleElementReferenceException
-    from selenium.webdriver.common.by import By
-    from selenium.webdriver.support.ui import Select, WebDriverWait
-except ImportError:
-    print("selenium is missing: sudo apt-get install -y chromium chromium-driver python3-selenium "
-          "(and run this with /usr/bin/python3)")
-    sys.exit(1)
+# Chromium, waiting and the runner: shared with relua app's browser tests.
+sys.path.insert(0, os.path.join(ROOT, "Tests", "browser"))
+from browser_support import By, Select, browser, http_status, opened, run_tests, wait  # noqa: E402
 
 
 def inspected(feature="Scripts/Features/GuessingGame.lua", *more, cwd=ROOT):
@@ -70,44 +60,8 @@ def listening_ports(pid):
     return ports
 
 
-def browser():
-    options = webdriver.ChromeOptions()
-    options.binary_location = "/usr/bin/chromium"
-    for argument in ("--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage",
-                     "--window-size=1280,800", "--no-first-run", "--disable-extensions"):
-        options.add_argument(argument)
-    return webdriver.Chrome(service=Service(executable_path="/usr/bin/chromedriver"), options=options)
-
-
-def status_code(url, headers=None):
-    try:
-        with urllib.request.urlopen(urllib.request.Request(url, headers=headers or {}), timeout=10) as response:
-            return response.status, response.read().decode()
-    except urllib.error.HTTPError as error:
-        return error.code, error.read().decode()
-
-
-def wait(driver, condition, what, timeout=TIMEOUT):
-    # (A part of the page redrawn while the condition reads it leaves it a stale element: try again.)
-    try:
-        return WebDriverWait(driver, timeout, poll_frequency=0.05,
-                             ignored_exceptions=(NoSuchElementException, StaleElementReferenceException)).until(lambda d: condition(d))
-    except Exception:
-        raise AssertionError("the page never showed %s; it shows:\n%s" % (what, driver.find_element(By.TAG_NAME, "body").text[-2000:]))
-
-
 def entry_names(driver):
     return [element.text for element in driver.find_elements(By.CSS_SELECTOR, "#log .entry .name")]
-
-
-def opened(url, downloads=None):
-    """A browser on the page, once it is live (downloads, if given, go to that directory)."""
-    driver = browser()
-    if downloads:
-        driver.execute_cdp_cmd("Browser.setDownloadBehavior", {"behavior": "allow", "downloadPath": downloads})
-    driver.get(url)
-    wait(driver, lambda d: d.find_element(By.ID, "status").text == "live", "the live status")
-    return driver
 
 
 def leaf(driver, path):
@@ -633,12 +587,12 @@ def test_requests_without_the_token_and_foreign_websockets_are_refused():
     other = None
     try:
         base = "http://127.0.0.1:%d" % port
-        assert status_code(url)[0] == 200
+        assert http_status(url)[0] == 200
         for refused in (base + "/", base + "/?token=" + "0" * 32, base + "/app.js", base + "/ws",
                         base + "/nothing-here"):
-            code, body = status_code(refused)
+            code, body = http_status(refused)
             assert code == 403 and "token" in body, (refused, code, body)
-        code, body = status_code(url, {"Host": "evil.example:%d" % port})
+        code, body = http_status(url, {"Host": "evil.example:%d" % port})
         assert code == 403, (code, body)
         # Without the token the browser gets 403 too.
         driver.get(base + "/")
@@ -742,24 +696,7 @@ class QuietPage(http.server.BaseHTTPRequestHandler):
 
 
 def main():
-    only = sys.argv[2] if len(sys.argv) > 2 else ""
-    tests = [(name, value) for name, value in sorted(globals().items()) if name.startswith("test_") and only in name]
-    passed = failed = 0
-    started = time.time()
-    for name, test in tests:
-        began = time.time()
-        try:
-            test()
-            passed += 1
-            print("PASS %s (%.1f s)" % (name[5:].replace("_", " "), time.time() - began))
-        except Exception as error:  # noqa: BLE001 - every failure is reported
-            failed += 1
-            print("FAIL " + name[5:].replace("_", " "))
-            print("   " + str(error).replace("\n", "\n   "))
-        sys.stdout.flush()
-    print("(%.1f s)" % (time.time() - started))
-    print("\n%d passed, %d failed" % (passed, failed))
-    sys.exit(min(failed, 125))
+    run_tests(globals(), sys.argv[2] if len(sys.argv) > 2 else "")
 
 
 if __name__ == "__main__":

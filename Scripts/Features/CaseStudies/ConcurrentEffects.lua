@@ -55,7 +55,7 @@ return feature "ConcurrentEffects" {
     return ui.vstack {
       ("%s %d/%d s   transcript: %q"):format(
         s.isRecording and "Recording" or "Stopped", s.secondsElapsed, s.duration, s.transcript),
-      "(=store:post(\"speech\", \"Hello\"); \".\" ends it)",
+      ui.replHint('(=store:post("speech", "Hello"); "." ends it)'),
       s.isRecording and ui.button("End meeting", "endMeetingTapped") or ui.button("Start", "onTask"),
     }
   end,

@@ -27,7 +27,7 @@ return feature "LongLivingEffects" {
   view = function(s)
     return ui.vstack {
       ui.text(("A screenshot of this screen has been taken %d times."):format(s.screenshotCount)),
-      "(=store:post(\"userDidTakeScreenshot\"))",
+      ui.replHint('(=store:post("userDidTakeScreenshot"))'),
     }
   end,
 }

@@ -15,7 +15,7 @@ local RepositoryRow = relua.feature "RepositoryRow" {
   view = function(s)
     local r = s.repository
     return ui.hstack {
-      ui.toggle("♥", ui.binding.liked),
+      ui.toggle("♥ Like", ui.binding.liked),
       ui.link(("%s  ★%d  %s"):format(r.full_name or "?", r.stargazers_count or 0, r.language or ""), "tapped"),
     }
   end,

@@ -147,7 +147,7 @@ local RecordMeeting = feature "RecordMeeting" {
         speaker and (speaker.name == "" and "(no name)" or speaker.name) or "?"),
       ("  Transcript: %s"):format(s.transcript == "" and "(nothing heard)" or s.transcript),
       ui.hstack { ui.button("Next speaker", "nextButtonTapped"), ui.button("End meeting", "endMeetingButtonTapped") },
-      '(=store:post("speech", "what was said so far"))',
+      ui.replHint('(=store:post("speech", "what was said so far"))'),
     }
   end,
 }

@@ -180,6 +180,10 @@ function M.section(title, list)
   return node("section", { title = checkText("section", "its title", title), children = children("section", list) })
 end
 
+--- Text for the REPL only: what to type there (`(=store:post("userDidTakeScreenshot"))`). The REPL
+--- shows it as text; a page or a native view leaves it out.
+function M.replHint(text) return node("replHint", { text = checkText("replHint", "its text", text) }) end
+
 --- An image by URL; a terminal shows its alt text.
 function M.image(url, alt)
   return node("image", { url = checkText("image", "its URL", url), alt = checkText("image", "its alt text", alt) })

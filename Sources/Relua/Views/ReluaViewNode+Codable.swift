@@ -22,6 +22,7 @@ extension ReluaViewNode: Codable {
     case .section: "section"
     case .image: "image"
     case .toolbar: "toolbar"
+    case .replHint: "replHint"
     }
   }
 
@@ -46,6 +47,7 @@ extension ReluaViewNode: Codable {
     case "list": self = .list(try container.decode([ReluaViewRow].self, forKey: .rows))
     case "section": self = .section(title: try string(.title), children: try container.decode([ReluaViewNode].self, forKey: .children))
     case "image": self = .image(url: try string(.url), alt: try string(.alt))
+    case "replHint": self = .replHint(try string(.text))
     case "toolbar":
       self = .toolbar(screen: try container.decodeIfPresent(String.self, forKey: .screen) ?? "", items: try container.decode([ReluaViewNode].self, forKey: .children))
     default:
@@ -58,7 +60,7 @@ extension ReluaViewNode: Codable {
     var container = encoder.container(keyedBy: CodingKeys.self)
     try container.encode(kind, forKey: .kind)
     switch self {
-    case .text(let text): try container.encode(text, forKey: .text)
+    case .text(let text), .replHint(let text): try container.encode(text, forKey: .text)
     case .vstack(let nodes), .hstack(let nodes): try container.encode(nodes, forKey: .children)
     case .button(let label, let action), .link(let label, let action):
       try container.encode(label, forKey: .label)

@@ -17,7 +17,7 @@ extension ReluaViewNode {
       command(action.path) + (action.payload.isNull ? "" : " " + action.payload.luaLiteral())
     }
     switch self {
-    case .text(let text):
+    case .text(let text), .replHint(let text):
       return text.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
     case .vstack(let nodes):
       return nodes.flatMap { $0.lines(prefix) }

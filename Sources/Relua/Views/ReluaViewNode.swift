@@ -42,6 +42,10 @@ public indirect enum ReluaViewNode: Sendable, Equatable {
   /// renderer draws nothing for it where it stands; ``ReluaStore/view(of:)`` puts it (as an own
   /// bar) at the top of that screen's tree while the screen is shown.
   case toolbar(screen: String, items: [ReluaViewNode])
+  /// Text for the REPL only (`relua.ui.replHint`): what to type there, e.g.
+  /// `(=store:post("userDidTakeScreenshot"))`. The REPL and ``terminalText(screenPrefix:)`` show
+  /// it as text; a page or a native view draws nothing for it (nobody types there).
+  case replHint(String)
 
   /// The nodes right below this one (a list's rows' contents).
   public var children: [ReluaViewNode] {

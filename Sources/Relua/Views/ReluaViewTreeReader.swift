@@ -166,6 +166,7 @@ struct ReluaViewTreeReader {
       return .picker(label: try text("label"), binding: try binding(), options: texts)
     case "section": return .section(title: try text("title"), children: try children())
     case "image": return .image(url: try text("url"), alt: try text("alt"))
+    case "replHint": return .replHint(try text("text"))
     case "toolbar":
       let target: String = {
         _ = Self.pushField("screen", of: index, stack)
@@ -233,7 +234,7 @@ struct ReluaViewTreeReader {
       }
       return try forEachRows(key: key, of: rowFeature, view: view, owner: owner, stack, prefix: prefix, state: state, depth: depth, at: place)
     default:
-      throw fail("has an unknown kind '\(kind)' (text, vstack, hstack, button, link, textField, toggle, stepper, picker, list, section, image, scope, toolbar, forEach)", at: place)
+      throw fail("has an unknown kind '\(kind)' (text, vstack, hstack, button, link, textField, toggle, stepper, picker, list, section, image, scope, toolbar, forEach, replHint)", at: place)
     }
   }
   /// The feature of `owner`'s `relua.forEach(key, …)` child, if it has one.

@@ -756,7 +756,7 @@ function relua.recordedCalls(calls) end
 ---A node of a view's tree (docs/DSL.md, "Views"): built by `relua.ui`, drawn by the REPL as text
 ---and by a Swift program as `ReluaViewNode`.
 ---@class relua.ui.Node
----@field kind "text"|"vstack"|"hstack"|"button"|"link"|"textField"|"toggle"|"stepper"|"picker"|"list"|"section"|"image"|"scope"|"toolbar"
+---@field kind "text"|"vstack"|"hstack"|"button"|"link"|"textField"|"toggle"|"stepper"|"picker"|"list"|"section"|"image"|"scope"|"toolbar"|"replHint"
 
 ---A field a control is bound to: `relua.ui.binding.title`, `relua.ui.binding.syncUp.title`, a
 ---field of a list's element by its id: `relua.ui.binding.syncUp.attendees:at(id).name`.
@@ -847,6 +847,12 @@ function relua.ui.forEach(key, feature) end
 ---@param children relua.ui.Child[]
 ---@return relua.ui.Node
 function relua.ui.section(title, children) end
+
+---Text for the REPL only: what to type there (`(=store:post("userDidTakeScreenshot"))`). The REPL
+---shows it as text; a page or a native view leaves it out.
+---@param text string
+---@return relua.ui.Node
+function relua.ui.replHint(text) end
 
 ---An image by URL; a terminal shows its alt text.
 ---@param url string

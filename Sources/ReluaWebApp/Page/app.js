@@ -356,6 +356,12 @@ function build(node, screen, isRoot) {
       for (const row of node.rows) element.append(renderRow(row, screen));
       return element;
     }
+    case "replHint": {
+      // What to type in the REPL (relua.ui.replHint): nothing to show on a page, a place kept.
+      const element = create("span");
+      element.hidden = true;
+      return element;
+    }
     case "image": {
       const element = create("img");
       element.src = node.url;
@@ -426,6 +432,8 @@ function reconcile(old, next, screen) {
     case "picker":
       element.querySelector("span").textContent = next.label;
       fillOptions(element.querySelector("select"), next);
+      return keep();
+    case "replHint":
       return keep();
     case "image":
       if (element.getAttribute("src") !== next.url) element.src = next.url;
