@@ -221,6 +221,21 @@ describe("views as a tree", function()
     -- Kept past its call, the state it was given is no longer live (as a reducer's).
     expect(function() return seen.count end).to_error("state can only change inside a reducer")
   end)
+
+  it("a view that sends is refused at its line, the store unchanged", function()
+    local store
+    local Sender = feature "Sender" {
+      state = { n = 0 }, actions = { inc = {} },
+      reduce = on { inc = function(s) s.n = s.n + 1 end },
+      view = function(s)
+        store:send("inc")
+        return ui.text("n " .. s.n)
+      end,
+    }
+    store = relua.Store(Sender)
+    expect(function() store:view() end).to_error("views_test.lua:231: store:send(\"inc\") was called from inside a view")
+    expect(store:state().n).to_be(0)
+  end)
 end)
 
 describe("a toolbar (TCA's .toolbar)", function()

@@ -11,6 +11,11 @@ extension LuaStoreObject {
   func sendFromAnotherStoresReducer(fromLua L: LuaRawStack) throws -> Int32 {
     let place = L.scriptLocation ?? "store:send"
     let name = L.type(at: 2) == .string ? L.stringBytes(at: 2).map { String(decoding: $0, as: UTF8.self) } ?? "?" : "?"
+    if views.isDrawing {
+      throw LuaError.runtime(
+        message: "\(place): store:send(\"\(name)\") was called from inside a view: a view draws the state and sends nothing (a ui.button or a bound control sends its action when it is worked)",
+        traceback: nil)
+    }
     store.warn(
       "\(place): store:send(\"\(name)\") was called from inside a reducer (a re-entrant send) of another store. Return an effect instead (Effect.run, which may send to this store); TCA 1.25 warns of this too and will refuse it.")
     throw LuaError.runtime(

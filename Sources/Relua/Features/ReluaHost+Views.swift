@@ -44,8 +44,12 @@ extension ReluaHost {
     guard !views.isActive else { return try body(try lua.call(view, lua.value(state)).first) }
     var session = state
     try views.openSession(moving: &session)
+    views.isDrawing = true
     // Undone whatever happens: the state the view saw is never kept, written or not.
-    defer { views.abortSession(returningTo: &session) }
+    defer {
+      views.isDrawing = false
+      views.abortSession(returningTo: &session)
+    }
     let argument = try StateSession(host: views).view()
     return try body(try lua.call(view, argument).first)
   }

@@ -34,6 +34,8 @@ package final class StateViews {
   @exclusivity(unchecked) var undoLog = StateUndoLog()
   /// Whether a transaction is open.
   @exclusivity(unchecked) package private(set) var inTransaction = false
+  /// Whether the running session is a view's (`view(state)` drawing a screen), for messages.
+  package var isDrawing = false
   /// The path of a session's own state: an empty path with storage of its own (a literal `[]` is
   /// the runtime's shared empty array, whose retains all take the slow path).
   let rootPath: ValuePath = {
