@@ -15,8 +15,10 @@ extension ReluaStore {
 
   /// The tree of the screen on top (see ``view(of:)``).
   public func topView() throws -> ReluaViewNode? {
-    guard let top = screens.last else { return nil }
-    return try view(of: top)
+    // The screens listed once (not once for the top and again to find it).
+    let screens = FeatureScreens.screens(of: feature, state: state)
+    guard let top = screens.last, top.alertStyle == nil else { return nil }
+    return try object.host.screenTree(top, in: screens)
   }
 
   /// Works a control of a tree: a button or link sends its action with its payload; a text
