@@ -287,10 +287,12 @@ struct ReluaViewTreeReader {
       guard nodeCount <= Self.maxNodes else { throw fail("has more than \(Self.maxNodes) nodes", at: { "the tree" }) }
     }
 
-    if group.feature === rowFeature, let changed = Self.positionsChanged(from: group.elements, to: elements),
-       case let redrawn = changed.filter({ !group.elements[$0].isIdentical(to: elements[$0]) && group.elements[$0] != elements[$0] }),
-       redrawn.allSatisfy({ IdentifiedValues.id(of: elements[$0]) == group.rows[$0].id }) {
-      // Each element at its place: the rows of the others are kept as they are.
+    if group.feature === rowFeature, let differing = Self.positionsChanged(from: group.elements, to: elements),
+       case let changed = differing.filter({ !group.elements[$0].isIdentical(to: elements[$0]) }),
+       changed.allSatisfy({ IdentifiedValues.id(of: elements[$0]) == group.rows[$0].id }) {
+      // Every element at its row's place: only the changed ones are drawn (an equal one is not),
+      // the other rows are kept as they are.
+      let redrawn = changed.filter { group.elements[$0] != elements[$0] }
       try countReused(redrawn.reduce(group.totalNodes) { $0 - group.nodeCounts[$1] })
       for position in redrawn {
         let (row, nodes) = try draw(elements[position], id: group.rows[position].id, at: position)
