@@ -12,8 +12,8 @@ package final class ReluaViewRowCache {
 
   /// The rows of one forEach node's last read, position by position.
   struct Group {
-    /// The collection's elements the rows were drawn from: the state's own array (one reference;
-    /// it keeps every element alive, so a storage compared against it is never a freed one).
+    /// The elements the rows were drawn from, in an array of the cache's own (see ``copy(of:)``);
+    /// it keeps each element alive, so a storage compared against it is never a freed one.
     var elements: [Value]
     /// The feature whose `view` drew the rows.
     var feature: FeatureDefinition?
@@ -31,6 +31,15 @@ package final class ReluaViewRowCache {
       self.rows = rows
       self.nodeCounts = nodeCounts
       self.totalNodes = nodeCounts.reduce(0, +)
+    }
+
+    /// `elements` in a new array: holding the state's own array would make the next send that
+    /// changes the collection copy it whole (it would no longer be the state's alone).
+    static func copy(of elements: [Value]) -> [Value] {
+      var copy: [Value] = []
+      copy.reserveCapacity(elements.count)
+      copy.append(contentsOf: elements)
+      return copy
     }
 
     /// The position of the row drawn from `element` itself (shared storage) at `position`.

@@ -300,7 +300,7 @@ struct ReluaViewTreeReader {
         group.totalNodes += nodes - group.nodeCounts[position]
         group.nodeCounts[position] = nodes
       }
-      group.elements = elements
+      for position in differing { group.elements[position] = elements[position] }
       cache.keep(group, as: groupKey, drawn: redrawn.count, reused: elements.count - redrawn.count)
       return .list(group.rows)
     }
@@ -330,7 +330,8 @@ struct ReluaViewTreeReader {
       nodeCounts.append(nodes)
       drawn += 1
     }
-    let read = ReluaViewRowCache.Group(elements: elements, feature: rowFeature, rows: ReluaViewRows(rows), nodeCounts: nodeCounts)
+    let read = ReluaViewRowCache.Group(
+      elements: ReluaViewRowCache.Group.copy(of: elements), feature: rowFeature, rows: ReluaViewRows(rows), nodeCounts: nodeCounts)
     cache.keep(read, as: groupKey, drawn: drawn, reused: rows.count - drawn)
     return .list(read.rows)
   }
