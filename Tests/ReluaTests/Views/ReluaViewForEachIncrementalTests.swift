@@ -71,7 +71,7 @@ final class ReluaViewForEachIncrementalTests: XCTestCase {
     return relua.host.viewRowCache.drawn - drawnBefore
   }
 
-  func testOneChangedElementOfAHundredDrawsOneRow() throws {
+  func testOneChangedElementOfAHundredDrawsOneRow() async throws {
     XCTAssertEqual(relua.host.viewRowCache.drawn, 100)
     XCTAssertEqual(try drawnAfter("rows[id=40].rename", .string("Forty")), 1)
     XCTAssertEqual(try drawnAfter("rows[id=1].rename", .string("One")), 1)
@@ -79,12 +79,17 @@ final class ReluaViewForEachIncrementalTests: XCTestCase {
     let before = try XCTUnwrap(tree)
     XCTAssertEqual(try drawnAfter("rows[id=33].rename", .string("Thirty-three")), 1)
     XCTAssertEqual(ReluaViewPatch.changes(from: before, to: tree), [.replace(at: [1, 32, 0], node: .text("Thirty-three"))])
+    // Read in place: the new rows share every chunk with the last read's but the changed row's.
+    guard case .vstack(let old) = before, case .list(let oldRows) = old[1], case .vstack(let new) = tree, case .list(let newRows) = new[1] else {
+      return XCTFail("not the list drawn: \(tree!)")
+    }
+    XCTAssertEqual(oldRows.positionsNotShared(with: newRows), [32..<64])
     // No change: nothing drawn, the same rows.
     XCTAssertEqual(try XCTUnwrap(try store.topView()), tree)
     XCTAssertEqual(relua.host.viewRowCache.drawn, 104)
   }
 
-  func testReorderInsertRemoveAndReplaceFallBack() throws {
+  func testReorderInsertRemoveAndReplaceFallBack() async throws {
     XCTAssertEqual(try drawnAfter("reverse"), 0, "moved rows are found by id")
     XCTAssertEqual(try drawnAfter("insert"), 1)
     XCTAssertEqual(try drawnAfter("removeFirst"), 0)
@@ -95,14 +100,14 @@ final class ReluaViewForEachIncrementalTests: XCTestCase {
     XCTAssertEqual(try drawnAfter("fill", .integer(1)), 100, "the same ids, every element changed: each drawn in place")
   }
 
-  func testAReloadedFeatureDrawsEveryRow() throws {
+  func testAReloadedFeatureDrawsEveryRow() async throws {
     let reloaded = try relua.makeStore(try relua.loadFeature(source: Self.feature, name: "List.lua"), state: store.state)
     let drawnBefore = relua.host.viewRowCache.drawn
     XCTAssertEqual(try reloaded.topView(), tree)
     XCTAssertEqual(relua.host.viewRowCache.drawn - drawnBefore, 100)
   }
 
-  func testTheNodeLimitHoldsWhenOneRowGrows() throws {
+  func testTheNodeLimitHoldsWhenOneRowGrows() async throws {
     // 100 rows of 1,993 nodes (a vstack, a text, a button, 1,990 lines): 199,300, and the
     // screen's vstack, its text and the forEach node. One row 1,000 lines longer is over 200,000.
     XCTAssertEqual(try drawnAfter("fill", .integer(1_990)), 100)
@@ -114,7 +119,7 @@ final class ReluaViewForEachIncrementalTests: XCTestCase {
     XCTAssertEqual(try XCTUnwrap(try store.topView()), tree)
   }
 
-  func testTheNodeLimitFailsAForEachOverTooManyNodes() throws {
+  func testTheNodeLimitFailsAForEachOverTooManyNodes() async throws {
     try store.send("fill", .integer(2_100))
     XCTAssertThrowsError(try store.topView()) { error in
       XCTAssertTrue("\(error)".contains("has more than 200000 nodes"), "\(error)")
@@ -123,7 +128,7 @@ final class ReluaViewForEachIncrementalTests: XCTestCase {
 
   /// The element compare behind the incremental read: equal bits are the same value; a copy of
   /// a collection with one element changed differs at that position only.
-  func testPositionsChangedFindsTheChangedElementOnly() throws {
+  func testPositionsChangedFindsTheChangedElementOnly() async throws {
     let elements: [Value] = (1...100).map { ["id": .integer(Int64($0)), "title": .string("Row \($0)")] }
     XCTAssertEqual(ReluaViewTreeReader.positionsChanged(from: elements, to: elements), [])
     var changed = elements
