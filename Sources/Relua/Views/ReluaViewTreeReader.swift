@@ -340,33 +340,47 @@ struct ReluaViewTreeReader {
   /// the counts differ). Equal bits are the same value (the same scalars, the same storage: `old`
   /// keeps its elements alive, so no storage in it was freed and reused); different bits may still
   /// be the same value (bytes a case does not use), which the caller checks for those positions.
-  /// One pass of loads: no reference is taken, nothing is hashed.
-  static func positionsChanged(from old: [Value], to new: [Value]) -> [Int]? {
+  /// One pass of loads, a block of elements at a time: no reference is taken, nothing is hashed.
+  nonisolated static func positionsChanged(from old: [Value], to new: [Value]) -> [Int]? {
     guard old.count == new.count else { return nil }
+    let count = old.count
     return old.withUnsafeBytes { old in
       new.withUnsafeBytes { new -> [Int] in
         guard let a = old.baseAddress, let b = new.baseAddress, a != b else { return [] }
-        let stride = MemoryLayout<Value>.stride, size = MemoryLayout<Value>.size
+        let stride = MemoryLayout<Value>.stride, size = MemoryLayout<Value>.size, block = 8
         var changed: [Int] = []
-        for position in 0..<(old.count / stride) where !sameBytes(a + position * stride, b + position * stride, size) {
-          changed.append(position)
+        var start = 0
+        while start < count {
+          let end = Swift.min(start &+ block, count)
+          // The block's bytes, padding included (a difference there is sorted out element by element).
+          if !sameBytes(a + start &* stride, b + start &* stride, (end &- start) &* stride) {
+            for position in start..<end where !sameBytes(a + position &* stride, b + position &* stride, size) {
+              changed.append(position)
+            }
+          }
+          start = end
         }
         return changed
       }
     }
   }
 
+  /// Whether `count` bytes at `a` and `b` are equal: 16 bytes at a time, no early exit and no
+  /// overflow check in the loop, so it compiles to vector loads, xor and or.
   @inline(__always)
-  private static func sameBytes(_ a: UnsafeRawPointer, _ b: UnsafeRawPointer, _ size: Int) -> Bool {
+  private nonisolated static func sameBytes(_ a: UnsafeRawPointer, _ b: UnsafeRawPointer, _ count: Int) -> Bool {
+    var difference = SIMD2<UInt64>()
     var offset = 0
-    while offset + 8 <= size {
-      guard a.load(fromByteOffset: offset, as: UInt64.self) == b.load(fromByteOffset: offset, as: UInt64.self) else { return false }
-      offset += 8
+    while offset &+ 16 <= count {
+      difference |= a.loadUnaligned(fromByteOffset: offset, as: SIMD2<UInt64>.self)
+        ^ b.loadUnaligned(fromByteOffset: offset, as: SIMD2<UInt64>.self)
+      offset &+= 16
     }
-    while offset < size {
-      guard a.load(fromByteOffset: offset, as: UInt8.self) == b.load(fromByteOffset: offset, as: UInt8.self) else { return false }
-      offset += 1
+    var tail: UInt8 = 0
+    while offset < count {
+      tail |= a.load(fromByteOffset: offset, as: UInt8.self) ^ b.load(fromByteOffset: offset, as: UInt8.self)
+      offset &+= 1
     }
-    return true
+    return difference == SIMD2() && tail == 0
   }
 }
