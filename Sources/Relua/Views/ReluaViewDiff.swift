@@ -72,7 +72,8 @@ enum ReluaViewDiff {
   }
 
   /// Whether a kept row's content is unchanged: O(1) for a row the reader reused (its revision),
-  /// so a forEach list with one changed row costs a check per row and that row's diff.
+  /// so a forEach list with one changed row costs a check per row of its chunk (the chunks the
+  /// two lists share are not looked at) and that row's diff.
   @inline(__always)
   private static func sameContent(_ a: ReluaViewRow, _ b: ReluaViewRow) -> Bool {
     if let revision = a.revision, revision == b.revision { return true }
