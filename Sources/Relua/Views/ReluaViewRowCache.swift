@@ -76,6 +76,9 @@ package final class ReluaViewRowCache {
   private var lastRevision: UInt64 = 0
   /// How many rows were drawn by calling Lua, and how many reused (for tests and benchmarks).
   package private(set) var drawn = 0, reused = 0
+  /// How many elements were looked at one by one (identity, id, ==): every element of a read that
+  /// matched by position or id, only those whose bits differed in one read in place (for tests).
+  package private(set) var examined = 0
 
   package init() {}
 
@@ -86,16 +89,17 @@ package final class ReluaViewRowCache {
   }
 
   /// The rows of `key`'s last read, taken out of the cache (so that changing them copies nothing
-  /// the cache still holds); ``keep(_:as:drawn:reused:)`` puts the new ones back. A read that
+  /// the cache still holds); ``keep(_:as:drawn:reused:examined:)`` puts the new ones back. A read that
   /// fails leaves the group out: the next read draws every row again.
   func take(_ key: GroupKey) -> Group { groups.removeValue(forKey: key) ?? Group() }
 
   /// Keeps `group` (the rows just read) as `key`'s only rows.
-  func keep(_ group: Group, as key: GroupKey, drawn: Int, reused: Int) {
+  func keep(_ group: Group, as key: GroupKey, drawn: Int, reused: Int, examined: Int) {
     if groups.count >= Self.maxGroups { groups.removeAll() }
     groups[key] = group
     self.drawn += drawn
     self.reused += reused
+    self.examined += examined
   }
 
   /// Forgets every row (a reload of the feature code).

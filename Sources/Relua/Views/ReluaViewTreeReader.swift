@@ -301,7 +301,7 @@ struct ReluaViewTreeReader {
         group.nodeCounts[position] = nodes
       }
       for position in differing { group.elements[position] = elements[position] }
-      cache.keep(group, as: groupKey, drawn: redrawn.count, reused: elements.count - redrawn.count)
+      cache.keep(group, as: groupKey, drawn: redrawn.count, reused: elements.count - redrawn.count, examined: differing.count)
       return .list(group.rows)
     }
 
@@ -332,7 +332,7 @@ struct ReluaViewTreeReader {
     }
     let read = ReluaViewRowCache.Group(
       elements: ReluaViewRowCache.Group.copy(of: elements), feature: rowFeature, rows: ReluaViewRows(rows), nodeCounts: nodeCounts)
-    cache.keep(read, as: groupKey, drawn: drawn, reused: rows.count - drawn)
+    cache.keep(read, as: groupKey, drawn: drawn, reused: rows.count - drawn, examined: elements.count)
     return .list(read.rows)
   }
 

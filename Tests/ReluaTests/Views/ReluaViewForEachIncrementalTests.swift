@@ -73,7 +73,10 @@ final class ReluaViewForEachIncrementalTests: XCTestCase {
 
   func testOneChangedElementOfAHundredDrawsOneRow() async throws {
     XCTAssertEqual(relua.host.viewRowCache.drawn, 100)
+    let examined = relua.host.viewRowCache.examined
     XCTAssertEqual(try drawnAfter("rows[id=40].rename", .string("Forty")), 1)
+    // The other 99 elements were found unchanged by their bits alone, no one looked at.
+    XCTAssertEqual(relua.host.viewRowCache.examined - examined, 1)
     XCTAssertEqual(try drawnAfter("rows[id=1].rename", .string("One")), 1)
     XCTAssertEqual(try drawnAfter("rows[id=100].rename", .string("Hundred")), 1)
     let before = try XCTUnwrap(tree)
