@@ -15,6 +15,8 @@ import Relua
 ///   revision. Goal: ≤ 10 ×.
 /// - `views.read.1000`, `views.diff.1000`: its two parts alone (reading the tree of the same state
 ///   again; diffing two trees one row apart), for the profile.
+/// - `views.diff.1000.forEach`: the diff alone of two forEach trees one row apart, as the reader
+///   gives them (rows sharing all chunks but the changed row's: only that chunk is compared).
 /// - `views.patch.bytes` (a size, not a time): the patch JSON a page receives for that change,
 ///   over the changed row's node JSON. Goal: ≤ 2 × (`measureViewPatchSize` prints both sizes).
 @MainActor
@@ -48,6 +50,16 @@ func registerViewBenchmarks(_ suite: BenchmarkSuite) {
     let (runtime, store) = makeViewStore(rows: 1_000)
     return { n in
       for _ in 0..<n { blackHole(try! store.topView()!) }
+      blackHole(runtime)
+    }
+  }
+  suite.add("views.diff.1000.forEach", iterations: 2_000) {
+    let (runtime, store) = makeViewStore(rows: 1_000, forEach: true)
+    let before = try! store.topView()!
+    try! store.send("rows[id=500].toggle")
+    let after = try! store.topView()!
+    return { n in
+      for _ in 0..<n { blackHole(ReluaViewPatch.changes(from: before, to: after)) }
       blackHole(runtime)
     }
   }

@@ -29,13 +29,15 @@ enum ReluaViewDiff {
   /// A keyed diff of two lists' rows; false when an id repeats in either (then the list is replaced).
   /// A kept row whose content changed is patched inside, unless its content is replaced whole
   /// anyway (then it travels in the `rows` patch, as a new row does).
-  private static func rows(_ a: [ReluaViewRow], _ b: [ReluaViewRow], path: inout [Int], into patches: inout [ReluaViewPatch]) -> Bool {
-    if a.count == b.count, zip(a, b).allSatisfy({ $0.id == $1.id }) {
+  private static func rows(_ a: ReluaViewRows, _ b: ReluaViewRows, path: inout [Int], into patches: inout [ReluaViewPatch]) -> Bool {
+    // Chunks the two lists share hold the same rows: only the others are compared.
+    if a.count == b.count, case let changed = a.positionsNotShared(with: b),
+       changed.allSatisfy({ $0.allSatisfy { a[$0].id == b[$0].id } }) {
       // The same ids in the same order (the common case: a row changed inside): rows compared by
       // position. A row sent whole names its id, so then no id may repeat.
       var whole: [ReluaViewRow] = []
       var inside: [ReluaViewPatch] = []
-      for position in b.indices where !sameContent(a[position], b[position]) {
+      for position in changed.joined() where !sameContent(a[position], b[position]) {
         changedRow(from: a[position].content, to: b[position], at: position, path: &path, whole: &whole, inside: &inside)
       }
       if !whole.isEmpty {
@@ -70,7 +72,8 @@ enum ReluaViewDiff {
   }
 
   /// Whether a kept row's content is unchanged: O(1) for a row the reader reused (its revision),
-  /// so a forEach list with one changed row costs a check per row and that row's diff.
+  /// so a forEach list with one changed row costs a check per row of its chunk (the chunks the
+  /// two lists share are not looked at) and that row's diff.
   @inline(__always)
   private static func sameContent(_ a: ReluaViewRow, _ b: ReluaViewRow) -> Bool {
     if let revision = a.revision, revision == b.revision { return true }

@@ -44,7 +44,7 @@ extension ReluaViewNode: Codable {
       self = .picker(
         label: try string(.label), binding: try container.decode(ReluaViewBinding.self, forKey: .binding),
         options: try container.decode([String].self, forKey: .options))
-    case "list": self = .list(try container.decode([ReluaViewRow].self, forKey: .rows))
+    case "list": self = .list(try container.decode(ReluaViewRows.self, forKey: .rows))
     case "section": self = .section(title: try string(.title), children: try container.decode([ReluaViewNode].self, forKey: .children))
     case "image": self = .image(url: try string(.url), alt: try string(.alt))
     case "replHint": self = .replHint(try string(.text))

@@ -58,7 +58,7 @@ extension ReluaViewNode {
     }
   }
 
-  private static func rows(_ old: [ReluaViewRow], ids: [Value]?, rows: [ReluaViewRow], at: [Int]) throws -> [ReluaViewRow] {
+  private static func rows(_ old: ReluaViewRows, ids: [Value]?, rows: [ReluaViewRow], at: [Int]) throws -> ReluaViewRows {
     var given: [Value: ReluaViewNode] = [:]
     for row in rows where given.updateValue(row.content, forKey: row.id) != nil {
       throw ReluaViewPatchError("the rows patch at \(at) gives row \(row.id.luaLiteral()) twice")
@@ -81,12 +81,12 @@ extension ReluaViewNode {
     var kept: [Value: ReluaViewNode] = [:]
     for row in old where kept[row.id] == nil { kept[row.id] = row.content }
     var seen = Set<Value>()
-    return try ids.map { id in
+    return ReluaViewRows(try ids.map { id in
       guard seen.insert(id).inserted else { throw ReluaViewPatchError("the rows patch at \(at) lists id \(id.luaLiteral()) twice") }
       guard let content = given[id] ?? kept[id] else {
         throw ReluaViewPatchError("the rows patch at \(at) adds row \(id.luaLiteral()) without its content")
       }
       return ReluaViewRow(id: id, content: content)
-    }
+    })
   }
 }

@@ -31,7 +31,7 @@ public indirect enum ReluaViewNode: Sendable, Equatable {
   /// One of `options` for a text field.
   case picker(label: String, binding: ReluaViewBinding, options: [String])
   /// Rows of an identified collection, in order.
-  case list([ReluaViewRow])
+  case list(ReluaViewRows)
   /// A titled group.
   case section(title: String, children: [ReluaViewNode])
   /// An image by URL; `alt` is what a terminal shows.

@@ -3,65 +3,67 @@
 ///
 /// A group is one forEach node of one screen (the screen's feature, its action prefix and the
 /// collection's key); it holds the rows of its last read only, so it never outgrows its
-/// collection. Entries carry the row feature they were drawn by: a reloaded feature (a new
+/// collection. A group carries the row feature its rows were drawn by: a reloaded feature (a new
 /// ``FeatureDefinition``) never reuses a row the old code drew.
 @MainActor
 package final class ReluaViewRowCache {
   /// More forEach nodes than any set of screens shows at once: past it, the cache starts over.
   static let maxGroups = 256
 
-  /// One row as it was drawn (a class: a reused row's entry is one retain, not one per field).
-  final class Entry {
-    /// The element the row was drawn from.
-    let element: Value
-    /// The feature whose `view` drew it.
-    let feature: FeatureDefinition
-    /// The row, its `revision` set.
-    let row: ReluaViewRow
-    /// The nodes in it (counted against the reader's limit when reused).
-    let nodeCount: Int
-
-    init(element: Value, feature: FeatureDefinition, row: ReluaViewRow, nodeCount: Int) {
-      self.element = element
-      self.feature = feature
-      self.row = row
-      self.nodeCount = nodeCount
-    }
-  }
-
-  /// The rows of one forEach node's last read, in order. Looked up by position first (an
-  /// unchanged element is at the same place and shares its storage: no hashing); by id, through
-  /// an index made on first need, when the collection was reordered or grew.
+  /// The rows of one forEach node's last read, position by position.
   struct Group {
-    let entries: [Entry]
+    /// The elements the rows were drawn from, in an array of the cache's own (see ``copy(of:)``);
+    /// it keeps each element alive, so a storage compared against it is never a freed one.
+    var elements: [Value]
+    /// The feature whose `view` drew the rows.
+    var feature: FeatureDefinition?
+    /// The rows returned, each with its `revision`; shares its chunks with the tree returned.
+    var rows: ReluaViewRows
+    /// The nodes in each row (counted against the reader's limit when reused), and their sum.
+    var nodeCounts: [Int]
+    var totalNodes: Int
+    /// The rows' positions by id: made on first need, when the collection was reordered or grew.
     private var index: [Value: Int]?
 
-    init(entries: [Entry]) { self.entries = entries }
-
-    /// The entry at `position` if it was drawn from `element` itself (shared storage).
-    @inline(__always)
-    func identical(at position: Int, _ element: Value, _ feature: FeatureDefinition) -> Entry? {
-      guard position < entries.count else { return nil }
-      let entry = entries[position]
-      return entry.feature === feature && entry.element.isIdentical(to: element) ? entry : nil
+    init(elements: [Value] = [], feature: FeatureDefinition? = nil, rows: ReluaViewRows = [], nodeCounts: [Int] = []) {
+      self.elements = elements
+      self.feature = feature
+      self.rows = rows
+      self.nodeCounts = nodeCounts
+      self.totalNodes = nodeCounts.reduce(0, +)
     }
 
-    /// The entry of the element with `id`, if it was drawn from an equal element: the one at
-    /// `position` when its id is that (a changed element in place: no index made).
-    mutating func equal(id: Value, at position: Int, _ element: Value, _ feature: FeatureDefinition) -> Entry? {
-      if position < entries.count, entries[position].row.id == id { return reusable(entries[position], element, feature) }
+    /// `elements` in a new array: holding the state's own array would make the next send that
+    /// changes the collection copy it whole (it would no longer be the state's alone).
+    static func copy(of elements: [Value]) -> [Value] {
+      var copy: [Value] = []
+      copy.reserveCapacity(elements.count)
+      copy.append(contentsOf: elements)
+      return copy
+    }
+
+    /// The position of the row drawn from `element` itself (shared storage) at `position`.
+    @inline(__always)
+    func identical(at position: Int, _ element: Value) -> Int? {
+      position < elements.count && elements[position].isIdentical(to: element) ? position : nil
+    }
+
+    /// The position of the row with `id`, if it was drawn from an element equal to `element`:
+    /// the one at `position` when its id is that (a changed element in place: no index made).
+    mutating func equal(id: Value, at position: Int, _ element: Value) -> Int? {
+      if position < rows.count, rows[position].id == id { return reusable(position, element) }
       if index == nil {
         var made: [Value: Int] = [:]
-        made.reserveCapacity(entries.count)
-        for (position, entry) in entries.enumerated() { made[entry.row.id] = position }
+        made.reserveCapacity(rows.count)
+        for (position, row) in rows.enumerated() { made[row.id] = position }
         index = made
       }
       guard let found = index?[id] else { return nil }
-      return reusable(entries[found], element, feature)
+      return reusable(found, element)
     }
 
-    private func reusable(_ entry: Entry, _ element: Value, _ feature: FeatureDefinition) -> Entry? {
-      entry.feature === feature && (entry.element.isIdentical(to: element) || entry.element == element) ? entry : nil
+    private func reusable(_ position: Int, _ element: Value) -> Int? {
+      elements[position].isIdentical(to: element) || elements[position] == element ? position : nil
     }
   }
 
@@ -74,6 +76,9 @@ package final class ReluaViewRowCache {
   private var lastRevision: UInt64 = 0
   /// How many rows were drawn by calling Lua, and how many reused (for tests and benchmarks).
   package private(set) var drawn = 0, reused = 0
+  /// How many elements were looked at one by one (identity, id, ==): every element of a read that
+  /// matched by position or id, only those whose bits differed in one read in place (for tests).
+  package private(set) var examined = 0
 
   package init() {}
 
@@ -83,15 +88,18 @@ package final class ReluaViewRowCache {
     return lastRevision
   }
 
-  /// The rows of `key`'s last read.
-  func group(_ key: GroupKey) -> Group { groups[key] ?? Group(entries: []) }
+  /// The rows of `key`'s last read, taken out of the cache (so that changing them copies nothing
+  /// the cache still holds); ``keep(_:as:drawn:reused:examined:)`` puts the new ones back. A read that
+  /// fails leaves the group out: the next read draws every row again.
+  func take(_ key: GroupKey) -> Group { groups.removeValue(forKey: key) ?? Group() }
 
-  /// Keeps `entries` (the rows just read) as the group's only rows.
-  func replace(_ key: GroupKey, with entries: [Entry], drawn: Int, reused: Int) {
-    if groups[key] == nil, groups.count >= Self.maxGroups { groups.removeAll() }
-    groups[key] = Group(entries: entries)
+  /// Keeps `group` (the rows just read) as `key`'s only rows.
+  func keep(_ group: Group, as key: GroupKey, drawn: Int, reused: Int, examined: Int) {
+    if groups.count >= Self.maxGroups { groups.removeAll() }
+    groups[key] = group
     self.drawn += drawn
     self.reused += reused
+    self.examined += examined
   }
 
   /// Forgets every row (a reload of the feature code).

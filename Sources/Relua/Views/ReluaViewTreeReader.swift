@@ -246,6 +246,11 @@ struct ReluaViewTreeReader {
   /// The rows of a `relua.ui.forEach` node: the elements of the collection at `key` in `state`
   /// (the Swift state, not the Lua table the view saw), each drawn by `rowFeature.view(element)` —
   /// or taken from the host's cache when its element is the one it was drawn from.
+  ///
+  /// When the collection has as many elements as at the last read, its elements are compared
+  /// with those the rows were drawn from bit for bit (no reference taken, no hashing): only the
+  /// ones that differ are looked at, and a changed row replaces its row in the last read's rows
+  /// (which share the rest). Else, or when an id moved, every position is matched as below.
   private mutating func forEachRows(
     key: String, of rowFeature: FeatureDefinition, view: LuaFunction, owner: FeatureDefinition, _ stack: LuaRawStack,
     prefix: String, state: Value, depth: Int, at place: () -> String
@@ -257,29 +262,10 @@ struct ReluaViewTreeReader {
     case let other: throw fail("(forEach \"\(key)\") needs an identified collection at \(key), got \(other.kindName)", at: place)
     }
     let cache = host.viewRowCache
-    let group = ReluaViewRowCache.GroupKey(owner: ObjectIdentifier(owner), place: prefix + key)
-    var previous = cache.group(group)
-    var kept: [ReluaViewRowCache.Entry] = []
-    kept.reserveCapacity(elements.count)
-    var rows: [ReluaViewRow] = []
-    rows.reserveCapacity(elements.count)
-    var drawn = 0
-    for (position, element) in elements.enumerated() {
-      // An element the send did not touch is where it was and shares its storage; else by id, ==.
-      var knownID: Value?
-      var reusable = previous.identical(at: position, element, rowFeature)
-      if reusable == nil {
-        knownID = IdentifiedValues.id(of: element)
-        reusable = previous.equal(id: knownID!, at: position, element, rowFeature)
-      }
-      if let entry = reusable {
-        nodeCount += entry.nodeCount
-        guard nodeCount <= Self.maxNodes else { throw fail("has more than \(Self.maxNodes) nodes", at: { "the tree" }) }
-        kept.append(entry)
-        rows.append(entry.row)
-        continue
-      }
-      let id = knownID ?? IdentifiedValues.id(of: element)
+    let groupKey = ReluaViewRowCache.GroupKey(owner: ObjectIdentifier(owner), place: prefix + key)
+    var group = cache.take(groupKey)
+    /// Draws the row of `element` at `position` with the row feature's view: the row and its nodes.
+    func draw(_ element: Value, id: Value, at position: Int) throws -> (ReluaViewRow, Int) {
       let rowPrefix = prefix + key + "[id=" + id.luaLiteral() + "]."
       let before = nodeCount
       let content = try host.lua.callRaw(
@@ -294,11 +280,107 @@ struct ReluaViewTreeReader {
       }
       var row = ReluaViewRow(id: id, content: content)
       row.revision = cache.nextRevision()
-      kept.append(.init(element: element, feature: rowFeature, row: row, nodeCount: nodeCount - before))
+      return (row, nodeCount - before)
+    }
+    func countReused(_ nodes: Int) throws {
+      nodeCount += nodes
+      guard nodeCount <= Self.maxNodes else { throw fail("has more than \(Self.maxNodes) nodes", at: { "the tree" }) }
+    }
+
+    if group.feature === rowFeature, let differing = Self.positionsChanged(from: group.elements, to: elements),
+       case let changed = differing.filter({ !group.elements[$0].isIdentical(to: elements[$0]) }),
+       changed.allSatisfy({ IdentifiedValues.id(of: elements[$0]) == group.rows[$0].id }) {
+      // Every element at its row's place: only the changed ones are drawn (an equal one is not),
+      // the other rows are kept as they are.
+      let redrawn = changed.filter { group.elements[$0] != elements[$0] }
+      try countReused(redrawn.reduce(group.totalNodes) { $0 - group.nodeCounts[$1] })
+      for position in redrawn {
+        let (row, nodes) = try draw(elements[position], id: group.rows[position].id, at: position)
+        group.rows.replace(at: position, with: row)
+        group.totalNodes += nodes - group.nodeCounts[position]
+        group.nodeCounts[position] = nodes
+      }
+      for position in differing { group.elements[position] = elements[position] }
+      cache.keep(group, as: groupKey, drawn: redrawn.count, reused: elements.count - redrawn.count, examined: differing.count)
+      return .list(group.rows)
+    }
+
+    let sameFeature = group.feature === rowFeature
+    var rows: [ReluaViewRow] = []
+    rows.reserveCapacity(elements.count)
+    var nodeCounts: [Int] = []
+    nodeCounts.reserveCapacity(elements.count)
+    var drawn = 0
+    for (position, element) in elements.enumerated() {
+      // An element the send did not touch is where it was and shares its storage; else by id, ==.
+      var knownID: Value?
+      var reusable = sameFeature ? group.identical(at: position, element) : nil
+      if reusable == nil {
+        knownID = IdentifiedValues.id(of: element)
+        reusable = sameFeature ? group.equal(id: knownID!, at: position, element) : nil
+      }
+      if let found = reusable {
+        try countReused(group.nodeCounts[found])
+        rows.append(group.rows[found])
+        nodeCounts.append(group.nodeCounts[found])
+        continue
+      }
+      let (row, nodes) = try draw(element, id: knownID ?? IdentifiedValues.id(of: element), at: position)
       rows.append(row)
+      nodeCounts.append(nodes)
       drawn += 1
     }
-    cache.replace(group, with: kept, drawn: drawn, reused: rows.count - drawn)
-    return .list(rows)
+    let read = ReluaViewRowCache.Group(
+      elements: ReluaViewRowCache.Group.copy(of: elements), feature: rowFeature, rows: ReluaViewRows(rows), nodeCounts: nodeCounts)
+    cache.keep(read, as: groupKey, drawn: drawn, reused: rows.count - drawn, examined: elements.count)
+    return .list(read.rows)
+  }
+
+  /// The positions whose element is not bit for bit the one at that position in `old` (nil when
+  /// the counts differ). Equal bits are the same value (the same scalars, the same storage: `old`
+  /// keeps its elements alive, so no storage in it was freed and reused); different bits may still
+  /// be the same value (bytes a case does not use), which the caller checks for those positions.
+  /// One pass of loads, a block of elements at a time: no reference is taken, nothing is hashed.
+  nonisolated static func positionsChanged(from old: [Value], to new: [Value]) -> [Int]? {
+    guard old.count == new.count else { return nil }
+    let count = old.count
+    return old.withUnsafeBytes { old in
+      new.withUnsafeBytes { new -> [Int] in
+        guard let a = old.baseAddress, let b = new.baseAddress, a != b else { return [] }
+        let stride = MemoryLayout<Value>.stride, size = MemoryLayout<Value>.size, block = 8
+        var changed: [Int] = []
+        var start = 0
+        while start < count {
+          let end = Swift.min(start &+ block, count)
+          // The block's bytes, padding included (a difference there is sorted out element by element).
+          if !sameBytes(a + start &* stride, b + start &* stride, (end &- start) &* stride) {
+            for position in start..<end where !sameBytes(a + position &* stride, b + position &* stride, size) {
+              changed.append(position)
+            }
+          }
+          start = end
+        }
+        return changed
+      }
+    }
+  }
+
+  /// Whether `count` bytes at `a` and `b` are equal: 16 bytes at a time, no early exit and no
+  /// overflow check in the loop, so it compiles to vector loads, xor and or.
+  @inline(__always)
+  private nonisolated static func sameBytes(_ a: UnsafeRawPointer, _ b: UnsafeRawPointer, _ count: Int) -> Bool {
+    var difference = SIMD2<UInt64>()
+    var offset = 0
+    while offset &+ 16 <= count {
+      difference |= a.loadUnaligned(fromByteOffset: offset, as: SIMD2<UInt64>.self)
+        ^ b.loadUnaligned(fromByteOffset: offset, as: SIMD2<UInt64>.self)
+      offset &+= 16
+    }
+    var tail: UInt8 = 0
+    while offset < count {
+      tail |= a.load(fromByteOffset: offset, as: UInt8.self) ^ b.load(fromByteOffset: offset, as: UInt8.self)
+      offset &+= 1
+    }
+    return difference == SIMD2() && tail == 0
   }
 }
