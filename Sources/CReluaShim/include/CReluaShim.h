@@ -68,5 +68,11 @@ typedef struct relua_await_driver {
 /// coroutine holds one call frame for the await, not a Lua wrapper's and the Swift function's.
 void relua_pushawaitable(
   lua_State *L, int start, relua_await_driver *driver, const char *outside, const char *nested, const char *blocked);
+#pragma mark - Write sequence (Sources/CReluaShim/sequence.c)
+
+/// A number no earlier call returned, in this process, on any thread (relaxed atomic; never 0):
+/// what makes an element write of an identified collection tell its own (`ElementWriteLog`).
+uint64_t relua_next_write_sequence(void);
+
 #define RELUA_HANDLER_RETURNED (-2)
 #endif

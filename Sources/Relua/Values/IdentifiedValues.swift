@@ -15,6 +15,9 @@ public struct IdentifiedValues: Sendable {
   /// Changes whenever the set of ids may have changed (not part of equality): lets `forEach`
   /// tell in O(1) that an action removed no element.
   package private(set) var idVersion: UInt64 = 0
+  /// The positions written in place since the ids last changed (not part of equality): lets a
+  /// view's `relua.ui.forEach` find the rows to draw again without looking at every element.
+  package private(set) var writes = ElementWriteLog()
 
   /// An empty collection.
   public init() {}
@@ -62,6 +65,7 @@ public struct IdentifiedValues: Sendable {
     _modify {
       let oldID = Self.id(of: elements[position])
       yield &elements[position]
+      writes.record(position)
       let newID = Self.id(of: elements[position])
       if oldID != newID { moveIndex(at: position, from: oldID, to: newID) }
     }
@@ -71,6 +75,7 @@ public struct IdentifiedValues: Sendable {
   mutating func modifyElement<R>(at position: Int, _ body: (inout Value) throws -> R) rethrows -> R {
     let oldID = Self.id(of: elements[position])
     defer {
+      writes.record(position)
       let newID = Self.id(of: elements[position])
       if oldID != newID { moveIndex(at: position, from: oldID, to: newID) }
     }
@@ -82,14 +87,14 @@ public struct IdentifiedValues: Sendable {
     let id = try checkedNewID(of: element)
     positions[id] = elements.count
     elements.append(element)
-    idVersion &+= 1
+    idsMayHaveChanged()
   }
 
   /// Inserts at `position` (0-based, `0...count`); O(n) reindexing of what follows.
   public mutating func insert(_ element: Value, at position: Int) throws(ValueError) {
     _ = try checkedNewID(of: element)
     elements.insert(element, at: position)
-    idVersion &+= 1
+    idsMayHaveChanged()
     rebuildPositions()
   }
 
@@ -97,7 +102,7 @@ public struct IdentifiedValues: Sendable {
   @discardableResult
   public mutating func remove(at position: Int) -> Value {
     let element = elements.remove(at: position)
-    idVersion &+= 1
+    idsMayHaveChanged()
     if position == elements.count, !isIndexStale {
       positions[Self.id(of: element)] = nil
     } else {
@@ -116,7 +121,7 @@ public struct IdentifiedValues: Sendable {
   /// Replaces, appends (`position == count`) or, for `.null` at the last position, removes,
   /// the way a Lua sequence assignment does. Duplicated ids only mark the index stale.
   mutating func setSlot(_ position: Int, to element: Value) {
-    idVersion &+= 1
+    idsMayHaveChanged()
     if position == elements.count {
       guard !element.isNull else { return }
       let id = Self.id(of: element)
@@ -147,7 +152,7 @@ public struct IdentifiedValues: Sendable {
     }
     positions = rebuilt
     isIndexStale = false
-    idVersion &+= 1
+    idsMayHaveChanged()
   }
 
   private mutating func checkedNewID(of element: Value) throws(ValueError) -> Value {
@@ -162,14 +167,22 @@ public struct IdentifiedValues: Sendable {
   }
 
   private mutating func moveIndex(at position: Int, from oldID: Value, to newID: Value) {
-    idVersion &+= 1
+    idsMayHaveChanged()
     guard !isIndexStale else { return }
     if positions[oldID] == position { positions[oldID] = nil }
     if newID.isNull || positions[newID] != nil { isIndexStale = true } else { positions[newID] = position }
   }
 
-  private mutating func rebuildPositions() {
+  /// The set, order or index of the ids may have changed: positions written so far no longer say
+  /// where rows stand.
+  @inline(__always)
+  private mutating func idsMayHaveChanged() {
     idVersion &+= 1
+    writes.clear()
+  }
+
+  private mutating func rebuildPositions() {
+    idsMayHaveChanged()
     if (try? reindex()) == nil { isIndexStale = true }
   }
 }

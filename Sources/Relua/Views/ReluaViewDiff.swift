@@ -31,13 +31,12 @@ enum ReluaViewDiff {
   /// anyway (then it travels in the `rows` patch, as a new row does).
   private static func rows(_ a: ReluaViewRows, _ b: ReluaViewRows, path: inout [Int], into patches: inout [ReluaViewPatch]) -> Bool {
     // Chunks the two lists share hold the same rows: only the others are compared.
-    if a.count == b.count, case let changed = a.positionsNotShared(with: b),
-       changed.allSatisfy({ $0.allSatisfy { a[$0].id == b[$0].id } }) {
+    if a.count == b.count, let changed = a.positionsMaybeChanged(in: b) {
       // The same ids in the same order (the common case: a row changed inside): rows compared by
       // position. A row sent whole names its id, so then no id may repeat.
       var whole: [ReluaViewRow] = []
       var inside: [ReluaViewPatch] = []
-      for position in changed.joined() where !sameContent(a[position], b[position]) {
+      for position in changed where !sameContent(a[position], b[position]) {
         changedRow(from: a[position].content, to: b[position], at: position, path: &path, whole: &whole, inside: &inside)
       }
       if !whole.isEmpty {

@@ -22,6 +22,9 @@ package final class ReluaViewRowCache {
     /// The nodes in each row (counted against the reader's limit when reused), and their sum.
     var nodeCounts: [Int]
     var totalNodes: Int
+    /// The number of the newest write in the collection's log when it was read (see
+    /// `ElementWriteLog`): the next read asks the log what was written since. Nil: none was logged.
+    var newestWrite: UInt64?
     /// The rows' positions by id: made on first need, when the collection was reordered or grew.
     private var index: [Value: Int]?
 

@@ -43,6 +43,31 @@ public struct ReluaViewRows: Sendable {
     chunks[chunk] = Chunk(rows)
   }
 
+  /// The positions, in order, whose row in `other` (of the same count) may differ from this
+  /// list's — those in chunks the two do not share, unless both rows carry one revision — or nil
+  /// when an id differs at a position. Rows are read in place (no row copied, no reference
+  /// taken): a changed forEach row costs its chunk's id and revision checks.
+  package func positionsMaybeChanged(in other: ReluaViewRows) -> [Int]? {
+    precondition(count == other.count, "ReluaViewRows: positionsMaybeChanged of lists of different counts")
+    var positions: [Int] = []
+    for chunk in chunks.indices where chunks[chunk] !== other.chunks[chunk] {
+      let start = chunk << Self.chunkShift
+      let same: Bool = chunks[chunk].rows.withUnsafeBufferPointer { mine in
+        other.chunks[chunk].rows.withUnsafeBufferPointer { theirs in
+          guard mine.count == theirs.count else { return false }
+          for index in mine.indices {
+            guard mine[index].id == theirs[index].id else { return false }
+            if let revision = mine[index].revision, revision == theirs[index].revision { continue }
+            positions.append(start + index)
+          }
+          return true
+        }
+      }
+      guard same else { return nil }
+    }
+    return positions
+  }
+
   /// The positions of the chunks `other` does not share with this list, in order (chunk by
   /// chunk, by identity: no row is compared). Both must have the same count.
   package func positionsNotShared(with other: ReluaViewRows) -> [Range<Int>] {

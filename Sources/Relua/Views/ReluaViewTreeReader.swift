@@ -120,7 +120,12 @@ struct ReluaViewTreeReader {
       return nodes
     }
     func action() throws -> ReluaViewAction {
-      let action = ReluaViewAction(path: prefix + (try text("action")), payload: try value("payload"))
+      let name = try text("action")
+      let action = ReluaViewAction(path: prefix + name, payload: try value("payload"))
+      // Checked against the feature drawing the node, by its own name (a forEach row's `toggle`,
+      // not `rows[id=500].toggle`: no path built or parsed); the screen's check below when that
+      // fails, for its message.
+      if let owner, Self.takes(host.resolver(for: owner), name, action.payload) { return action }
       do {
         _ = try resolver.resolve(String(action.path.dropFirst(screenPrefix.count)), payload: action.payload)
       } catch {
@@ -205,9 +210,17 @@ struct ReluaViewTreeReader {
           rowPrefix += key + "[id=" + id.luaLiteral() + "]."
           rowState = state[key: key][id: id]
         }
+        // A row's actions are checked against its feature only under an id a send can name (an
+        // integer or a string); another id leaves the whole path to the screen's check.
+        let nameable: Bool
+        switch id {
+        case .integer, .string: nameable = true
+        default: nameable = false
+        }
+        let checkedRowOwner = nameable ? rowOwner : nil
         _ = Self.pushField("content", of: row, stack)
         let content = try node(
-          at: stack.top, stack, prefix: rowPrefix, state: rowState, depth: depth + 1, owner: rowOwner,
+          at: stack.top, stack, prefix: rowPrefix, state: rowState, depth: depth + 1, owner: checkedRowOwner,
           at: { "\(place()) › list row \(position + 1)" })
         stack.pop()
         out.append(ReluaViewRow(id: id, content: content))
@@ -237,6 +250,17 @@ struct ReluaViewTreeReader {
       throw fail("has an unknown kind '\(kind)' (text, vstack, hstack, button, link, textField, toggle, stepper, picker, list, section, image, scope, toolbar, forEach, replHint)", at: place)
     }
   }
+  /// Whether `resolver`'s feature takes the action `name` with `payload`.
+  @inline(never)
+  private static func takes(_ resolver: ActionResolver, _ name: String, _ payload: Value) -> Bool {
+    do {
+      _ = try resolver.resolve(name, payload: payload)
+      return true
+    } catch {
+      return false
+    }
+  }
+
   /// The feature of `owner`'s `relua.forEach(key, …)` child, if it has one.
   private static func forEachFeature(of owner: FeatureDefinition?, at key: String) -> FeatureDefinition? {
     guard let child = owner?.children.first(where: { $0.key == key }), case .forEach(let feature) = child.kind else { return nil }
@@ -255,12 +279,13 @@ struct ReluaViewTreeReader {
     key: String, of rowFeature: FeatureDefinition, view: LuaFunction, owner: FeatureDefinition, _ stack: LuaRawStack,
     prefix: String, state: Value, depth: Int, at place: () -> String
   ) throws -> ReluaViewNode {
-    let elements: [Value]
+    let collection: IdentifiedValues
     switch state[key: key] {
-    case .identified(let collection): elements = collection.elements
-    case .null: elements = []
+    case .identified(let identified): collection = identified
+    case .null: collection = IdentifiedValues()
     case let other: throw fail("(forEach \"\(key)\") needs an identified collection at \(key), got \(other.kindName)", at: place)
     }
+    let elements = collection.elements
     let cache = host.viewRowCache
     let groupKey = ReluaViewRowCache.GroupKey(owner: ObjectIdentifier(owner), place: prefix + key)
     var group = cache.take(groupKey)
@@ -287,7 +312,17 @@ struct ReluaViewTreeReader {
       guard nodeCount <= Self.maxNodes else { throw fail("has more than \(Self.maxNodes) nodes", at: { "the tree" }) }
     }
 
-    if group.feature === rowFeature, let differing = Self.positionsChanged(from: group.elements, to: elements),
+    // The positions whose element may not be the one its row was drawn from: the collection's
+    // write log says which since the last read when it can (O(changes)), else every element's
+    // bits are compared; nil when the rows cannot be kept in place.
+    let differing: [Int]? = {
+      guard group.feature === rowFeature, group.elements.count == elements.count else { return nil }
+      if let seen = group.newestWrite, let written = collection.writes.positions(after: seen) {
+        return written.filter { $0 < elements.count }
+      }
+      return Self.positionsChanged(from: group.elements, to: elements)
+    }()
+    if let differing,
        case let changed = differing.filter({ !group.elements[$0].isIdentical(to: elements[$0]) }),
        changed.allSatisfy({ IdentifiedValues.id(of: elements[$0]) == group.rows[$0].id }) {
       // Every element at its row's place: only the changed ones are drawn (an equal one is not),
@@ -301,6 +336,7 @@ struct ReluaViewTreeReader {
         group.nodeCounts[position] = nodes
       }
       for position in differing { group.elements[position] = elements[position] }
+      group.newestWrite = collection.writes.newest
       cache.keep(group, as: groupKey, drawn: redrawn.count, reused: elements.count - redrawn.count, examined: differing.count)
       return .list(group.rows)
     }
@@ -330,8 +366,9 @@ struct ReluaViewTreeReader {
       nodeCounts.append(nodes)
       drawn += 1
     }
-    let read = ReluaViewRowCache.Group(
+    var read = ReluaViewRowCache.Group(
       elements: ReluaViewRowCache.Group.copy(of: elements), feature: rowFeature, rows: ReluaViewRows(rows), nodeCounts: nodeCounts)
+    read.newestWrite = collection.writes.newest
     cache.keep(read, as: groupKey, drawn: drawn, reused: rows.count - drawn, examined: elements.count)
     return .list(read.rows)
   }
