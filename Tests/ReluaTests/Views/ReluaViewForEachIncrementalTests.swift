@@ -103,6 +103,38 @@ final class ReluaViewForEachIncrementalTests: XCTestCase {
     XCTAssertEqual(try drawnAfter("fill", .integer(1)), 100, "the same ids, every element changed: each drawn in place")
   }
 
+  /// The rows found from the collection's write log: many writes between two reads (more than
+  /// the log keeps), and a store of the same feature whose state went another way (its log does
+  /// not have the last read's write: every element is compared) or the same way further (only
+  /// its own writes are drawn) — each read's tree a fresh runtime's.
+  func testTheWriteLogIsTrustedOnlyForTheHistoryItSaw() async throws {
+    XCTAssertEqual(try drawnAfter("rows[id=40].rename", .string("Forty")), 1)
+    for id in 1...ElementWriteLog.capacity { try store.send("rows[id=\(id)].grow", .integer(1)) }
+    XCTAssertEqual(try drawnAfter("rows[id=70].rename", .string("Seventy")), ElementWriteLog.capacity + 1)
+
+    let before = store.state
+    XCTAssertEqual(try drawnAfter("rows[id=10].rename", .string("Ten")), 1)
+    // Another store of the same feature and place shares the rows drawn; its state is the one
+    // before "Ten", written elsewhere.
+    let other = try relua.makeStore(store.feature, state: before)
+    try other.send("rows[id=11].rename", .string("Eleven"))
+    let drawnBefore = relua.host.viewRowCache.drawn
+    let otherTree = try XCTUnwrap(try other.topView())
+    let fresh = try ReluaRuntime()
+    XCTAssertEqual(otherTree, try fresh.makeStore(try fresh.loadFeature(source: Self.feature, name: "List.lua"), state: other.state).topView())
+    XCTAssertEqual(relua.host.viewRowCache.drawn - drawnBefore, 2, "row 10 back as it was, row 11: the rows compared")
+    guard case .vstack(let nodes) = otherTree, case .list(let rows) = nodes[1] else { return XCTFail("\(otherTree)") }
+    XCTAssertEqual(rows[9].content.allNodes.first { if case .text = $0 { true } else { false } }, .text("Row 10"))
+
+    // A store whose state went through the last read's: only its own write is drawn.
+    let further = try relua.makeStore(store.feature, state: other.state)
+    try further.send("rows[id=12].rename", .string("Twelve"))
+    let examined = relua.host.viewRowCache.examined
+    let furtherTree = try XCTUnwrap(try further.topView())
+    XCTAssertEqual(furtherTree, try fresh.makeStore(try fresh.loadFeature(source: Self.feature, name: "List.lua"), state: further.state).topView())
+    XCTAssertEqual(relua.host.viewRowCache.examined - examined, 1)
+  }
+
   func testAReloadedFeatureDrawsEveryRow() async throws {
     let reloaded = try relua.makeStore(try relua.loadFeature(source: Self.feature, name: "List.lua"), state: store.state)
     let drawnBefore = relua.host.viewRowCache.drawn
