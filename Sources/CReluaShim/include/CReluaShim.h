@@ -70,9 +70,13 @@ void relua_pushawaitable(
   lua_State *L, int start, relua_await_driver *driver, const char *outside, const char *nested, const char *blocked);
 #pragma mark - Write sequence (Sources/CReluaShim/sequence.c)
 
-/// A number no earlier call returned, in this process, on any thread (relaxed atomic; never 0):
-/// what makes an element write of an identified collection tell its own (`ElementWriteLog`).
+/// A number no earlier call returned, in this process, on any thread (relaxed atomic): what makes
+/// an element write of an identified collection tell its own (`ElementWriteLog`). 0 until
+/// relua_start_write_sequence was called: a program that never reads the log pays no count.
 uint64_t relua_next_write_sequence(void);
+
+/// From now on (for good), relua_next_write_sequence numbers writes.
+void relua_start_write_sequence(void);
 
 #define RELUA_HANDLER_RETURNED (-2)
 #endif

@@ -11,7 +11,8 @@ import CReluaShim
 /// collection's history went through the state the reader saw, and since then it changed only by
 /// the writes listed: anything else — an element added, removed or moved, an id changed — clears
 /// the log, and so does a full log dropping its older half, so a remembered number is then not
-/// found and the reader looks at every element (docs/DESIGN-NOTES.md, "Views").
+/// found and the reader looks at every element (docs/DESIGN-NOTES.md, "Views"). Nothing is logged
+/// until a reader starts the log (``start()``).
 package struct ElementWriteLog: Sendable {
   package struct Entry: Sendable {
     package let sequence: UInt64
@@ -28,12 +29,19 @@ package struct ElementWriteLog: Sendable {
   /// The number of the newest write, nil when none is logged.
   package var newest: UInt64? { entries.last?.sequence }
 
-  /// Logs an in-place write at `position`.
+  /// Logs an in-place write at `position` (once ``start()`` was called: before, nothing).
   @inline(__always)
   mutating func record(_ position: Int) {
+    let sequence = relua_next_write_sequence()
+    guard sequence != 0 else { return }
     if entries.count == Self.capacity { entries.removeFirst(Self.capacity / 2) }
-    entries.append(Entry(sequence: relua_next_write_sequence(), position: position))
+    entries.append(Entry(sequence: sequence, position: position))
   }
+
+  /// Starts logging, for good, in the whole process: called by the first reader of the logs (a
+  /// view's `relua.ui.forEach`), so that a program drawing no such view pays no log on a write.
+  /// A log started late has no entry a reader remembers: its first read looks at every element.
+  package static func start() { relua_start_write_sequence() }
 
   /// Forgets every write (the elements moved, or their ids changed).
   @inline(__always)

@@ -11,10 +11,18 @@ public struct IdentifiedValues: Sendable {
   public private(set) var elements: [Value] = []
   private(set) var positions: [Value: Int] = [:]
   /// True when `positions` may be wrong (after a positional write that duplicated an id).
-  package private(set) var isIndexStale = false
+  package private(set) var isIndexStale: Bool {
+    get { idBits & Self.staleBit != 0 }
+    set { idBits = newValue ? idBits | Self.staleBit : idBits & ~Self.staleBit }
+  }
   /// Changes whenever the set of ids may have changed (not part of equality): lets `forEach`
   /// tell in O(1) that an action removed no element.
-  package private(set) var idVersion: UInt64 = 0
+  package var idVersion: UInt64 { idBits & ~Self.staleBit }
+  /// The id version (low 63 bits) and the stale flag (top bit) in one word: with the write log,
+  /// four words, as the collection was before it (a `Value` holds one inline, so a wider collection
+  /// widens every value: measured, `lua.send` 7 % slower).
+  private var idBits: UInt64 = 0
+  private static let staleBit: UInt64 = 1 << 63
   /// The positions written in place since the ids last changed (not part of equality): lets a
   /// view's `relua.ui.forEach` find the rows to draw again without looking at every element.
   package private(set) var writes = ElementWriteLog()
@@ -177,7 +185,7 @@ public struct IdentifiedValues: Sendable {
   /// where rows stand.
   @inline(__always)
   private mutating func idsMayHaveChanged() {
-    idVersion &+= 1
+    idBits = (idBits & Self.staleBit) | ((idBits &+ 1) & ~Self.staleBit)
     writes.clear()
   }
 

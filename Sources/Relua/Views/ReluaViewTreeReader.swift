@@ -286,6 +286,7 @@ struct ReluaViewTreeReader {
     case let other: throw fail("(forEach \"\(key)\") needs an identified collection at \(key), got \(other.kindName)", at: place)
     }
     let elements = collection.elements
+    ElementWriteLog.start()
     let cache = host.viewRowCache
     let groupKey = ReluaViewRowCache.GroupKey(owner: ObjectIdentifier(owner), place: prefix + key)
     var group = cache.take(groupKey)
