@@ -12,14 +12,17 @@ extension ReluaHost {
   /// (``ReluaViewNode/terminalText(screenPrefix:)``).
   package func render(_ feature: FeatureDefinition, _ state: Value) throws -> String? {
     guard let view = feature.viewFunction else { return nil }
-    return try callView(view, state: state) { first -> String? in
+    return try callViewRaw(view, state: state) { stack, first -> String? in
       guard let first else { return nil }
-      if let text = first.stringValue { return text }
-      if first.tableValue != nil {
+      switch stack.type(at: first) {
+      case .string:
+        return stack.stringBytes(at: first).map { String(decoding: $0, as: UTF8.self) }
+      case .table:
         var reader = ReluaViewTreeReader(host: self, feature: feature, screenPrefix: "")
-        return try reader.read(first, prefix: "", state: state).terminalText()
+        return try reader.read(at: first, stack, prefix: "", state: state).terminalText()
+      case let type:
+        throw ReluaError.usage("\(feature.name).view must return text or a relua.ui node, got \(type)")
       }
-      throw ReluaError.usage("\(feature.name).view must return text or a relua.ui node, got \(first.type)")
     }
   }
 
@@ -27,30 +30,37 @@ extension ReluaHost {
   /// text view as one text node; nil when it has no view.
   package func viewTree(_ feature: FeatureDefinition, _ state: Value, prefix: String) throws -> ReluaViewNode? {
     guard let view = feature.viewFunction else { return nil }
-    return try callView(view, state: state) { first -> ReluaViewNode? in
+    return try callViewRaw(view, state: state) { stack, first -> ReluaViewNode? in
       guard let first else { return nil }
-      guard first.stringValue != nil || first.tableValue != nil else {
-        throw ReluaError.usage("\(feature.name).view must return text or a relua.ui node, got \(first.type)")
+      let type = stack.type(at: first)
+      guard type == .string || type == .table else {
+        throw ReluaError.usage("\(feature.name).view must return text or a relua.ui node, got \(type)")
       }
       var reader = ReluaViewTreeReader(host: self, feature: feature, screenPrefix: prefix)
-      return try reader.read(first, prefix: prefix, state: state)
+      return try reader.read(at: first, stack, prefix: prefix, state: state)
     }
   }
 
-  /// Calls `view` with `state` and reads its first result with `body` while the state's views are
-  /// live (a node may hold one: a payload, a list's rows). Inside a reducer call (a session is
-  /// running: a view drawn from a reducer) the view gets a Lua table of the state instead.
-  private func callView<R>(_ view: LuaFunction, state: Value, _ body: (LuaValue?) throws -> R) throws -> R {
-    guard !views.isActive else { return try body(try lua.call(view, lua.value(state)).first) }
+  /// Calls `view` with `state` and reads its first result with `body` where it stands on the stack
+  /// (`first`: its index, nil when the view returned nothing; no reference made to the tree's
+  /// table), while the state's views are live (a node may hold one: a payload, a list's rows).
+  /// Inside a reducer call (a session is running: a view drawn from a reducer) the view gets a
+  /// Lua table of the state instead.
+  private func callViewRaw<R>(_ view: LuaFunction, state: Value, _ body: (LuaRawStack, Int32?) throws -> R) throws -> R {
+    func read(_ L: OpaquePointer, _ first: Int32, _ count: Int32) throws -> R {
+      try body(LuaRawStack(L), count > 0 ? first : nil)
+    }
+    guard !views.isActive else {
+      return try lua.callRaw(view, argumentCount: 1, pushArguments: { try state.push(onto: LuaRawStack($0)) }, readResults: read)
+    }
     var session = state
     try views.openSession(moving: &session)
     views.isDrawing = true
-    // Undone whatever happens: the state the view saw is never kept, written or not.
     defer {
       views.isDrawing = false
       views.abortSession(returningTo: &session)
     }
-    let argument = try StateSession(host: views).view()
-    return try body(try lua.call(view, argument).first)
+    return try lua.callRaw(
+      view, argumentCount: 1, pushArguments: { try self.views.pushSessionState(onto: LuaRawStack($0)) }, readResults: read)
   }
 }

@@ -33,20 +33,12 @@ struct ReluaViewTreeReader {
     self.feature = feature
   }
 
-  /// The tree of `value` (text or a `relua.ui` node) for a screen at `prefix` showing `state`.
-  /// Read on the raw stack: a node's fields are looked up in place, no reference is taken to any
-  /// table of the tree (taking one per table was most of a 1,000-row list's reading).
-  mutating func read(_ value: LuaValue, prefix: String, state: Value) throws -> ReluaViewNode {
-    if let text = value.stringValue { return .text(text) }
-    guard let table = value.tableValue else {
-      throw fail("must be text or a relua.ui node, got \(value.type)", at: { "the view" })
-    }
-    return try host.lua.withRawStack { stack in
-      try stack.reserve(4)
-      try table.push(onto: stack)
-      defer { stack.pop() }
-      return try node(at: stack.top, stack, prefix: prefix, state: state, depth: 0, owner: feature, at: { "the view" })
-    }
+  /// The tree of the value at stack index `index` of `stack` (absolute; text or a `relua.ui` node)
+  /// for a screen at `prefix` showing `state`. Read on the raw stack: a node's fields are looked up
+  /// in place, no reference is taken to any table of the tree (taking one per table was most of a
+  /// 1,000-row list's reading).
+  mutating func read(at index: Int32, _ stack: LuaRawStack, prefix: String, state: Value) throws -> ReluaViewNode {
+    try node(at: index, stack, prefix: prefix, state: state, depth: 0, owner: feature, at: { "the view" })
   }
 
   /// `place` is built only for an error: a tree of thousands of nodes reads without making one.
