@@ -1,9 +1,9 @@
-/// The rows of a list node (``ReluaViewNode/list(_:)``): a collection of ``ReluaViewRow`` with
+/// The rows of a list node (``ReluaViewNode/list(_:)-enum.case``): a collection of ``ReluaViewRow`` with
 /// `Int` positions, used as an array is (`rows[2]`, `rows.map`, `rows.first(where:)`, an array
 /// literal, SwiftUI's `ForEach(rows, id: \.id)`); `Array(rows)` where an array is needed. Its JSON
 /// is the JSON array of its rows.
 ///
-/// Stored in chunks of ``chunkSize`` rows that copies share: changing one row of a long list
+/// Stored in chunks of 32 rows that copies share: changing one row of a long list
 /// copies the list of chunks and that chunk only, and comparing a list with its changed copy
 /// compares the rows of the changed chunk only (the others are the same storage). What lets a
 /// screen of a 1,000-row `relua.ui.forEach` list be read and diffed after one row changed without
