@@ -263,10 +263,11 @@ struct ReluaViewTreeReader {
   /// (the Swift state, not the Lua table the view saw), each drawn by `rowFeature.view(element)` —
   /// or taken from the host's cache when its element is the one it was drawn from.
   ///
-  /// When the collection has as many elements as at the last read, its elements are compared
-  /// with those the rows were drawn from bit for bit (no reference taken, no hashing): only the
-  /// ones that differ are looked at, and a changed row replaces its row in the last read's rows
-  /// (which share the rest). Else, or when an id moved, every position is matched as below.
+  /// When the collection has as many elements as at the last read, the positions written since
+  /// come from its write log (`ElementWriteLog`), or, when the log cannot say, from comparing its
+  /// elements with those the rows were drawn from bit for bit (no reference taken, no hashing):
+  /// only those are looked at, and a changed row replaces its row in the last read's rows (which
+  /// share the rest). Else, or when an id moved, every position is matched as below.
   private mutating func forEachRows(
     key: String, of rowFeature: FeatureDefinition, view: LuaFunction, owner: FeatureDefinition, _ stack: LuaRawStack,
     prefix: String, state: Value, depth: Int, at place: () -> String
